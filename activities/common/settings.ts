@@ -1,0 +1,35 @@
+/**
+ * The Spark settings a study records and passes explicitly to every Python process
+ * (STUDY-PROTOCOL.md §6). Never read from ambient defaults.
+ */
+import { z } from 'zod';
+
+export const SparkSettingsSchema = z.object({
+  /** spark.master; the paper: local[*]. */
+  master: z.string().default('local[*]'),
+  /** spark.sql.shuffle.partitions; the paper: 8. */
+  shufflePartitions: z.number().int().positive().default(8),
+  /** spark.sql.ansi.enabled (Spark 4 default: true). */
+  ansi: z.boolean().default(true),
+  /** spark.sql.session.timeZone. */
+  sessionTimeZone: z.string().default('UTC'),
+  /** spark.sql.caseSensitive. */
+  caseSensitive: z.boolean().default(false),
+  /** spark.sql.adaptive.enabled. */
+  adaptive: z.boolean().default(true),
+  /** spark.default.parallelism. */
+  defaultParallelism: z.number().int().positive().default(2),
+  /** spark.driver.memory, e.g. "4g". */
+  driverMemory: z.string().default('4g'),
+});
+export type SparkSettings = z.infer<typeof SparkSettingsSchema>;
+
+/** The study's default Spark settings (the paper's, adapted to this 2-core machine). */
+export const DEFAULT_SPARK_SETTINGS: SparkSettings = SparkSettingsSchema.parse({});
+
+/** The pinned versions, recorded in every manifest. */
+export const PINNED = {
+  sparkVersion: '4.1.2',
+  tpcgenCli: '4.0.0',
+  temporalBin: '1.9.1',
+} as const;

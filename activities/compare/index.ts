@@ -1,0 +1,2 @@
+/** Activities of the compare group (exported to the worker). */
+export {};

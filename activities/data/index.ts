@@ -1,0 +1,2 @@
+/** Activities of the data group (exported to the worker). */
+export {};

@@ -1,0 +1,2 @@
+/** Activities of the execution group (exported to the worker). */
+export {};

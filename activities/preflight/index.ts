@@ -1,0 +1,2 @@
+/** Activities of the preflight group (exported to the worker). */
+export {};

@@ -1,0 +1,2 @@
+/** Activities of the report group (exported to the worker). */
+export {};

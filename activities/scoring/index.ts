@@ -1,0 +1,2 @@
+/** Activities of the scoring group (exported to the worker). */
+export {};

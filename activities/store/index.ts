@@ -1,0 +1,2 @@
+/** Activities of the store group (exported to the worker). */
+export {};

@@ -1,0 +1,2 @@
+/** Activities of the tasks group (exported to the worker). */
+export {};

