@@ -1,2 +1,3 @@
 /** Activities of the preflight group (exported to the worker). */
-export {};
+export { preflight } from './preflight';
+export type { PreflightInput, PreflightReport, LeakFinding, LeakKind } from './preflight';

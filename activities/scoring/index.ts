@@ -1,2 +1,3 @@
-/** Activities of the scoring group (exported to the worker). */
-export {};
+/** Activities of the scoring group (exported to the worker). Pure helpers live in the sibling modules. */
+export { labelObligations } from './labelActivity';
+export type { LabelObligationsInput, LabelObligationsResult } from './labelActivity';

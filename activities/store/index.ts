@@ -1,2 +1,6 @@
-/** Activities of the store group (exported to the worker). */
-export {};
+/** Activities of the run store: manifest, condition directories, freeze, edit classification, records. */
+export { initStudy } from './manifest';
+export { prepareConditionDir, freezeArtifacts } from './dirs';
+export { classifyEdits } from './edits';
+export { writeRunRecord, completedTasks } from './records';
+export { finishStudy } from './finish';

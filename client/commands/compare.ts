@@ -1,11 +1,99 @@
-/** `lockin compare`: not implemented yet. */
+/**
+ * `lockin compare CANDIDATE REFERENCE [--keys a,b] [--atol X --rtol Y] [--json] [--out DIR]`
+ *
+ * CANDIDATE / REFERENCE: an .arrow or .parquet file (Spark schema in `schema.json` or
+ * `<stem>.schema.json` beside it), or a folder holding output.arrow | reference.arrow (or
+ * .parquet) + schema.json. Prints the primary reference agreement (STUDY-PROTOCOL.md §4), the
+ * normalization ladder and, with --keys, the key-aligned tolerance comparison.
+ * Exit codes: 0 agree, 1 disagree, 2 bad input. The verdict is the primary (exact) one; with
+ * --keys it is the key-aligned comparison at the ladder's tolerances (or the given --atol/--rtol).
+ */
 import { Command } from 'commander';
+import * as path from 'path';
+import * as fs from 'fs';
+import { analyzeTables, jsonReplacer } from '../../activities/compare/activity';
+import { loadOutput } from '../../activities/compare/load';
+import { LADDER_LEVELS } from '../../activities/compare/ladder';
+import { Tolerance } from '../../activities/compare/tolerance';
+import { InputError } from '../../activities/common/errors';
 
+interface CompareOpts {
+  keys?: string;
+  atol?: string;
+  rtol?: string;
+  json?: boolean;
+  out?: string;
+}
+
+function parseTolerance(opts: CompareOpts): Tolerance[] | undefined {
+  if (opts.atol === undefined && opts.rtol === undefined) return undefined;
+  if (!opts.keys) throw new InputError('--atol/--rtol apply to the key-aligned comparison: give --keys too', undefined, '--keys');
+  const num = (v: string | undefined, name: string): number | undefined => {
+    if (v === undefined) return undefined;
+    const x = Number(v);
+    if (!Number.isFinite(x) || x < 0) throw new InputError(`"${v}" is not a non-negative number`, undefined, name);
+    return x;
+  };
+  const atol = num(opts.atol, '--atol');
+  const rtol = num(opts.rtol, '--rtol');
+  return [{ atol: atol ?? (rtol as number), rtol: rtol ?? (atol as number) }];
+}
+
+/** Runs the comparison and returns the exit code (0 agree, 1 disagree). @throws InputError for bad input. */
+async function runCompare(candidateArg: string, referenceArg: string, opts: CompareOpts): Promise<number> {
+  const keys = opts.keys ? opts.keys.split(',').map((k) => k.trim()).filter(Boolean) : undefined;
+  const tolerances = parseTolerance(opts);
+  const candidate = await loadOutput(candidateArg);
+  const reference = await loadOutput(referenceArg);
+  const { outcome, details } = analyzeTables(candidate, reference, keys, tolerances);
+  const agree = details.tolerance ? details.tolerance.agree : outcome.agree;
+  if (opts.out) {
+    fs.mkdirSync(opts.out, { recursive: true });
+    fs.writeFileSync(path.join(opts.out, 'comparison.json'), `${JSON.stringify(details, jsonReplacer, 2)}\n`);
+  }
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify({ verdict: agree ? 'agree' : 'disagree', outcome, details }, jsonReplacer, 2)}\n`);
+    return agree ? 0 : 1;
+  }
+  const out: string[] = [];
+  out.push(`candidate: ${candidate.source} (${candidate.columns.length} columns, ${candidate.rows.length} rows)`);
+  out.push(`reference: ${reference.source} (${reference.columns.length} columns, ${reference.rows.length} rows)`);
+  out.push(`reference agreement: ${outcome.agree ? 'agree' : `disagree (primary category: ${outcome.primaryCategory})`}`);
+  if (!outcome.agree) out.push(`  ${outcome.summary}`);
+  const lvl = details.ladder?.level;
+  out.push(`normalization ladder: ${lvl == null ? 'no level agrees' : `first agrees at level ${lvl} (${LADDER_LEVELS[lvl]})`}`);
+  const t = details.tolerance;
+  if (t) {
+    const why = t.failure === 'schema' ? ' (schemas differ)' : t.failure === 'keys' ? ' (duplicate or unmatched keys)' : '';
+    out.push(`key-aligned on ${t.keys.join(',')}: ${t.tightest ? `agrees at atol=${t.tightest.atol} rtol=${t.tightest.rtol}` : `disagrees${why}`}`);
+    for (const b of t.byTolerance) out.push(`  atol=${b.atol} rtol=${b.rtol}: ${b.agree ? 'agree' : `disagree (${b.mismatches} cell mismatches)`}`);
+  }
+  out.push(`verdict: ${agree ? 'agree' : 'disagree'}`);
+  process.stdout.write(`${out.join('\n')}\n`);
+  return agree ? 0 : 1;
+}
+
+/** Registers `lockin compare`. */
 export function register(program: Command): void {
   program
     .command('compare')
-    .description('(compare: not implemented yet)')
-    .action(() => {
-      throw new Error('lockin compare is not implemented yet');
+    .description('Compare a candidate output with a reference (exit 0 agree, 1 disagree, 2 bad input)')
+    .argument('<candidate>', 'candidate .arrow/.parquet file, or a folder with output.arrow + schema.json')
+    .argument('<reference>', 'reference .arrow/.parquet file, or a folder with reference.arrow + schema.json')
+    .option('--keys <cols>', 'comma-separated key columns for the key-aligned tolerance comparison')
+    .option('--atol <x>', 'absolute tolerance (key-aligned comparison; default: the ladder 1e-8..1e-4)')
+    .option('--rtol <y>', 'relative tolerance (key-aligned comparison)')
+    .option('--json', 'print the full result as JSON')
+    .option('--out <dir>', 'also write comparison.json into this folder')
+    .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 2))
+    .action(async (candidate: string, reference: string, opts: CompareOpts) => {
+      try {
+        process.exitCode = await runCompare(candidate, reference, opts);
+      } catch (e) {
+        // Never exit 1 on an error: 1 means "disagree".
+        const msg = e instanceof InputError ? `bad input: ${e.message}` : `failed: ${(e as Error).message}`;
+        process.stderr.write(`lockin compare: ${msg}\n`);
+        process.exitCode = 2;
+      }
     });
 }

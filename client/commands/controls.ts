@@ -1,11 +1,53 @@
-/** `lockin controls`: not implemented yet. */
+/**
+ * `lockin controls run [--scale S] [--out DIR] [--references DIR]`: the evaluator controls of
+ * Table II (STUDY-PROTOCOL.md §4) through the production comparator with row order ignored.
+ * Reads the references from referencesDir(S) (`<qid>/reference.arrow` + `schema.json`), writes
+ * controls.json and controls.md, prints the Table II summary. Exit 0 when all 57 controls
+ * return the expected outcome with every perturbation verified, 1 otherwise, 2 for bad input.
+ */
 import { Command } from 'commander';
+import * as path from 'path';
+import { runControlsOnDisk } from '../../activities/compare/activity';
+import { CONTROL_KINDS } from '../../activities/compare/controls';
+import { InputError } from '../../activities/common/errors';
+import { lockinHome, scaleTag } from '../../activities/common/paths';
 
+interface ControlsOpts {
+  scale: string;
+  out?: string;
+  references?: string;
+}
+
+/** Registers `lockin controls run`. */
 export function register(program: Command): void {
-  program
-    .command('controls')
-    .description('(controls: not implemented yet)')
-    .action(() => {
-      throw new Error('lockin controls is not implemented yet');
+  const controls = program.command('controls').description('Evaluator controls (Table II)');
+  controls
+    .command('run')
+    .description('Run the 57 evaluator controls on the stored references; exit non-zero on any unexpected outcome')
+    .option('--scale <s>', 'scale factor of the references', '1')
+    .option('--out <dir>', 'output folder (default: <lockin home>/controls/sf<S>)')
+    .option('--references <dir>', 'references folder (default: referencesDir(S))')
+    .action(async (opts: ControlsOpts) => {
+      const scale = Number(opts.scale);
+      try {
+        if (!Number.isFinite(scale) || scale <= 0) throw new InputError(`"${opts.scale}" is not a positive number`, undefined, '--scale');
+        const outDir = path.resolve(opts.out ?? path.join(lockinHome(), 'controls', scaleTag(scale)));
+        const { report, controlsFile, markdownFile, referencesDir } = await runControlsOnDisk({ scale, outDir, referencesDir: opts.references });
+        const k = report.counts;
+        const lines = [`references: ${referencesDir}`];
+        for (const kind of CONTROL_KINDS) {
+          const cs = report.controls.filter((c) => c.kind === kind);
+          lines.push(`  ${kind.padEnd(22)} ${String(cs.filter((c) => c.asExpected).length).padStart(2)}/${String(cs.length).padEnd(2)} as expected (${cs[0]?.expected ?? '-'})${kind === 'unchanged' ? '' : `  verified ${cs.filter((c) => c.verified).length}/${cs.length}  [${cs.map((c) => c.qid).join(' ')}]`}`);
+        }
+        for (const c of report.controls.filter((x) => !x.asExpected || x.verified === false)) lines.push(`  UNEXPECTED ${c.id}: expected ${c.expected}, observed ${c.observed}${c.verified === false ? ', perturbation not verified' : ''}: ${c.summary}`);
+        lines.push(`${k.asExpected}/${k.controls} controls as expected: ${k.accepted} acceptances, ${k.rejected} rejections, ${k.skipped} skipped; ${k.verifiedPerturbations}/${k.perturbations} perturbations verified`);
+        lines.push(`wrote ${controlsFile}`, `wrote ${markdownFile}`);
+        process.stdout.write(`${lines.join('\n')}\n`);
+        process.exitCode = report.allAsExpected ? 0 : 1;
+      } catch (e) {
+        if (!(e instanceof InputError)) throw e;
+        process.stderr.write(`lockin controls: bad input: ${e.message}\n`);
+        process.exitCode = 2;
+      }
     });
 }

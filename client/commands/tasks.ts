@@ -1,11 +1,101 @@
-/** `lockin tasks`: not implemented yet. */
+/**
+ * `lockin tasks`: the task corpus (STUDY-PROTOCOL.md §1).
+ *   tasks check [--scale S] [qid…]        validate task folders + eligibility.yaml; exit 1 on any problem
+ *   tasks show <qid>                       print the prompt exactly as the model sees it
+ *   tasks scaffold <qid> --tables a,b      write a task.yaml skeleton with full column lists
+ *   tasks build-replay [qid…]              write replay/gold/ and default replay/lockin/<qid>/plan-audit/ files
+ */
 import { Command } from 'commander';
+import * as fs from 'fs';
+import * as path from 'path';
+import { databaseDir } from '../../activities/common/paths';
+import { checkCorpus } from '../../activities/tasks/corpus';
+import { formatProblem, loadTask } from '../../activities/tasks/load';
+import { renderTaskPrompt } from '../../activities/tasks/prompt';
+import { buildReplay } from '../../activities/tasks/replay';
+import { scaffoldTask } from '../../activities/tasks/scaffold';
+
+/** The scale used when --scale is not given: 1 when its database exists, else 0.01. */
+export function defaultScale(): number {
+  return fs.existsSync(path.join(databaseDir(1), 'manifest.json')) ? 1 : 0.01;
+}
+
+function parseScale(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--scale: "${v}" is not a positive number`);
+  return n;
+}
 
 export function register(program: Command): void {
-  program
-    .command('tasks')
-    .description('(tasks: not implemented yet)')
-    .action(() => {
-      throw new Error('lockin tasks is not implemented yet');
+  const tasks = program.command('tasks').description('the task corpus: check, show, scaffold, build-replay');
+
+  tasks
+    .command('check')
+    .description('validate task folders (zod, passages, ids, SQL leak, manifest, reference schema) and eligibility.yaml')
+    .option('--scale <S>', 'scale whose database manifest and reference schemas are used (default: 1 if built, else 0.01)', parseScale)
+    .argument('[qid...]', 'variant ids (default: every task folder)')
+    .action(async (qids: string[], opts: { scale?: number }) => {
+      const scale = opts.scale ?? defaultScale();
+      const rep = await checkCorpus({ scale, ids: qids });
+      for (const t of rep.tasks) {
+        const ran = Object.entries(t.checked).filter(([, v]) => v).map(([k]) => k);
+        if (t.ok) console.log(`${t.qid}: OK (${t.obligations} obligations; checked: schema, passages, ids${ran.length ? ', ' + ran.join(', ') : ''})`);
+        else {
+          console.log(`${t.qid}: ${t.problems.length} problem(s)`);
+          for (const p of t.problems) console.log(`  ${formatProblem(p)}`);
+        }
+      }
+      const e = rep.eligibility;
+      if (e.problems.length === 0) console.log(`eligibility.yaml: OK (${e.entries} variants)`);
+      else {
+        console.log(`eligibility.yaml: ${e.problems.length} problem(s)`);
+        for (const p of e.problems.slice(0, 40)) console.log(`  ${formatProblem(p)}`);
+      }
+      for (const n of rep.notes) console.log(`note: ${n}`);
+      const tt = rep.totals;
+      console.log(`scale: ${rep.scale}`);
+      console.log(`tasks: ${tt.tasks} (${tt.ok} OK, ${tt.tasks - tt.ok} with problems)`);
+      console.log(`obligations: ${tt.obligations}${tt.ok > 0 ? ` (mean ${(tt.obligations / Math.max(1, tt.tasks)).toFixed(1)} per task)` : ''}`);
+      console.log(`  per class: ${Object.entries(tt.byClass).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      console.log(`  per kind: ${Object.entries(tt.byKind).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      if (tt.ok !== tt.tasks || e.problems.length > 0) process.exitCode = 1;
+    });
+
+  tasks
+    .command('show')
+    .description('print the task prompt exactly as the model sees it')
+    .argument('<qid>', 'variant id, e.g. q3')
+    .action((qid: string) => {
+      const t = loadTask(qid);
+      const r = renderTaskPrompt(t.task);
+      process.stderr.write(`(rendered by ${r.renderer})\n`);
+      process.stdout.write(r.text);
+    });
+
+  tasks
+    .command('scaffold')
+    .description('write tasks/<qid>/task.yaml with the full column lists of the given tables')
+    .argument('<qid>', 'variant id, e.g. q3')
+    .requiredOption('--tables <a,b>', 'comma-separated TPC-DS table names')
+    .option('--scale <S>', 'scale whose manifest gives the column types (default: 1 if built, else 0.01)', parseScale)
+    .option('--force', 'overwrite an existing task.yaml')
+    .action(async (qid: string, opts: { tables: string; scale?: number; force?: boolean }) => {
+      const tables = opts.tables.split(',').map((s) => s.trim()).filter(Boolean);
+      const r = await scaffoldTask(qid, tables, { scale: opts.scale ?? defaultScale(), force: opts.force });
+      console.log(`wrote ${r.path} (column types from ${r.source})`);
+    });
+
+  tasks
+    .command('build-replay')
+    .description('write replay/gold/<qid>/ from gold folders and default replay/lockin/<qid>/plan-audit/ files (never overwrites authored ones)')
+    .argument('[qid...]', 'variant ids (default: every task folder)')
+    .action((qids: string[]) => {
+      const rep = buildReplay({ ids: qids });
+      for (const line of rep.lines) console.log(line);
+      console.log(`replay/gold: ${rep.goldTasks} task(s), ${rep.goldFiles} file(s) written; replay/lockin: ${rep.lockinWritten} default file(s) written, ${rep.lockinKept} authored file(s) kept`);
+      if (rep.problems.length > 0) {
+        for (const p of rep.problems) console.log(`problem: ${p}`);
+        process.exitCode = 1;
+      }
     });
 }

@@ -1,0 +1,204 @@
+/**
+ * Candidate execution (STUDY-PROTOCOL.md §4 "Execution") and the smoke check: a fresh Python
+ * process in the sandbox imports the frozen solution.py and calls solve(spark, tables) on the
+ * study database (activities/python/exec_candidate.py). Every way the candidate can end is an
+ * outcome, never an exception of the activity.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { tableFromIPC } from 'apache-arrow';
+import { z } from 'zod';
+import { databaseDir, pythonDir, venvPython } from '../common/paths';
+import { InputError } from '../common/errors';
+import { SparkSettingsSchema, type SparkSettings } from '../common/settings';
+import type { ExecutionOutcome, ExecutionStatus, SmokeOutcome } from '../common/types';
+import { runSandboxed, type SandboxRun } from './sandbox';
+import { forbiddenPrefixes, stageArtifacts } from './staging';
+
+/** The result line of exec_candidate.py / smoke.py. */
+const ResultLine = z.object({
+  status: z.enum(['ok', 'exception', 'out-of-memory', 'forbidden-access', 'missing-solution', 'harness-error']),
+  reason: z.string().optional(),
+  rows: z.number().int().nonnegative().optional(),
+  schema: z.string().optional(),
+  forbidden: z.array(z.string()).optional(),
+  phasesMs: z.record(z.string(), z.number()).optional(),
+});
+type ResultLine = z.infer<typeof ResultLine>;
+
+/** lockin itself failed (Spark did not start, the database did not load): retryable. */
+export class HarnessError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HarnessError';
+  }
+}
+
+export interface ExecuteCandidateInput {
+  /** The condition's frozen artifact folder (holds solution.py). */
+  dir: string;
+  /** Scale factor of the study database (the paper: 1). */
+  scale: number;
+  settings: SparkSettings;
+  /** Receives output.arrow, schema.json and execution.log. */
+  outDir: string;
+  /** Wall-clock limit, milliseconds. */
+  timeoutMs: number;
+  /** Memory limit, MiB, on top of the JVM heap (settings.driverMemory): the candidate's Python
+   *  may grow by this much after Spark started (RLIMIT_AS), and the whole process tree may hold
+   *  at most driverMemory + memoryMb + 1024 MiB resident (watchdog). */
+  memoryMb: number;
+  /** Typed database folder; default databaseDir(scale). */
+  dbDir?: string;
+}
+
+export interface SmokeCheckInput {
+  dir: string;
+  scale: number;
+  settings: SparkSettings;
+  /** Default 5 minutes. */
+  timeoutMs?: number;
+  dbDir?: string;
+}
+
+/** "4g" / "512m" / "2048k" -> MiB. */
+function toMiB(mem: string): number {
+  const m = /^(\d+)([kmgt]?)b?$/i.exec(mem.trim());
+  if (!m) return 4096;
+  const n = Number(m[1]);
+  const unit = m[2].toLowerCase();
+  return unit === 'k' ? Math.ceil(n / 1024) : unit === 'g' ? n * 1024 : unit === 't' ? n * 1024 * 1024 : unit === 'm' ? n : Math.ceil(n / 1048576);
+}
+
+function lastJsonLine(stdout: string): ResultLine | null {
+  const lines = stdout.trim().split('\n');
+  const parsed = ResultLine.safeParse((() => {
+    try {
+      return JSON.parse(lines[lines.length - 1] ?? '');
+    } catch {
+      return null;
+    }
+  })());
+  return parsed.success ? parsed.data : null;
+}
+
+function tail(text: string, n = 15): string {
+  return text.trim().split('\n').slice(-n).join('\n');
+}
+
+interface SandboxedCandidate {
+  run: SandboxRun;
+  result: ResultLine | null;
+}
+
+async function runCandidateScript(
+  mode: 'execute' | 'smoke',
+  dir: string,
+  dbDir: string,
+  settings: SparkSettings,
+  timeoutMs: number,
+  memoryMb: number,
+  outDir?: string,
+): Promise<SandboxedCandidate> {
+  const staged = stageArtifacts(dir, ['solution.py']);
+  try {
+    const mounts = {
+      candidate: { source: staged, writable: false },
+      db: { source: dbDir, writable: false },
+      ...(outDir ? { out: { source: outDir, writable: true } } : {}),
+    };
+    const run = await runSandboxed({
+      mounts,
+      command: (at) => [
+        venvPython(), path.join(pythonDir(), mode === 'execute' ? 'exec_candidate.py' : 'smoke.py'),
+        ...(mode === 'execute' ? ['--mode', 'execute', '--out', at.out] : []),
+        '--candidate', at.candidate, '--db', at.db, '--settings', JSON.stringify(settings),
+        '--python-memory-mb', String(memoryMb),
+      ],
+      timeoutMs,
+      memoryLimitMb: toMiB(settings.driverMemory) + memoryMb + 1024,
+      forbidden: forbiddenPrefixes(),
+    });
+    return { run, result: lastJsonLine(run.stdout) };
+  } finally {
+    fs.rmSync(staged, { recursive: true, force: true });
+  }
+}
+
+/** Maps how the sandboxed process ended to a status + reason (timeouts and kills first). */
+function verdict(c: SandboxedCandidate, timeoutMs: number, memLimitMb: number): { status: ExecutionStatus; reason?: string } {
+  const { run, result } = c;
+  if (run.timedOut) return { status: 'timeout', reason: `no result within ${Math.round(timeoutMs / 1000)} s; the process tree was killed` };
+  if (run.memoryExceeded) return { status: 'out-of-memory', reason: `the process tree exceeded ${memLimitMb} MiB resident memory and was killed` };
+  if (!result) {
+    const how = run.signal ? `killed by ${run.signal}` : `exit ${run.exitCode}`;
+    const oom = /OutOfMemoryError|MemoryError|Cannot allocate memory/.test(run.stderr);
+    return { status: oom ? 'out-of-memory' : 'crash', reason: `candidate process ended without a result (${how}): ${tail(run.stderr)}` };
+  }
+  if (result.status === 'harness-error') throw new HarnessError(`candidate harness failed: ${result.reason ?? ''}\n${tail(run.stderr)}`);
+  return { status: result.status, reason: result.reason };
+}
+
+function checkInputs(dir: string, dbDir: string, settings: SparkSettings): SparkSettings {
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new InputError('artifact folder does not exist', dir, 'dir');
+  if (!fs.existsSync(dbDir)) throw new InputError('database folder does not exist (run `lockin data prepare`)', dbDir, 'dbDir');
+  return SparkSettingsSchema.parse(settings);
+}
+
+/**
+ * Executes the frozen candidate on the study database in the sandbox.
+ * Writes `<outDir>/output.arrow` (Arrow IPC file) and `<outDir>/schema.json` (Spark schema
+ * JSON) when the candidate succeeds, and `<outDir>/execution.log` (stderr tail) always; stale
+ * outputs are removed first. Returns the ExecutionOutcome (status ok | exception | timeout |
+ * out-of-memory | forbidden-access | crash | missing-solution, with a reason; rows counted
+ * from the Arrow file itself; isolation mode). Throws InputError for a missing folder or bad
+ * settings, HarnessError (retryable) when lockin's own side failed (Spark, database).
+ */
+export async function executeCandidate(input: ExecuteCandidateInput): Promise<ExecutionOutcome> {
+  const dbDir = path.resolve(input.dbDir ?? databaseDir(input.scale));
+  const settings = checkInputs(input.dir, dbDir, input.settings);
+  const outDir = path.resolve(input.outDir);
+  fs.mkdirSync(outDir, { recursive: true });
+  const outputFile = path.join(outDir, 'output.arrow');
+  const schemaFile = path.join(outDir, 'schema.json');
+  for (const f of [outputFile, schemaFile]) fs.rmSync(f, { force: true });
+  const started = Date.now();
+  if (!fs.existsSync(path.join(input.dir, 'solution.py'))) {
+    return { status: 'missing-solution', reason: `${input.dir}: no solution.py in the frozen artifacts`, isolation: 'none', durationMs: 0 };
+  }
+  const memLimit = toMiB(settings.driverMemory) + input.memoryMb + 1024;
+  const c = await runCandidateScript('execute', input.dir, dbDir, settings, input.timeoutMs, input.memoryMb, outDir);
+  fs.writeFileSync(path.join(outDir, 'execution.log'), c.run.stderr);
+  const base = { isolation: c.run.isolation, durationMs: Date.now() - started };
+  let v = verdict(c, input.timeoutMs, memLimit);
+  if (v.status === 'ok') {
+    try {
+      const rows = tableFromIPC(fs.readFileSync(outputFile)).numRows;
+      if (!fs.existsSync(schemaFile)) throw new Error('schema.json missing');
+      return { status: 'ok', outputFile, schemaFile, rows, ...base };
+    } catch (err) {
+      v = { status: 'crash', reason: `candidate reported success but its output is unusable: ${(err as Error).message}` };
+    }
+  }
+  for (const f of [outputFile, schemaFile]) fs.rmSync(f, { force: true });
+  return { status: v.status, ...(v.reason ? { reason: v.reason } : {}), ...base };
+}
+
+/**
+ * The smoke check (non-evaluative, recorded separately): does solve(spark, tables) return a
+ * DataFrame whose schema Spark can analyse? Runs in the same sandbox, collects nothing.
+ * Returns { ok, reason? (status and reason when not ok), schema? (Spark simpleString), durationMs }.
+ * Throws InputError for bad inputs, HarnessError when lockin's own side failed.
+ */
+export async function smokeCheck(input: SmokeCheckInput): Promise<SmokeOutcome> {
+  const dbDir = path.resolve(input.dbDir ?? databaseDir(input.scale));
+  const settings = checkInputs(input.dir, dbDir, input.settings);
+  const started = Date.now();
+  if (!fs.existsSync(path.join(input.dir, 'solution.py'))) return { ok: false, reason: 'missing-solution: no solution.py', durationMs: 0 };
+  const timeoutMs = input.timeoutMs ?? 300000;
+  const c = await runCandidateScript('smoke', input.dir, dbDir, settings, timeoutMs, 1024);
+  const v = verdict(c, timeoutMs, toMiB(settings.driverMemory) + 2048);
+  const durationMs = Date.now() - started;
+  if (v.status === 'ok') return { ok: true, ...(c.result?.schema ? { schema: c.result.schema } : {}), durationMs };
+  return { ok: false, reason: `${v.status}: ${v.reason ?? ''}`.trim(), durationMs };
+}

@@ -1,0 +1,34 @@
+/**
+ * What candidate code may and may not see: the staged copy of the frozen artifacts and the
+ * list of study folders it must not read (references, labels, scores, other conditions).
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { lockinHome, referencesDir, replayRoot, runsRoot, tasksRoot } from '../common/paths';
+
+/**
+ * Host path prefixes candidate code must never read: the state folder (references, labels,
+ * scores, caches), the run outputs (every condition's artifacts and records), the task corpus
+ * and the replay corpora. Under bubblewrap they are not mounted at all; the list feeds the
+ * in-process check (exec_guard.py) in every mode.
+ */
+export function forbiddenPrefixes(scale?: number): string[] {
+  const out = [lockinHome(), runsRoot(), tasksRoot(), replayRoot()];
+  if (scale !== undefined) out.push(referencesDir(scale));
+  return [...new Set(out.map((p) => path.resolve(p)))];
+}
+
+/**
+ * Copies the named artifacts of `dir` (those that exist) into a fresh temporary folder, so
+ * the sandbox mounts exactly these files and nothing else of the condition folder.
+ * Returns the folder; the caller removes it (fs.rmSync recursive).
+ */
+export function stageArtifacts(dir: string, names: string[]): string {
+  const staged = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-stage-'));
+  for (const n of names) {
+    const src = path.join(dir, n);
+    if (fs.existsSync(src) && fs.statSync(src).isFile()) fs.copyFileSync(src, path.join(staged, n));
+  }
+  return staged;
+}

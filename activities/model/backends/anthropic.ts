@@ -1,0 +1,88 @@
+/**
+ * The Anthropic Messages API backend (@anthropic-ai/sdk). The SDK's own retries are off
+ * (maxRetries 0) so every retry is counted and recorded here: 429, 5xx, 529 (overloaded) and
+ * connection errors back off exponentially (base LOCKIN_MODEL_BACKOFF_MS, doubled, 0-25% jitter,
+ * honouring retry-after / retry-after-ms, capped) up to LOCKIN_MODEL_MAX_RETRIES; 400/401/403 and
+ * other 4xx fail at once (non-retryable). The base URL comes from ANTHROPIC_BASE_URL (SDK default).
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { GatewayConfig } from '../config';
+import { sharedLimiter } from '../rateLimit';
+import { AttemptRecord, BackendError, BackendReply, BackendRequest } from './types';
+
+/** Beta header value requesting the 1M-token context window (the paper's "[1m]" suffix). */
+export const LONG_CONTEXT_BETA = 'context-1m-2025-08-07';
+
+/** Is this HTTP status worth retrying? (429, 5xx incl. 529; null = connection error/timeout). */
+export function isRetryableStatus(status: number | null): boolean {
+  return status === null || status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+function retryAfterMs(headers: unknown): number | null {
+  const get = (k: string): string | null => (headers && typeof (headers as Headers).get === 'function' ? (headers as Headers).get(k) : null);
+  const ms = Number(get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  const s = get('retry-after');
+  if (s === null) return null;
+  const secs = Number(s);
+  if (Number.isFinite(secs)) return secs * 1000;
+  const date = Date.parse(s);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : null;
+}
+
+/**
+ * Sends one request, retrying transient failures.
+ * @throws BackendError: retryable = false for permanent 4xx or a missing API key; retryable =
+ *   true when transient failures outlast the retries (Temporal may retry the activity later).
+ */
+export async function callAnthropic(request: BackendRequest, cfg: GatewayConfig, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<BackendReply> {
+  if (!process.env.ANTHROPIC_API_KEY && !process.env.ANTHROPIC_AUTH_TOKEN) {
+    throw new BackendError('ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) is not set', null, false, []);
+  }
+  const client = new Anthropic({ maxRetries: 0, timeout: cfg.timeoutMs });
+  const limiter = sharedLimiter(cfg.rpm);
+  const attempts: AttemptRecord[] = [];
+  let rateLimitWaitMs = 0;
+  for (let attempt = 1; ; attempt++) {
+    rateLimitWaitMs += await limiter.acquire();
+    try {
+      const msg = await client.messages.create(request.body, { headers: request.headers, timeout: cfg.timeoutMs });
+      const text = msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      return {
+        text,
+        stopReason: msg.stop_reason ?? null,
+        responseModel: msg.model,
+        responseId: msg.id ?? null,
+        usage: {
+          inputTokens: msg.usage?.input_tokens ?? 0,
+          outputTokens: msg.usage?.output_tokens ?? 0,
+          cacheReadTokens: msg.usage?.cache_read_input_tokens ?? 0,
+          cacheWriteTokens: msg.usage?.cache_creation_input_tokens ?? 0,
+        },
+        retries: attempt - 1,
+        attempts,
+        rateLimitWaitMs,
+      };
+    } catch (e) {
+      const apiErr = e instanceof Anthropic.APIError ? e : null;
+      const status = apiErr && typeof apiErr.status === 'number' ? apiErr.status : null;
+      if (!apiErr && !(e instanceof Anthropic.AnthropicError)) throw e;
+      const retryable = isRetryableStatus(status);
+      const message = `${status ?? 'connection error'}: ${(e as Error).message}`.slice(0, 500);
+      const last = !retryable || attempt > cfg.maxRetries;
+      let backoffMs = 0;
+      if (!last) {
+        const exp = Math.min(cfg.backoffMs * 2 ** (attempt - 1), cfg.backoffMaxMs);
+        backoffMs = Math.round(exp * (1 - Math.random() * 0.25));
+        const ra = retryAfterMs(apiErr?.headers);
+        if (ra !== null) backoffMs = Math.min(Math.max(backoffMs, ra), cfg.backoffMaxMs);
+      }
+      attempts.push({ attempt, status, error: message, retryable, backoffMs });
+      if (last) {
+        const why = retryable ? `gave up after ${attempt} attempts` : 'not retryable';
+        throw new BackendError(`Anthropic Messages API ${message} (${why})`, status, retryable, attempts);
+      }
+      await sleep(backoffMs);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The reply protocol (stages.ts), as pure parsers over the raw reply text.
+ *
+ * Artifact stages: fenced blocks (``` or ~~~, three or more) whose info string's last word is
+ * one of plan.md / solution.py / test_solution.py (an optional `title=` prefix and quotes are
+ * allowed). Blocks without a file name are prose and ignored; a block naming any other file, a
+ * file given twice, a missing required file or an unclosed block is a protocol error.
+ * JSON stages: exactly one block whose info string is `json`, parsed and validated by the
+ * stage's zod schema.
+ */
+import type { z } from 'zod';
+import { ARTIFACTS, ArtifactName } from '../tasks/schema';
+import { JSON_STAGE_SCHEMAS, JsonStage, Stage } from './stages';
+
+export interface FencedBlock {
+  info: string;
+  body: string;
+}
+
+/** Outcome of parsing: the files or JSON on success, else a one-line protocol error. */
+export type ParsedReply =
+  | { ok: true; files?: Partial<Record<ArtifactName, string>>; json?: unknown }
+  | { ok: false; protocolError: string };
+
+/**
+ * Splits Markdown into fenced blocks (CommonMark fences: a closing fence uses the same character,
+ * is at least as long, and carries no info string).
+ * @throws Error('unclosed code block ...') when a fence is never closed.
+ */
+export function fencedBlocks(text: string): FencedBlock[] {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const out: FencedBlock[] = [];
+  let open: { fence: string; info: string; body: string[]; line: number } | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    if (!open) {
+      const m = /^ {0,3}(`{3,}|~{3,})\s*(.*?)\s*$/.exec(line);
+      if (m && !(m[1][0] === '`' && m[2].includes('`'))) open = { fence: m[1], info: m[2], body: [], line: i + 1 };
+    } else {
+      const m = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+      if (m && m[1][0] === open.fence[0] && m[1].length >= open.fence.length) {
+        out.push({ info: open.info, body: open.body.join('\n') });
+        open = null;
+      } else open.body.push(line);
+    }
+  }
+  if (open) throw new Error(`unclosed code block opened at line ${open.line} (\`${open.fence}${open.info}\`)`);
+  return out;
+}
+
+/** The file name an info string names, or null for a prose block ("python", "", "json"). */
+export function infoFileName(info: string): string | null {
+  const words = info.trim().split(/\s+/);
+  let last = words[words.length - 1] ?? '';
+  last = last.replace(/^(title|file|filename)=/, '').replace(/^["']|["']$/g, '');
+  if (!/^[\w./-]+\.[A-Za-z0-9]+$/.test(last)) return null;
+  return last;
+}
+
+/** Which artifacts a stage's reply must carry (the others are optional). */
+export function requiredArtifacts(stage: Stage): ArtifactName[] {
+  if (stage === 'generate' || stage === 'c5-revise-1' || stage === 'c5-revise-2') return [...ARTIFACTS];
+  if (stage === 'revise-1' || stage === 'revise-2') return ['solution.py'];
+  return [];
+}
+
+/** Parses an artifact-stage reply. Pure. */
+export function parseArtifactReply(text: string, stage: Stage): ParsedReply {
+  let blocks: FencedBlock[];
+  try {
+    blocks = fencedBlocks(text);
+  } catch (e) {
+    return { ok: false, protocolError: (e as Error).message };
+  }
+  const files: Partial<Record<ArtifactName, string>> = {};
+  for (const b of blocks) {
+    const name = infoFileName(b.info);
+    if (!name) continue;
+    const base = name.split('/').pop()!;
+    if (!(ARTIFACTS as readonly string[]).includes(base)) return { ok: false, protocolError: `unexpected file ${name} (allowed: ${ARTIFACTS.join(', ')})` };
+    const art = base as ArtifactName;
+    if (files[art] !== undefined) return { ok: false, protocolError: `duplicated file ${art}` };
+    files[art] = b.body.endsWith('\n') ? b.body : `${b.body}\n`;
+  }
+  const missing = requiredArtifacts(stage).filter((a) => files[a] === undefined);
+  if (missing.length) return { ok: false, protocolError: `missing file${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (a fenced block whose info string ends with the file name, e.g. \`\`\`python solution.py)` };
+  return { ok: true, files };
+}
+
+/** Parses a JSON-stage reply: exactly one ```json block, validated by the stage's schema. Pure. */
+export function parseJsonReply(text: string, stage: JsonStage): ParsedReply {
+  let blocks: FencedBlock[];
+  try {
+    blocks = fencedBlocks(text);
+  } catch (e) {
+    return { ok: false, protocolError: (e as Error).message };
+  }
+  const json = blocks.filter((b) => b.info.trim().toLowerCase() === 'json');
+  if (json.length !== 1) return { ok: false, protocolError: `expected exactly one \`\`\`json block, found ${json.length}` };
+  let value: unknown;
+  try {
+    value = JSON.parse(json[0].body);
+  } catch (e) {
+    return { ok: false, protocolError: `invalid JSON: ${(e as Error).message}` };
+  }
+  const schema = JSON_STAGE_SCHEMAS[stage] as z.ZodTypeAny;
+  const out = schema.safeParse(value);
+  if (!out.success) {
+    const issues = out.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
+    return { ok: false, protocolError: `JSON does not match the ${stage} schema: ${issues.join('; ')}` };
+  }
+  return { ok: true, json: out.data };
+}
+
+/** Parses a reply by stage kind. */
+export function parseReply(text: string, stage: Stage): ParsedReply {
+  return stage in JSON_STAGE_SCHEMAS ? parseJsonReply(text, stage as JsonStage) : parseArtifactReply(text, stage);
+}

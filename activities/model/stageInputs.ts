@@ -1,0 +1,123 @@
+/**
+ * What each stage may see (STUDY-PROTOCOL.md §2–3), gathered from disk into template variables.
+ * This module is the single place that decides a stage's inputs:
+ *
+ * | stage            | template      | sees                                                                     |
+ * |------------------|---------------|--------------------------------------------------------------------------|
+ * | generate         | generate      | task prompt + input schemas (+ spark fixture, reply protocol)            |
+ * | revise-N         | revise        | task + schemas + current artifacts + pytest failures + permissions      |
+ * | c1-extract       | c1-extract    | task prompt                                                              |
+ * | c2-assess        | c2-assess     | task prompt + prior structured outputs                                  |
+ * | c2_5-ground      | c2_5-ground   | task prompt + prior outputs + schema metadata (names, types, nullability)|
+ * | c3-audit         | c3-audit      | task prompt + prior outputs + the one-pass artifacts (workDir)           |
+ * | c4-recommend     | c4-recommend  | task prompt + prior outputs                                              |
+ * | c5-revise-N      | c5-revise     | task + schemas + C-4 feedback + pytest failures + current artifacts      |
+ * | judge            | judge         | task + schemas + obligations and execution evidence + frozen artifacts  |
+ *
+ * "Prior structured outputs" are the validated JSON of the calls listed in req.inputs.priorCalls
+ * (calls/NN-<stage>.json files of the same condition); nothing else of the directory is read.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { InputError } from '../common/errors';
+import { tasksRoot } from '../common/paths';
+import type { StageRequest } from '../common/types';
+import { TaskLoadError, parseYamlWith } from '../tasks/load';
+import { ARTIFACTS, TaskSpec } from '../tasks/schema';
+import { renderArtifacts, taskVars } from './prompts';
+import type { Stage } from './stages';
+
+/** The template that renders each stage. */
+export function templateFor(stage: Stage): string {
+  if (stage === 'revise-1' || stage === 'revise-2') return 'revise';
+  if (stage === 'c5-revise-1' || stage === 'c5-revise-2') return 'c5-revise';
+  return stage;
+}
+
+/**
+ * Loads `<tasksRoot>/<taskId>/task.yaml` (LOCKIN_TASKS overrides the root).
+ * @throws TaskLoadError naming the file and field of every problem.
+ */
+export function loadTaskSpec(taskId: string): TaskSpec {
+  const file = path.join(tasksRoot(), taskId, 'task.yaml');
+  if (!fs.existsSync(file)) throw new TaskLoadError([{ file, field: '', message: 'file missing' }]);
+  const res = parseYamlWith(file, fs.readFileSync(file, 'utf8'), TaskSpec);
+  if (!res.value) throw new TaskLoadError(res.problems);
+  if (res.value.id !== taskId) throw new TaskLoadError([{ file, field: 'id', message: `is ${res.value.id}, expected ${taskId}` }]);
+  return res.value;
+}
+
+function readArtifacts(workDir: string): { name: string; content: string | null }[] {
+  return ARTIFACTS.map((name) => {
+    const p = path.join(workDir, name);
+    return { name, content: fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : null };
+  });
+}
+
+function readFeedback(file: string | undefined, what: string): string {
+  if (!file) return `(no ${what})`;
+  if (!fs.existsSync(file)) throw new InputError(`${what} file does not exist`, file, 'inputs.feedbackFile');
+  const text = fs.readFileSync(file, 'utf8').trim();
+  return text ? '```text\n' + text.replace(/```/g, "'''") + '\n```' : `(${what} file is empty)`;
+}
+
+/** Reads the validated JSON of prior calls; a call that broke the protocol is shown as such. */
+function readPriorOutputs(files: string[] | undefined, only?: Stage[]): string {
+  const parts: string[] = [];
+  for (const file of files ?? []) {
+    if (!fs.existsSync(file)) throw new InputError('prior call file does not exist', file, 'inputs.priorCalls');
+    let call: { stage?: string; ok?: boolean; parsed?: { json?: unknown }; protocolError?: string };
+    try {
+      call = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new InputError(`not a call file: ${(e as Error).message}`, file, 'inputs.priorCalls');
+    }
+    if (!call.stage) throw new InputError('not a call file (no stage)', file, 'stage');
+    if (only && !only.includes(call.stage as Stage)) continue;
+    const body = call.ok && call.parsed?.json !== undefined ? '```json\n' + JSON.stringify(call.parsed.json, null, 2) + '\n```' : `(this stage's reply broke the protocol: ${call.protocolError ?? 'no output'})`;
+    parts.push(`### ${call.stage}\n${body}`);
+  }
+  return parts.length ? parts.join('\n\n') : '(none)';
+}
+
+/**
+ * The template name and variables for a stage request.
+ * @throws TaskLoadError / InputError naming the file and field of a missing or malformed input.
+ */
+export function stageVars(req: StageRequest, task: TaskSpec): { template: string; vars: Record<string, string> } {
+  const base = taskVars(task);
+  const stage = req.stage;
+  const revision = /-(\d)$/.exec(stage)?.[1] ?? '';
+  const artifacts = () => renderArtifacts(readArtifacts(req.workDir));
+  switch (stage) {
+    case 'generate':
+      return { template: 'generate', vars: base };
+    case 'revise-1':
+    case 'revise-2':
+      return { template: 'revise', vars: { ...base, revision, artifacts: artifacts(), feedback: readFeedback(req.inputs.feedbackFile, 'pytest failures') } };
+    case 'c1-extract':
+      return { template: stage, vars: base };
+    case 'c2-assess':
+    case 'c2_5-ground':
+    case 'c4-recommend':
+      return { template: stage, vars: { ...base, priorOutputs: readPriorOutputs(req.inputs.priorCalls) } };
+    case 'c3-audit':
+      return { template: stage, vars: { ...base, priorOutputs: readPriorOutputs(req.inputs.priorCalls), artifacts: artifacts() } };
+    case 'c5-revise-1':
+    case 'c5-revise-2':
+      return {
+        template: 'c5-revise',
+        vars: {
+          ...base,
+          revision,
+          priorOutputs: readPriorOutputs(req.inputs.priorCalls, ['c4-recommend']),
+          feedback: readFeedback(req.inputs.feedbackFile, 'pytest failures'),
+          artifacts: artifacts(),
+        },
+      };
+    case 'judge':
+      return { template: 'judge', vars: { ...base, feedback: readFeedback(req.inputs.feedbackFile, 'obligations and execution evidence'), artifacts: artifacts() } };
+    default:
+      throw new InputError(`unknown stage ${String(stage)}`, undefined, 'stage');
+  }
+}

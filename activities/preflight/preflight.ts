@@ -1,0 +1,226 @@
+/**
+ * The preflight leak check run before every model call (STUDY-PROTOCOL.md §3; the paper's
+ * "preflight check excludes reference SQL/outputs, human labels, scores, and other-condition
+ * artifacts, except the shared one-pass snapshot").
+ *
+ * Checks, on the condition directory (recursively) and on the outgoing request text:
+ *  - reference-sql: a reference query's text, exact or by token 8-grams (rule in sqlNgrams.ts);
+ *  - reference-output: a file named reference.arrow / reference.parquet / references.json, or any
+ *    file whose sha256 equals a file under referencesDir(*) (every scale);
+ *  - label-or-score: labels*.json / labels*.csv, summary.json, records.jsonl, controls.json;
+ *  - other-condition-artifact: a file (any name) whose sha256 equals another condition's artifact
+ *    (plan.md, solution.py, test_solution.py at any depth) or call record (calls/), unless the same
+ *    content is in the shared snapshot. Empty files and tool caches (.pytest_cache/, __pycache__/)
+ *    are not compared: they are identical everywhere by design.
+ * A leak throws a non-retryable ApplicationFailure (type LeakError) naming what leaked and where;
+ * the caller sends nothing.
+ */
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { ApplicationFailure } from '@temporalio/common';
+import { lockinHome } from '../common/paths';
+import { ARTIFACTS } from '../tasks/schema';
+import { referenceSql } from './referenceSql';
+import { DEFAULT_SQL_THRESHOLDS, describeOverlap, findSqlLeaks, SqlIndex } from './sqlNgrams';
+
+export interface PreflightInput {
+  /** The directory of the condition about to call the model (its artifacts and calls/). */
+  conditionDir: string;
+  /** Condition id ('one-pass' | 'test-guided' | 'plan-audit' | 'shared'). */
+  condition: string;
+  /** The shared one-pass snapshot; identical files are allowed in every condition. */
+  sharedSnapshotDir?: string;
+  /** Sibling conditions' directories (missing ones are skipped). */
+  otherConditionDirs: string[];
+  /** The request exactly as it will be sent (system + messages), as text. */
+  requestText: string;
+}
+
+export type LeakKind = 'reference-sql' | 'reference-output' | 'label-or-score' | 'other-condition-artifact';
+
+export interface LeakFinding {
+  kind: LeakKind;
+  /** A file path, or "request" for the outgoing request text. */
+  where: string;
+  detail: string;
+}
+
+/** What a clean preflight checked (recorded in the call file). */
+export interface PreflightReport {
+  ok: true;
+  condition: string;
+  filesChecked: number;
+  sqlTexts: number;
+  sqlSource: string;
+  thresholds: typeof DEFAULT_SQL_THRESHOLDS;
+  durationMs: number;
+}
+
+const REFERENCE_NAMES = new Set(['reference.arrow', 'reference.parquet', 'references.json']);
+const LABEL_NAMES = new Set(['summary.json', 'records.jsonl', 'controls.json']);
+const TOOL_CACHE_DIRS = new Set(['.pytest_cache', '__pycache__']);
+/** Text files larger than this are hashed but not scanned for SQL. */
+const MAX_SCAN_BYTES = 8 * 1024 * 1024;
+
+interface FileEntry {
+  path: string;
+  rel: string;
+  size: number;
+  inToolCache: boolean;
+}
+
+function walk(root: string): FileEntry[] {
+  const out: FileEntry[] = [];
+  if (!fs.existsSync(root)) return out;
+  const visit = (dir: string, inToolCache: boolean) => {
+    for (const ent of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, ent.name);
+      let st: fs.Stats;
+      try {
+        st = fs.statSync(p); // follows symlinks: a link to a reference is checked by content
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) visit(p, inToolCache || TOOL_CACHE_DIRS.has(ent.name));
+      else if (st.isFile()) out.push({ path: p, rel: path.relative(root, p), size: st.size, inToolCache });
+    }
+  };
+  visit(root, false);
+  return out;
+}
+
+const hashCache = new Map<string, string>();
+function sha256File(p: string): string {
+  const st = fs.statSync(p);
+  const key = `${p}\0${st.size}\0${st.mtimeMs}`;
+  let h = hashCache.get(key);
+  if (!h) {
+    h = crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex');
+    hashCache.set(key, h);
+  }
+  return h;
+}
+
+/** Pure: findings from file names alone (reference outputs, labels, scores). */
+export function nameFindings(relPaths: string[], root: string): LeakFinding[] {
+  const out: LeakFinding[] = [];
+  for (const rel of relPaths) {
+    const base = path.basename(rel).toLowerCase();
+    const where = path.join(root, rel);
+    if (REFERENCE_NAMES.has(base)) out.push({ kind: 'reference-output', where, detail: `reference output file name ${base}` });
+    else if (LABEL_NAMES.has(base) || /^labels.*\.(json|csv)$/.test(base)) out.push({ kind: 'label-or-score', where, detail: `label/score file ${base}` });
+  }
+  return out;
+}
+
+/**
+ * Files a condition produces through the model: its artifacts (at any depth) and its call records.
+ * Derived files (pytest summaries, JUnit XML) are not compared: two conditions that ran pytest on
+ * the same snapshot legitimately hold identical summaries.
+ */
+function isConditionOutput(rel: string): boolean {
+  const base = path.basename(rel);
+  return (ARTIFACTS as readonly string[]).includes(base) || rel.split(path.sep)[0] === 'calls';
+}
+
+function isText(buf: Buffer): boolean {
+  return !buf.subarray(0, 8192).includes(0);
+}
+
+function sqlFindings(text: string, where: string, index: SqlIndex): LeakFinding[] {
+  return findSqlLeaks(text, index).map((o) => ({ kind: 'reference-sql' as const, where, detail: `reference SQL of ${describeOverlap(o)}` }));
+}
+
+/**
+ * Runs every check and returns the findings (empty = clean). Does not throw on a leak.
+ * @param sqlIndex the reference query index (default: loaded once from queries.py / the jar).
+ */
+export async function findLeaks(input: PreflightInput, sqlIndex?: SqlIndex): Promise<{ findings: LeakFinding[]; filesChecked: number }> {
+  const index = sqlIndex ?? (await referenceSql()).index;
+  const findings: LeakFinding[] = [];
+  const files = walk(input.conditionDir);
+
+  findings.push(...nameFindings(files.map((f) => f.rel), input.conditionDir));
+
+  // Reference SQL in the request and in the directory's text files.
+  findings.push(...sqlFindings(input.requestText, 'request', index));
+  for (const f of files) {
+    if (f.size === 0 || f.size > MAX_SCAN_BYTES || f.inToolCache) continue;
+    const buf = fs.readFileSync(f.path);
+    if (isText(buf)) findings.push(...sqlFindings(buf.toString('utf8'), f.path, index));
+  }
+
+  // Reference outputs by content: compare only files whose size equals some reference file's.
+  const refRoot = path.join(lockinHome(), 'data', 'references');
+  const refsBySize = new Map<number, FileEntry[]>();
+  for (const r of walk(refRoot)) {
+    if (r.size === 0) continue;
+    const list = refsBySize.get(r.size);
+    if (list) list.push(r);
+    else refsBySize.set(r.size, [r]);
+  }
+  for (const f of files) {
+    const same = refsBySize.get(f.size);
+    if (!same) continue;
+    const h = sha256File(f.path);
+    const hit = same.find((r) => sha256File(r.path) === h);
+    if (hit) findings.push({ kind: 'reference-output', where: f.path, detail: `identical to reference file ${hit.path}` });
+  }
+
+  // Other conditions' artifacts (the shared snapshot excepted).
+  const sharedHashes = new Set<string>();
+  if (input.sharedSnapshotDir) for (const s of walk(input.sharedSnapshotDir)) if (s.size > 0) sharedHashes.add(sha256File(s.path));
+  const otherHashes = new Map<string, string>();
+  const selfResolved = path.resolve(input.conditionDir);
+  for (const dir of input.otherConditionDirs) {
+    if (path.resolve(dir) === selfResolved) continue;
+    for (const o of walk(dir)) {
+      if (o.size === 0 || o.inToolCache || !isConditionOutput(o.rel)) continue;
+      const h = sha256File(o.path);
+      if (!sharedHashes.has(h) && !otherHashes.has(h)) otherHashes.set(h, o.path);
+    }
+  }
+  if (otherHashes.size) {
+    for (const f of files) {
+      if (f.size === 0 || f.inToolCache) continue;
+      const other = otherHashes.get(sha256File(f.path));
+      if (other) findings.push({ kind: 'other-condition-artifact', where: f.path, detail: `identical to another condition's file ${other}` });
+    }
+  }
+  return { findings, filesChecked: files.length };
+}
+
+/** Formats findings as one error message: what leaked and where. */
+export function leakMessage(input: Pick<PreflightInput, 'condition' | 'conditionDir'>, findings: LeakFinding[]): string {
+  const lines = findings.slice(0, 20).map((f) => `  - ${f.kind}: ${f.detail} in ${f.where}`);
+  const more = findings.length > 20 ? `\n  ... and ${findings.length - 20} more` : '';
+  return `preflight: leak detected for condition ${input.condition} (${input.conditionDir}); nothing was sent:\n${lines.join('\n')}${more}`;
+}
+
+/**
+ * The preflight activity: checks the condition directory and the outgoing request.
+ * @returns a small report of what was checked when clean.
+ * @throws ApplicationFailure.nonRetryable (type 'LeakError', details = findings) on any leak;
+ *   also non-retryable ('PreflightError') when the reference query texts cannot be loaded.
+ */
+export async function preflight(input: PreflightInput): Promise<PreflightReport> {
+  const t0 = Date.now();
+  let ref;
+  try {
+    ref = await referenceSql();
+  } catch (e) {
+    throw ApplicationFailure.nonRetryable((e as Error).message, 'PreflightError');
+  }
+  const { findings, filesChecked } = await findLeaks(input, ref.index);
+  if (findings.length) throw ApplicationFailure.nonRetryable(leakMessage(input, findings), 'LeakError', findings);
+  return {
+    ok: true,
+    condition: input.condition,
+    filesChecked,
+    sqlTexts: Object.keys(ref.texts).length,
+    sqlSource: ref.source,
+    thresholds: DEFAULT_SQL_THRESHOLDS,
+    durationMs: Date.now() - t0,
+  };
+}

@@ -1,0 +1,171 @@
+"""Runs a frozen candidate: imports solution.py, calls solve(spark, tables) on the study
+database, and (mode "execute") writes output.arrow + schema.json, or (mode "smoke") only asks
+Spark for the analysed schema of the returned DataFrame.
+
+Runs INSIDE the sandbox built by activities/execution/sandbox.ts (a fresh process per
+candidate). Protocol (activities/common/python.ts): progress on stderr, ONE JSON object as the
+last line of stdout. The candidate's own prints go to stderr (stdout is re-pointed before the
+candidate is imported) so they can never be mistaken for the result line.
+
+Result JSON: {"status": "ok" | "exception" | "out-of-memory" | "forbidden-access" |
+"missing-solution" | "harness-error", "reason"?: str, "rows"?: int, "schema"?: str,
+"forbidden"?: [path], "phasesMs": {phase: ms}}. "harness-error" means lockin itself failed
+(Spark did not start, the database did not load): not the candidate's fault, the caller retries.
+
+Order: guard installed -> solution imported (import-time code already counts as the candidate)
+-> Spark session from the study settings -> tables loaded -> Python address-space limit applied
+(after the JVM started, so the JVM keeps its own -Xmx = settings.driverMemory) -> solve ->
+output written. STUDY-PROTOCOL.md §4 "Execution".
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import resource
+import sys
+import time
+import traceback
+
+import exec_guard
+
+_RESULT_FD: int | None = None
+_T0 = time.monotonic()
+_PHASES: dict[str, int] = {}
+
+
+def _emit(result: dict) -> None:
+    """Writes the result line to the saved stdout and leaves at once (no candidate atexit)."""
+    result.setdefault("phasesMs", _PHASES)
+    line = (json.dumps(result) + "\n").encode("utf-8")
+    sys.stderr.flush()
+    os.write(_RESULT_FD if _RESULT_FD is not None else 1, line)
+    os._exit(0)
+
+
+def _phase(name: str, since: float) -> float:
+    now = time.monotonic()
+    _PHASES[name] = int((now - since) * 1000)
+    print(f"[exec] {name}: {_PHASES[name]} ms", file=sys.stderr, flush=True)
+    return now
+
+
+def _short(text: str, limit: int = 1500) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit] + f" … [{len(text) - limit} more chars]"
+
+
+def _candidate_line(tb) -> str:
+    """' (solution.py line N)' for the innermost traceback frame in solution.py, else ''."""
+    line = ""
+    for frame in traceback.extract_tb(tb):
+        if os.path.basename(frame.filename) == "solution.py":
+            line = f" (solution.py line {frame.lineno})"
+    return line
+
+
+def classify(exc: BaseException) -> dict:
+    """Maps a candidate exception to an execution status and a one-paragraph reason.
+
+    Precedence: forbidden access (the audit hook refused a path, or the message names a
+    forbidden path, e.g. a JVM-side read) > out-of-memory (MemoryError, java OutOfMemoryError)
+    > exception. The reason names the exception type and message (truncated to 1500 chars).
+    """
+    text = f"{type(exc).__name__}: {exc}"
+    where = _candidate_line(exc.__traceback__)
+    tried = exec_guard.attempts()
+    named = exec_guard.mentions_forbidden(text)
+    if tried or named:
+        paths = tried or [named]
+        return {"status": "forbidden-access", "forbidden": paths,
+                "reason": _short(f"candidate tried to read {', '.join(paths)} (not available to candidates){where}; {text}")}
+    if isinstance(exc, MemoryError) or "OutOfMemoryError" in text:
+        return {"status": "out-of-memory", "reason": _short(f"{text}{where}")}
+    return {"status": "exception", "reason": _short(f"{text}{where}")}
+
+
+def _limit_address_space(extra_mb: int) -> None:
+    """Caps this Python process's address space at its current size + `extra_mb` MiB
+    (soft = hard, so the candidate cannot raise it). The JVM was started before, so it keeps
+    its own limits."""
+    if extra_mb <= 0:
+        return
+    with open("/proc/self/status", encoding="ascii") as fh:
+        vm_kb = next(int(l.split()[1]) for l in fh if l.startswith("VmSize:"))
+    cap = vm_kb * 1024 + extra_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+def main(argv: list[str]) -> None:
+    global _RESULT_FD
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mode", choices=["execute", "smoke"], required=True)
+    ap.add_argument("--candidate", required=True, help="folder holding the frozen solution.py")
+    ap.add_argument("--db", required=True, help="typed database folder (databaseDir(S))")
+    ap.add_argument("--out", help="output folder (mode execute)")
+    ap.add_argument("--settings", required=True, help="SparkSettings JSON (inline or @file)")
+    ap.add_argument("--python-memory-mb", type=int, default=0)
+    args = ap.parse_args(argv)
+
+    # The candidate's prints must not reach the result channel.
+    _RESULT_FD = os.dup(1)
+    os.dup2(2, 1)
+
+    from spark_session import parse_settings_arg, build_session
+    from tables import load_tables
+
+    try:
+        settings = parse_settings_arg(args.settings)
+    except ValueError as exc:
+        _emit({"status": "harness-error", "reason": str(exc)})
+    if args.mode == "execute" and not args.out:
+        _emit({"status": "harness-error", "reason": "--out is required in mode execute"})
+
+    sol = os.path.join(args.candidate, "solution.py")
+    if not os.path.isfile(sol):
+        _emit({"status": "missing-solution", "reason": f"{sol}: no solution.py in the frozen artifacts"})
+
+    exec_guard.install()
+    exec_guard.activate()
+    sys.path.insert(0, args.candidate)
+    t = time.monotonic()
+    try:
+        module = importlib.import_module("solution")
+        solve = getattr(module, "solve", None)
+        if not callable(solve):
+            raise AttributeError("solution.py defines no callable solve(spark, tables)")
+    except BaseException as exc:  # noqa: BLE001 - candidate code: everything is an outcome
+        _emit(classify(exc))
+    t = _phase("import", t)
+
+    try:
+        spark = build_session(settings, f"lockin-{args.mode}")
+        t = _phase("spark", t)
+        tables = load_tables(spark, args.db)
+        t = _phase("tables", t)
+    except BaseException as exc:  # noqa: BLE001
+        _emit({"status": "harness-error", "reason": _short(f"{type(exc).__name__}: {exc}")})
+
+    try:
+        _limit_address_space(args.python_memory_mb)
+        df = solve(spark, tables)
+        from pyspark.sql import DataFrame
+
+        if not isinstance(df, DataFrame):
+            raise TypeError(f"solve returned {type(df).__name__}, not a pyspark.sql.DataFrame")
+        schema = df.schema.simpleString()  # forces analysis
+        t = _phase("solve", t)
+        if args.mode == "smoke":
+            _emit({"status": "ok", "schema": schema})
+        from outputs import write_output
+
+        written = write_output(df, args.out)
+        _phase("output", t)
+        _emit({"status": "ok", "rows": int(written["rows"]), "schema": schema})
+    except BaseException as exc:  # noqa: BLE001
+        _emit(classify(exc))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,135 @@
+"""Builds the local Spark session from the study's recorded Spark settings.
+
+The settings are the JSON form of activities/common/settings.ts `SparkSettings`
+(STUDY-PROTOCOL.md §6: every setting passed explicitly, never read from ambient defaults).
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any, Mapping
+
+#: The keys of SparkSettings and the Spark configuration each one sets.
+SETTING_KEYS = {
+    "master": None,  # set through the builder's master()
+    "shufflePartitions": "spark.sql.shuffle.partitions",
+    "ansi": "spark.sql.ansi.enabled",
+    "sessionTimeZone": "spark.sql.session.timeZone",
+    "caseSensitive": "spark.sql.caseSensitive",
+    "adaptive": "spark.sql.adaptive.enabled",
+    "defaultParallelism": "spark.default.parallelism",
+    "driverMemory": "spark.driver.memory",
+}
+
+
+def _conf_value(value: Any) -> str:
+    """Renders a settings value as a Spark configuration string (booleans lower-case)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def validate_settings(settings: Mapping[str, Any], source: str = "spark settings") -> dict:
+    """Checks that `settings` carries every SparkSettings key and no unknown one.
+
+    Inputs: a mapping parsed from the study settings JSON; `source` names it in errors.
+    Returns: a plain dict copy.
+    Raises: ValueError naming the source and the missing/unknown field.
+    """
+    if not isinstance(settings, Mapping):
+        raise ValueError(f"{source}: expected a JSON object of Spark settings, got {type(settings).__name__}")
+    missing = [k for k in SETTING_KEYS if k not in settings]
+    if missing:
+        raise ValueError(f"{source}: missing field(s) {', '.join(missing)} (keys of SparkSettings)")
+    unknown = [k for k in settings if k not in SETTING_KEYS]
+    if unknown:
+        raise ValueError(f"{source}: unknown field(s) {', '.join(unknown)} (keys of SparkSettings)")
+    return dict(settings)
+
+
+def parse_settings_arg(text: str) -> dict:
+    """Parses a `--settings` argument: inline JSON or `@path/to/file.json`.
+
+    Raises: ValueError naming the file (or argument) and the problem.
+    """
+    source = "--settings"
+    if text.startswith("@"):
+        source = text[1:]
+        try:
+            with open(source, "r", encoding="utf-8") as fh:
+                text = fh.read()
+        except OSError as exc:
+            raise ValueError(f"{source}: cannot read Spark settings file: {exc}") from exc
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{source}: Spark settings are not valid JSON: {exc}") from exc
+    return validate_settings(value, source)
+
+
+_LOG4J = """rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n%ex
+"""
+
+
+def _quiet_log4j_file() -> str:
+    """Writes (once) a log4j2 configuration that only logs errors, returns its path."""
+    import tempfile
+
+    path = os.path.join(tempfile.gettempdir(), f"lockin-log4j2-{os.getuid()}.properties")
+    if not os.path.exists(path):
+        tmp = f"{path}.{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(_LOG4J)
+        os.replace(tmp, path)
+    return path
+
+
+def build_session(settings: Mapping[str, Any], app_name: str):
+    """Builds (or replaces) the local SparkSession configured exactly by `settings`.
+
+    Inputs: `settings` with every SparkSettings key (master, shufflePartitions, ansi,
+    sessionTimeZone, caseSensitive, adaptive, defaultParallelism, driverMemory);
+    `app_name` for the Spark application name.
+    Returns: a pyspark.sql.SparkSession with the UI disabled and WARN->ERROR logging.
+    Raises: ValueError when a setting is missing or unknown.
+    """
+    s = validate_settings(settings)
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    log_conf = _quiet_log4j_file()
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.appName(app_name).master(str(s["master"]))
+    for key, conf in SETTING_KEYS.items():
+        if conf is not None:
+            builder = builder.config(conf, _conf_value(s[key]))
+    builder = (
+        builder.config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.sources.default", "parquet")
+        .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{log_conf}")
+    )
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def session_conf_snapshot(spark) -> dict:
+    """Returns the Spark configuration values the study records (conf name -> string)."""
+    names = [c for c in SETTING_KEYS.values() if c] + ["spark.master", "spark.ui.enabled"]
+    out = {}
+    for n in names:
+        try:
+            out[n] = spark.conf.get(n)
+        except Exception:  # noqa: BLE001 - some confs are only in the SparkContext
+            out[n] = spark.sparkContext.getConf().get(n, None)
+    out["spark.version"] = spark.version
+    return out

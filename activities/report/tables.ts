@@ -1,0 +1,176 @@
+/**
+ * Tables I–VII of the paper as Markdown, from the analyses of activities/scoring/analysis.ts.
+ * Pure string builders. Percentages are printed with two decimals; x/n counts keep the
+ * assigned-task denominator.
+ */
+import { BUDGETS, CONDITIONS, type ConditionId } from '../../workflows/budgets';
+import type { ConditionSummary } from '../scoring/analysis';
+import type { PairedSummary, TaskScores, Trajectory } from '../scoring/scores';
+import { TRAJECTORIES } from '../scoring/scores';
+import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
+import type { FailureCategory } from '../common/types';
+import { FAILURE_CATEGORIES } from '../common/types';
+
+/** Renders a Markdown table ('|' in cells escaped). */
+export function mdTable(headers: string[], rows: (string | number)[][]): string {
+  const esc = (v: string | number) => String(v).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return [`| ${headers.map(esc).join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
+}
+
+/** A fraction as a percentage with two decimals ("—" for null/NaN). */
+export function pct(x: number | null | undefined): string {
+  return x === null || x === undefined || Number.isNaN(x) ? '—' : `${(x * 100).toFixed(2)}%`;
+}
+
+/** Percentage points with two decimals. */
+export function pp(x: number): string {
+  return Number.isNaN(x) ? '—' : x.toFixed(2);
+}
+
+const NAME = (c: ConditionId) => BUDGETS[c].name;
+
+/** Table I: conditions, grounding, feedback, revision permissions and call budgets. */
+export function tableI(): string {
+  const perm = (c: ConditionId) => {
+    const m = BUDGETS[c].mayRevise;
+    const parts = [m.plan ? 'plan.md' : null, m.solution ? 'solution.py' : null, m.tests === 'yes' ? 'test_solution.py' : m.tests === 'fixtures-only' ? 'test_solution.py (syntax/import/fixture fixes only)' : null].filter(Boolean);
+    return parts.length ? parts.join(', ') : 'nothing';
+  };
+  return mdTable(['Condition', 'Grounding', 'Feedback', 'May revise', 'Call budget'], CONDITIONS.map((c) => [NAME(c), BUDGETS[c].grounding, BUDGETS[c].feedback, perm(c), `≤ ${BUDGETS[c].callBudget}`]));
+}
+
+/** Table II: evaluator controls per category (expected outcome, queries, controls, as expected, verified). */
+export function tableII(controls: ControlRow[] | null): string {
+  if (!controls) return '_Evaluator controls: not run (no controls.json in the study folder)._';
+  const cats = [...new Set(controls.map((c) => c.category))];
+  const rows = cats.map((cat) => {
+    const cs = controls.filter((c) => c.category === cat);
+    const verified = cs.filter((c) => c.verified === true).length;
+    return [cat, [...new Set(cs.map((c) => c.expected))].join('/'), new Set(cs.map((c) => c.query)).size, cs.length, `${cs.filter((c) => c.asExpected).length}/${cs.length}`, cs.some((c) => c.verified !== null) ? verified : '—'];
+  });
+  const acc = controls.filter((c) => c.expected === 'accept');
+  const rej = controls.filter((c) => c.expected === 'reject');
+  rows.push(['**Total**', `${acc.length} accept / ${rej.length} reject`, new Set(controls.map((c) => c.query)).size, controls.length, `${controls.filter((c) => c.asExpected).length}/${controls.length}`, controls.some((c) => c.verified !== null) ? controls.filter((c) => c.verified).length : '—']);
+  return mdTable(['Control category', 'Expected', 'Queries', 'Controls', 'As expected', 'Verified perturbations'], rows);
+}
+
+/** Table III: primary outcomes and score means per condition. */
+export function tableIII(summary: Record<ConditionId, ConditionSummary>): string {
+  return mdTable(
+    ['Condition', 'Tests passed', 'Executed', 'Reference matched', 'False passes', 'False-pass rate (all runs)', 'Conditional false-pass proportion (passing runs)', 'Model calls', 'Plan score', 'Code score', 'Test coverage', 'SCOs'],
+    CONDITIONS.map((c) => {
+      const s = summary[c];
+      return [NAME(c), `${s.testPassed}/${s.tasks}`, `${s.executed}/${s.tasks}`, `${s.referenceMatched}/${s.tasks}`, `${s.falsePasses}/${s.tasks}`, pct(s.falsePassRate), s.conditionalFalsePassProportion === null ? '— (no passing run)' : `${pct(s.conditionalFalsePassProportion)} (${s.falsePasses}/${s.testPassed})`, s.modelCalls, pct(s.planScoreMean), pct(s.codeScoreMean), pct(s.testScoreMean), s.sco];
+    }),
+  );
+}
+
+/** Failure categories per condition: primary category counts (and any-category counts in parentheses). */
+export function tableFailureCategories(cats: Record<ConditionId, { primary: Partial<Record<FailureCategory, number>>; any: Partial<Record<FailureCategory, number>>; notCompared: number }>): string {
+  return mdTable(
+    ['Condition', ...FAILURE_CATEGORIES, 'not compared'],
+    CONDITIONS.map((c) => [NAME(c), ...FAILURE_CATEGORIES.map((k) => `${cats[c].primary[k] ?? 0} (${cats[c].any[k] ?? 0})`), cats[c].notCompared]),
+  );
+}
+
+const DIMS: [keyof TaskScores, string][] = [['plan', 'Plan'], ['code', 'Code'], ['test', 'Test coverage']];
+
+/** Table IV: paired within-task changes (branch − one-pass, pp) per revision branch and dimension. */
+export function tableIV(paired: Partial<Record<ConditionId, Record<keyof TaskScores, PairedSummary>>>): string {
+  const rows: (string | number)[][] = [];
+  for (const b of ['test-guided', 'plan-audit'] as const) {
+    const p = paired[b];
+    if (!p) continue;
+    for (const [d, label] of DIMS) {
+      const s = p[d];
+      rows.push([NAME(b), label, s.n, pp(s.meanChange), `${s.improved}/${s.n}`, `${s.unchanged}/${s.n}`, `${s.decreased}/${s.n}`, pp(s.median), pp(s.lowerHinge), pp(s.upperHinge), pp(s.iqr)]);
+    }
+  }
+  return mdTable(['Branch', 'Score', 'Paired tasks', 'Mean change (pp)', 'Improved', 'Unchanged', 'Decreased', 'Median (pp)', 'Lower hinge (pp)', 'Upper hinge (pp)', 'IQR (pp)'], rows);
+}
+
+/** Table V (part A): SQL re-execution of the reference inventory. */
+export function tableVReproduce(rows: ReproduceRow[] | null, studyTasks: string[]): string {
+  if (!rows) return '_SQL re-execution: not run (no reproduce.json in the study folder)._';
+  const inStudy = rows.filter((r) => studyTasks.includes(r.query));
+  const head = `Reproduced: ${rows.filter((r) => r.reproduced).length}/${rows.length} references; ${inStudy.filter((r) => r.reproduced).length}/${studyTasks.length} study tasks.`;
+  return `${head}\n\n${mdTable(['Query', 'In study', 'Reproduced', 'Detail'], rows.map((r) => [r.query, studyTasks.includes(r.query) ? 'yes' : 'no', r.reproduced ? 'yes' : 'no', r.detail]))}`;
+}
+
+/** One sensitivity restriction's results. */
+export interface SensitivityResult {
+  label: string;
+  tasks: string[];
+  summary: Record<ConditionId, ConditionSummary>;
+  paired: Partial<Record<ConditionId, Record<keyof TaskScores, PairedSummary>>>;
+}
+
+/** Table V (part B): outcomes and paired changes under each sensitivity restriction (pairing preserved). */
+export function tableVSensitivity(results: SensitivityResult[]): string {
+  const a = mdTable(
+    ['Restriction', 'Tasks', ...CONDITIONS.flatMap((c) => [`${NAME(c)}: passed / matched / false passes`, `${NAME(c)}: code / test`])],
+    results.map((r) => [r.label, r.tasks.length, ...CONDITIONS.flatMap((c) => {
+      const s = r.summary[c];
+      return [`${s.testPassed}/${s.tasks} / ${s.referenceMatched}/${s.tasks} / ${s.falsePasses}`, `${pct(s.codeScoreMean)} / ${pct(s.testScoreMean)}`];
+    })]),
+  );
+  const rows: (string | number)[][] = [];
+  for (const r of results)
+    for (const b of ['test-guided', 'plan-audit'] as const)
+      for (const [d, label] of DIMS) {
+        const s = r.paired[b]?.[d];
+        if (s) rows.push([r.label, NAME(b), label, pp(s.meanChange), `${s.improved}/${s.n}`, `${s.unchanged}/${s.n}`, `${s.decreased}/${s.n}`, pp(s.median), pp(s.iqr)]);
+      }
+  const b = mdTable(['Restriction', 'Branch', 'Score', 'Mean change (pp)', 'Improved', 'Unchanged', 'Decreased', 'Median (pp)', 'IQR (pp)'], rows);
+  return `${a}\n\n${b}`;
+}
+
+/** Table VI: mechanisms of violated obligations in false passes. */
+export function tableVI(mech: Record<ConditionId, { violated: number; noTestCovered: number; coveredPassedAnyway: number; falsePassRuns: number }>): string {
+  return mdTable(
+    ['Condition', 'False-pass runs', 'Violated obligations', 'No test covered it', 'A test covered it and passed anyway'],
+    CONDITIONS.map((c) => {
+      const m = mech[c];
+      return [NAME(c), m.falsePassRuns, m.violated, `${m.noTestCovered}/${m.violated}`, `${m.coveredPassedAnyway}/${m.violated}`];
+    }),
+  );
+}
+
+/** One replicate cell: "passed/total P|F|E" plus "✓" when the reference matched. */
+export interface ReplicateCell {
+  passed: number | null;
+  total: number | null;
+  pfe: string;
+  matched: boolean;
+}
+
+/** Table VII: targeted replication: passed/total tests and P/F/E per run. */
+export function tableVII(cells: Map<string, Partial<Record<ConditionId, ReplicateCell>>>): string {
+  if (cells.size === 0) return '_Targeted replication: not run (no records with `replicate` set)._';
+  const fmt = (c?: ReplicateCell) => (c ? `${c.passed ?? '—'}/${c.total ?? '—'} ${c.pfe}${c.matched ? ' (reference matched)' : ''}` : '—');
+  return mdTable(['Query (replicate)', ...CONDITIONS.map(NAME)], [...cells.entries()].map(([k, v]) => [k, ...CONDITIONS.map((c) => fmt(v[c]))]));
+}
+
+/** Trajectories per revision branch: counts per trajectory (how many with assertions changed). */
+export function tableTrajectories(tab: Partial<Record<ConditionId, Record<Trajectory, { count: number; assertionsChanged: number }>>>): string {
+  const rows: (string | number)[][] = [];
+  for (const b of ['test-guided', 'plan-audit'] as const) {
+    const t = tab[b];
+    if (t) rows.push([NAME(b), ...TRAJECTORIES.map((k) => `${t[k].count} (${t[k].assertionsChanged})`)]);
+  }
+  return mdTable(['Branch', 'Persistent mistake', 'Repair', 'New defect', 'Unchanged-correct'], rows);
+}
+
+/** Mutation scores per condition, or "not run". */
+export function tableMutation(rows: MutationRow[] | null): string {
+  if (!rows) return '_Mutation scores: not run (no mutation.json in the study folder)._';
+  return mdTable(
+    ['Condition', 'Suites', 'Mutants killed', 'Mutation score', 'Suites invalid on gold'],
+    CONDITIONS.map((c) => {
+      const rs = rows.filter((r) => r.condition === c);
+      const k = rs.reduce((a, r) => a + r.killed, 0);
+      const t = rs.reduce((a, r) => a + r.total, 0);
+      return [NAME(c), rs.length, `${k}/${t}`, t ? pct(k / t) : '—', rs.filter((r) => r.validOnGold === false).length];
+    }),
+  );
+}

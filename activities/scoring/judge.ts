@@ -1,0 +1,107 @@
+/**
+ * Obtaining a model-judge reply (stage 'judge') for one run, replayable:
+ * - model `replay:<corpus>`: the reply is `replay/<corpus>/<task>/judge/<condition>.md`
+ *   (or `<corpus>/<task>/judge/<condition>.md` when <corpus> is a path). When that file does
+ *   not exist there is no judge reply and the caller falls back to the heuristic.
+ * - any other model: the gateway's `callModel` (activities/model/gateway.ts) is called with a
+ *   'judge' StageRequest whose `inputs.feedbackFile` is `<conditionDir>/judge-input.json`
+ *   (obligations + execution evidence).
+ * The gateway is loaded lazily so that scoring builds and runs without it (replay files are
+ * then parsed directly: one ```json block validated by JudgeReply).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { JudgeReply } from '../model/stages';
+import { replayRoot } from '../common/paths';
+import { InputError } from '../common/errors';
+import type { ModelParams, StageRequest, StageResult } from '../common/types';
+import type { ConditionId } from '../../workflows/budgets';
+import type { JudgeLabel } from './autoLabels';
+
+/** Path of the judge reply in a replay corpus, or null when `model` is not a replay spec. */
+export function replayJudgeFile(model: string, taskId: string, condition: string): string | null {
+  if (!model.startsWith('replay:')) return null;
+  const corpus = model.slice('replay:'.length);
+  const root = path.isAbsolute(corpus) || corpus.includes('/') ? path.resolve(corpus) : path.join(replayRoot(), corpus);
+  return path.join(root, taskId, 'judge', `${condition}.md`);
+}
+
+/**
+ * Parses a judge reply in Markdown: exactly one fenced ```json block validated by JudgeReply.
+ * @throws InputError naming the file when the block is missing or invalid.
+ */
+export function parseJudgeMarkdown(text: string, file: string): JudgeLabel[] {
+  const blocks = [...text.matchAll(/```json[^\n]*\n([\s\S]*?)```/g)];
+  if (blocks.length !== 1) throw new InputError(`expected exactly one \`\`\`json block, found ${blocks.length}`, file);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(blocks[0][1]);
+  } catch (e) {
+    throw new InputError(`json block does not parse: ${(e as Error).message}`, file);
+  }
+  const out = JudgeReply.safeParse(parsed);
+  if (!out.success) throw new InputError(`not a judge reply: ${out.error.message}`, file, 'labels');
+  return out.data.labels;
+}
+
+type CallModel = (req: StageRequest) => Promise<StageResult>;
+
+/** The gateway's callModel when activities/model/gateway.ts exists and exports it, else null. */
+function loadGateway(): CallModel | null {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const gw = require('../model/gateway') as { callModel?: unknown };
+    return typeof gw.callModel === 'function' ? (gw.callModel as CallModel) : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface JudgeRequest {
+  studyId: string;
+  taskId: string;
+  condition: ConditionId;
+  conditionDir: string;
+  model: string;
+  params: ModelParams;
+  /** Evidence shown to the judge (obligations, execution status, output schema, comparison summary). */
+  evidence: unknown;
+  /** calls/NN-judge.json index (default 90: after every protocol call, outside the budgets). */
+  callIndex?: number;
+}
+
+/**
+ * Returns the judge labels for one run and how they were obtained, or labels = null when no
+ * judge reply is available (replay corpus without the file, or no gateway for a live model).
+ * A gateway failure is reported in `error` (the caller falls back to the heuristic).
+ */
+export async function obtainJudge(req: JudgeRequest): Promise<{ labels: JudgeLabel[] | null; callFile?: string; error?: string }> {
+  const replayFile = replayJudgeFile(req.model, req.taskId, req.condition);
+  if (replayFile && !fs.existsSync(replayFile)) return { labels: null };
+  const gateway = loadGateway();
+  if (!gateway) {
+    if (replayFile) return { labels: parseJudgeMarkdown(fs.readFileSync(replayFile, 'utf8'), replayFile), callFile: replayFile };
+    return { labels: null, error: 'no model gateway available (activities/model/gateway.ts callModel)' };
+  }
+  const evidenceFile = path.join(req.conditionDir, 'judge-input.json');
+  fs.writeFileSync(evidenceFile, JSON.stringify(req.evidence, null, 2));
+  try {
+    const res = await gateway({
+      studyId: req.studyId,
+      taskId: req.taskId,
+      condition: req.condition,
+      stage: 'judge',
+      workDir: req.conditionDir,
+      callIndex: req.callIndex ?? 90,
+      model: req.model,
+      params: req.params,
+      inputs: { feedbackFile: evidenceFile },
+    });
+    if (!res.ok) return { labels: null, callFile: res.callFile, error: `judge reply broke the protocol: ${res.protocolError ?? ''}` };
+    const out = JudgeReply.safeParse(res.json);
+    if (!out.success) return { labels: null, callFile: res.callFile, error: `judge reply invalid: ${out.error.message}` };
+    return { labels: out.data.labels, callFile: res.callFile };
+  } catch (e) {
+    return { labels: null, error: `judge call failed: ${(e as Error).message}` };
+  }
+}

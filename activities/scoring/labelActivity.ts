@@ -1,0 +1,81 @@
+/**
+ * The `labelObligations` activity: automated labels for one run, written to
+ * `<conditionDir>/labels.json` (STUDY-PROTOCOL.md §5). Runs after the artifacts froze and the
+ * candidate was executed and compared.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { ComparisonOutcome, ExecutionOutcome, ModelParams } from '../common/types';
+import type { ConditionId } from '../../workflows/budgets';
+import { LabelsFile } from './labels';
+import { autoLabels } from './autoLabels';
+import { obtainJudge } from './judge';
+import { loadObligations, readArtifacts, readOutputSchema } from './corpusFiles';
+
+export interface LabelObligationsInput {
+  studyId: string;
+  taskId: string;
+  condition: ConditionId;
+  /** runs/<studyId>/tasks/<qid>/<condition>/ with the frozen plan.md, solution.py, test_solution.py. */
+  conditionDir: string;
+  execution: ExecutionOutcome | null;
+  comparison: ComparisonOutcome | null;
+  /** The judge's model spec (e.g. "replay:lockin", "anthropic:claude-sonnet-4-6"); absent = heuristic only. */
+  model?: string;
+  params?: ModelParams;
+  /** Folder holding <qid>/obligations.yaml (default: tasksRoot()). */
+  tasksDir?: string;
+}
+
+export interface LabelObligationsResult {
+  labelsFile: string;
+  method: 'judge' | 'heuristic';
+  obligations: number;
+  /** Why the judge was not used, when it was asked for and unavailable. */
+  judgeError?: string;
+}
+
+const DEFAULT_PARAMS: ModelParams = { temperature: 1.0, topP: 1.0, maxTokens: 16000, longContext: false };
+
+/**
+ * Labels every obligation of one run and writes `<conditionDir>/labels.json` (LabelsFile).
+ * Output: the file path, the method used ('judge' when a judge reply was available, else
+ * 'heuristic'), the obligation count and any judge error.
+ * @throws InputError for a bad obligations.yaml or schema.json.
+ */
+export async function labelObligations(input: LabelObligationsInput): Promise<LabelObligationsResult> {
+  const obligations = loadObligations(input.taskId, input.tasksDir);
+  const artifacts = readArtifacts(input.conditionDir);
+  const executed = input.execution?.status === 'ok';
+  const outputSchema = executed ? readOutputSchema(input.execution?.schemaFile) : null;
+  const comparison = input.comparison ? { agree: input.comparison.agree, categories: input.comparison.categories } : null;
+  let judge: Awaited<ReturnType<typeof obtainJudge>> = { labels: null };
+  if (input.model) {
+    judge = await obtainJudge({
+      studyId: input.studyId,
+      taskId: input.taskId,
+      condition: input.condition,
+      conditionDir: input.conditionDir,
+      model: input.model,
+      params: input.params ?? DEFAULT_PARAMS,
+      evidence: {
+        obligations: obligations.map((o) => ({ id: o.id, statement: o.statement, kind: o.kind, class: o.class })),
+        execution: { status: input.execution?.status ?? 'not-run', reason: input.execution?.reason, rows: input.execution?.rows, schema: outputSchema },
+        comparison: input.comparison ? { agree: input.comparison.agree, categories: input.comparison.categories, summary: input.comparison.summary } : null,
+      },
+    });
+  }
+  const labels = autoLabels({ obligations, artifacts, executed, outputSchema, comparison, judge: judge.labels });
+  const file: LabelsFile = LabelsFile.parse({
+    schemaVersion: 1,
+    studyId: input.studyId,
+    taskId: input.taskId,
+    condition: input.condition,
+    method: judge.labels ? 'judge' : 'heuristic',
+    ...(judge.callFile ? { judgeCallFile: judge.callFile } : {}),
+    labels,
+  });
+  const labelsFile = path.join(input.conditionDir, 'labels.json');
+  fs.writeFileSync(labelsFile, JSON.stringify(file, null, 2) + '\n');
+  return { labelsFile, method: file.method, obligations: labels.length, ...(judge.error ? { judgeError: judge.error } : {}) };
+}

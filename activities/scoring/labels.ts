@@ -1,0 +1,68 @@
+/**
+ * Obligation labels (STUDY-PROTOCOL.md §5; the paper, "Obligation scores and paired analysis").
+ *
+ * A label says, for one run (task × condition) and one obligation, how the plan, the code and
+ * the tests treat it. Automated labels are written by `labelObligations` into
+ * `<conditionDir>/labels.json`; final labels come from adjudication (`runs/<id>/labels/final.csv`)
+ * and default to the automated ones.
+ */
+import { z } from 'zod';
+import { PLAN_LABELS, CODE_LABELS, TEST_LABELS } from '../model/stages';
+
+export { PLAN_LABELS, CODE_LABELS, TEST_LABELS };
+export type PlanLabel = (typeof PLAN_LABELS)[number];
+export type CodeLabel = (typeof CODE_LABELS)[number];
+export type TestLabel = (typeof TEST_LABELS)[number];
+
+/**
+ * Where an automated label came from:
+ * - `rule`: decided from the candidate output's Spark schema (an obligation `rule`);
+ * - `execution`: the candidate did not execute, so the code label is execution-failed;
+ * - `judge`: the model-judge stage (through the gateway or a replay corpus);
+ * - `heuristic`: the deterministic fallback of heuristic.ts (no judge reply available);
+ * - `adjudicated`: a final label imported from an adjudication CSV.
+ */
+export const LABEL_SOURCES = ['rule', 'execution', 'judge', 'heuristic', 'adjudicated'] as const;
+export type LabelSource = (typeof LABEL_SOURCES)[number];
+
+/** One obligation's labels in one run, with the source of each dimension. */
+export const ObligationLabel = z.object({
+  obligation: z.string().regex(/^O\d+$/),
+  plan: z.enum(PLAN_LABELS),
+  code: z.enum(CODE_LABELS),
+  test: z.enum(TEST_LABELS),
+  source: z.object({ plan: z.enum(LABEL_SOURCES), code: z.enum(LABEL_SOURCES), test: z.enum(LABEL_SOURCES) }),
+  /** Short evidence: the rule checked, the key terms found, or the judge's rationale. */
+  evidence: z.string().optional(),
+});
+export type ObligationLabel = z.infer<typeof ObligationLabel>;
+
+/** `<conditionDir>/labels.json`: the automated labels of one run. */
+export const LabelsFile = z.object({
+  schemaVersion: z.literal(1),
+  studyId: z.string(),
+  taskId: z.string(),
+  condition: z.string(),
+  /** How the non-rule labels were obtained: 'judge' or 'heuristic' (documented in heuristic.ts). */
+  method: z.enum(['judge', 'heuristic']),
+  /** The judge's call file when method = judge through the gateway. */
+  judgeCallFile: z.string().optional(),
+  labels: z.array(ObligationLabel),
+});
+export type LabelsFile = z.infer<typeof LabelsFile>;
+
+/** A final (adjudicated or defaulted) label triple for one obligation of one run. */
+export interface FinalLabel {
+  plan: PlanLabel;
+  code: CodeLabel;
+  test: TestLabel;
+  /** 'adjudicated' when imported from final.csv, else 'automated' (final = automated). */
+  origin: 'adjudicated' | 'automated';
+}
+
+/** Plan weights (the paper): present 1, partial/ambiguous 0.5, absent/contradicted 0. */
+export const PLAN_WEIGHTS: Record<PlanLabel, number> = { present: 1, partial: 0.5, ambiguous: 0.5, absent: 0, contradicted: 0 };
+/** Code weights: satisfied 1; partial, violated, execution-failed 0. */
+export const CODE_WEIGHTS: Record<CodeLabel, number> = { satisfied: 1, partial: 0, violated: 0, 'execution-failed': 0 };
+/** Test weights: covered 1, partially-covered 0.5, not-covered 0. */
+export const TEST_WEIGHTS: Record<TestLabel, number> = { covered: 1, 'partially-covered': 0.5, 'not-covered': 0 };

@@ -1,0 +1,65 @@
+/**
+ * Rule-decided code labels: obligations with a `rule` (activities/tasks/schema.ts) are checked
+ * on the candidate output's Spark schema (`schema.json` written next to output.arrow, Spark's
+ * StructType JSON). Pure functions.
+ */
+import { InputError } from '../common/errors';
+import type { ObligationRule } from '../tasks/schema';
+import type { CodeLabel } from './labels';
+
+/** One output column: lower-cased name and the Spark SQL type name (int, bigint, decimal(7,2), ...). */
+export interface OutputField {
+  name: string;
+  type: string;
+}
+
+/** Spark's JSON type names that differ from the SQL type names used in task.yaml. */
+const JSON_TO_SQL: Record<string, string> = { integer: 'int', long: 'bigint', short: 'smallint', byte: 'tinyint' };
+
+/**
+ * Parses Spark StructType JSON (`df.schema.json()`) into ordered output fields.
+ * Inputs: the parsed JSON value; `file` names the source for errors.
+ * Output: [{name (lower-cased), type (Spark SQL type name, e.g. "decimal(17,2)")}] in declared order.
+ * Nested types are rendered as their JSON `type` value (e.g. "struct", "array").
+ * @throws InputError when `fields` is missing or a field has no name.
+ */
+export function parseSparkSchema(json: unknown, file = 'schema.json'): OutputField[] {
+  const fields = (json as { fields?: unknown })?.fields;
+  if (!Array.isArray(fields)) throw new InputError('expected a Spark StructType JSON with a fields array', file, 'fields');
+  return fields.map((f: unknown, i: number) => {
+    const field = f as { name?: unknown; type?: unknown };
+    if (typeof field.name !== 'string') throw new InputError('field without a name', file, `fields[${i}].name`);
+    const raw = typeof field.type === 'string' ? field.type : String((field.type as { type?: unknown })?.type ?? 'unknown');
+    const type = JSON_TO_SQL[raw] ?? raw.replace(/\s+/g, '');
+    return { name: field.name.toLowerCase(), type };
+  });
+}
+
+/**
+ * Checks one schema rule against the candidate's output fields (STUDY-PROTOCOL.md §5, automated
+ * labels by rule). Names compare lower-cased; positions are 0-based.
+ * - column-name: the column at `position` is named `name`;
+ * - column-type: a column named `name` exists and has Spark type `type`;
+ * - columns: every listed name is an output column (a subset check; order and extra columns
+ *   are not evaluated by this rule).
+ * Output: {label: 'satisfied' | 'violated', evidence}.
+ */
+export function checkRule(rule: ObligationRule, fields: OutputField[]): { label: CodeLabel; evidence: string } {
+  switch (rule.kind) {
+    case 'column-name': {
+      const got = fields[rule.position]?.name;
+      const ok = got === rule.name.toLowerCase();
+      return { label: ok ? 'satisfied' : 'violated', evidence: `rule column-name: position ${rule.position} is ${got ?? '(none)'}, expected ${rule.name.toLowerCase()}` };
+    }
+    case 'column-type': {
+      const f = fields.find((x) => x.name === rule.name.toLowerCase());
+      const ok = !!f && f.type === rule.type.replace(/\s+/g, '');
+      return { label: ok ? 'satisfied' : 'violated', evidence: `rule column-type: ${rule.name.toLowerCase()} is ${f ? f.type : '(missing)'}, expected ${rule.type}` };
+    }
+    case 'columns': {
+      const have = new Set(fields.map((x) => x.name));
+      const missing = rule.names.map((n) => n.toLowerCase()).filter((n) => !have.has(n));
+      return { label: missing.length === 0 ? 'satisfied' : 'violated', evidence: missing.length === 0 ? `rule columns: all ${rule.names.length} present` : `rule columns: missing ${missing.join(', ')}` };
+    }
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * Loading a finished study folder `runs/<studyId>/` for scoring and reporting:
+ * study.json (the manifest), records.jsonl (one RunRecord per line), per run the automated
+ * labels (`<conditionDir>/labels.json`) paired with the final labels (`labels/final.csv`,
+ * default = automated), and the optional side files controls.json, reproduce.json,
+ * mutation.json. Bad input raises an InputError naming the file and field.
+ */
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { z } from 'zod';
+import { InputError } from '../common/errors';
+import type { RunRecord } from '../common/types';
+import { CONDITIONS, type ConditionId } from '../../workflows/budgets';
+import type { Obligation } from '../tasks/schema';
+import { STUDY_TASKS } from '../tasks/schema';
+import { LabelsFile, type ObligationLabel, type FinalLabel } from './labels';
+import { loadObligations } from './corpusFiles';
+import { readFinalLabels, labelKey } from './finalLabels';
+import { labelObligations } from './labelActivity';
+
+/** study.json: the fields scoring reads; everything else is kept and printed in the report. */
+export const StudyManifest = z
+  .object({
+    studyId: z.string().min(1),
+    model: z.string().min(1),
+    replayed: z.boolean().optional(),
+    settings: z.record(z.string(), z.unknown()).optional(),
+    tasks: z.array(z.string()).optional(),
+    scale: z.number().optional(),
+  })
+  .passthrough();
+export type StudyManifest = z.infer<typeof StudyManifest>;
+
+/** The fields of a RunRecord that scoring relies on (the rest passes through untouched). */
+const RecordShape = z
+  .object({
+    studyId: z.string(),
+    taskId: z.string(),
+    condition: z.enum(CONDITIONS),
+    replicate: z.string().optional().nullable(),
+    callsUsed: z.number(),
+    testPassed: z.boolean(),
+    referenceMatched: z.boolean(),
+    falsePass: z.boolean(),
+    conditionDir: z.string(),
+  })
+  .passthrough();
+
+/** One obligation's automated and final labels in one run. */
+export interface PairedLabel {
+  obligation: Obligation;
+  automated: ObligationLabel;
+  final: FinalLabel;
+}
+
+/** One assigned run (task × condition, or a replicate run). `record` is null when missing. */
+export interface LoadedRun {
+  taskId: string;
+  condition: ConditionId;
+  replicate: string | null;
+  record: RunRecord | null;
+  conditionDir: string | null;
+  labels: PairedLabel[];
+  labelMethod: 'judge' | 'heuristic' | 'none';
+  /** True when the labels were computed while reporting (labels.json was missing). */
+  labelledByReport: boolean;
+  /** sha256 of test_solution.py (from the record's artifacts, else the file), or null. */
+  testHash: string | null;
+}
+
+export interface LoadedStudy {
+  studyDir: string;
+  manifest: StudyManifest;
+  tasks: string[];
+  runs: LoadedRun[];
+  replicates: LoadedRun[];
+  obligations: Map<string, Obligation[]>;
+  controls: unknown | null;
+  reproduce: unknown | null;
+  mutation: unknown | null;
+  finalLabelsImported: number;
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new InputError(`not JSON: ${(e as Error).message}`, file);
+  }
+}
+
+function readJsonIfExists(file: string): unknown | null {
+  return fs.existsSync(file) ? readJson(file) : null;
+}
+
+/** Parses records.jsonl. @throws InputError naming the line and field of a bad record. */
+export function parseRecords(text: string, file: string): RunRecord[] {
+  return text
+    .split('\n')
+    .map((l, i) => [l.trim(), i + 1] as const)
+    .filter(([l]) => l.length > 0)
+    .map(([l, n]) => {
+      let j: unknown;
+      try {
+        j = JSON.parse(l);
+      } catch (e) {
+        throw new InputError(`not JSON: ${(e as Error).message}`, file, `line ${n}`);
+      }
+      const out = RecordShape.safeParse(j);
+      if (!out.success) {
+        const issue = out.error.issues[0];
+        throw new InputError(issue.message, file, `line ${n}: ${issue.path.join('.')}`);
+      }
+      return out.data as unknown as RunRecord;
+    });
+}
+
+function resolveDir(studyDir: string, rec: RunRecord): string {
+  const cands = [path.isAbsolute(rec.conditionDir) ? rec.conditionDir : path.join(studyDir, rec.conditionDir), path.resolve(rec.conditionDir), path.join(studyDir, 'tasks', rec.taskId, rec.condition)];
+  return cands.find((d) => fs.existsSync(d)) ?? cands[0];
+}
+
+function sha256File(file: string): string | null {
+  return fs.existsSync(file) ? crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex') : null;
+}
+
+function resolveRelative(studyDir: string, p: string | undefined): string | undefined {
+  if (!p || path.isAbsolute(p)) return p;
+  const a = path.join(studyDir, p);
+  return fs.existsSync(a) ? a : path.resolve(p);
+}
+
+/**
+ * Loads a finished study. When a run has no labels.json, automated labels are computed now
+ * (judge reply from a replay corpus when the study's model is `replay:<corpus>` and the file
+ * exists, else the documented heuristic) and written, and the run is marked labelledByReport.
+ * @throws InputError for a missing/malformed study.json or records.jsonl, a labels.json that
+ *   does not validate or misses an obligation.
+ */
+export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = {}): Promise<LoadedStudy> {
+  const manifestFile = path.join(studyDir, 'study.json');
+  if (!fs.existsSync(manifestFile)) throw new InputError('study manifest not found', manifestFile);
+  const m = StudyManifest.safeParse(readJson(manifestFile));
+  if (!m.success) throw new InputError(m.error.issues[0].message, manifestFile, m.error.issues[0].path.join('.'));
+  const manifest = m.data;
+  const recordsFile = path.join(studyDir, 'records.jsonl');
+  if (!fs.existsSync(recordsFile)) throw new InputError('run records not found', recordsFile);
+  const records = parseRecords(fs.readFileSync(recordsFile, 'utf8'), recordsFile);
+  const tasks = manifest.tasks && manifest.tasks.length > 0 ? manifest.tasks : [...STUDY_TASKS];
+  const finals = readFinalLabels(studyDir);
+  const obligations = new Map<string, Obligation[]>();
+  const obligationsOf = (t: string) => {
+    if (!obligations.has(t)) obligations.set(t, loadObligations(t, opts.tasksDir));
+    return obligations.get(t)!;
+  };
+
+  const loadRun = async (taskId: string, condition: ConditionId, rec: RunRecord | null): Promise<LoadedRun> => {
+    const replicate = rec?.replicate ?? null;
+    const base: LoadedRun = { taskId, condition, replicate, record: rec, conditionDir: null, labels: [], labelMethod: 'none', labelledByReport: false, testHash: null };
+    if (!rec) return base;
+    const dir = resolveDir(studyDir, rec);
+    base.conditionDir = dir;
+    base.testHash = rec.artifacts?.['test_solution.py'] ?? sha256File(path.join(dir, 'test_solution.py'));
+    const obs = obligationsOf(taskId);
+    const labelsPath = path.join(dir, 'labels.json');
+    if (!fs.existsSync(labelsPath)) {
+      if (!fs.existsSync(dir)) return base;
+      const execution = rec.execution ? { ...rec.execution, schemaFile: resolveRelative(studyDir, rec.execution.schemaFile) } : null;
+      await labelObligations({
+        studyId: manifest.studyId,
+        taskId,
+        condition,
+        conditionDir: dir,
+        execution,
+        comparison: rec.comparison,
+        model: manifest.model.startsWith('replay:') ? manifest.model : undefined,
+        tasksDir: opts.tasksDir,
+      });
+      base.labelledByReport = true;
+    }
+    const lf = LabelsFile.safeParse(readJson(labelsPath));
+    if (!lf.success) throw new InputError(lf.error.issues[0].message, labelsPath, lf.error.issues[0].path.join('.'));
+    base.labelMethod = lf.data.method;
+    const byId = new Map(lf.data.labels.map((l) => [l.obligation, l]));
+    base.labels = obs.map((o) => {
+      const a = byId.get(o.id);
+      if (!a) throw new InputError(`no label for obligation ${o.id}`, labelsPath, 'labels');
+      const f = replicate ? undefined : finals.get(labelKey(taskId, condition, o.id));
+      const final: FinalLabel = f ? { plan: f.plan, code: f.code, test: f.test, origin: 'adjudicated' } : { plan: a.plan, code: a.code, test: a.test, origin: 'automated' };
+      return { obligation: o, automated: a, final };
+    });
+    return base;
+  };
+
+  const primary = records.filter((r) => !r.replicate);
+  const runs: LoadedRun[] = [];
+  for (const t of tasks)
+    for (const c of CONDITIONS) {
+      const matching = primary.filter((r) => r.taskId === t && r.condition === c);
+      if (matching.length > 1) throw new InputError(`${matching.length} records for ${t} × ${c} (expected one)`, recordsFile, 'taskId/condition');
+      runs.push(await loadRun(t, c, matching[0] ?? null));
+    }
+  const replicates: LoadedRun[] = [];
+  for (const r of records.filter((x) => !!x.replicate)) replicates.push(await loadRun(r.taskId, r.condition, r));
+  return {
+    studyDir,
+    manifest,
+    tasks,
+    runs,
+    replicates,
+    obligations,
+    controls: readJsonIfExists(path.join(studyDir, 'controls.json')),
+    reproduce: readJsonIfExists(path.join(studyDir, 'reproduce.json')),
+    mutation: readJsonIfExists(path.join(studyDir, 'mutation.json')),
+    finalLabelsImported: finals.size,
+  };
+}

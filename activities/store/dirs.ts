@@ -1,0 +1,48 @@
+/** Condition directories: fresh copies of the shared snapshot, frozen after the protocol ends. */
+import * as fs from 'fs';
+import * as path from 'path';
+import { ARTIFACTS } from '../tasks/schema';
+import type { ConditionId } from '../../workflows/budgets';
+import { sha256File } from './hash';
+import { taskDir } from './layout';
+
+/**
+ * Activity: creates a fresh directory for the shared snapshot or for one condition
+ * (runs/<study>/tasks/<qid>/<condition>/), removing what an earlier, unfinished attempt left;
+ * with `fromDir`, copies the snapshot's artifacts (plan.md, solution.py, test_solution.py) into it,
+ * writable again. The snapshot's calls/ are not copied: each condition has its own context.
+ * @returns the directory's absolute path.
+ */
+export async function prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; fromDir?: string }): Promise<string> {
+  const dir = path.join(taskDir(req.studyId, req.taskId, req.replicate), req.condition);
+  fs.rmSync(dir, { recursive: true, force: true });
+  if (req.condition !== 'snapshot') fs.rmSync(path.join(path.dirname(dir), 'evaluation', req.condition), { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  if (req.fromDir) {
+    for (const name of ARTIFACTS) {
+      const src = path.join(req.fromDir, name);
+      if (!fs.existsSync(src)) continue;
+      fs.copyFileSync(src, path.join(dir, name));
+      fs.chmodSync(path.join(dir, name), 0o644);
+    }
+  }
+  return dir;
+}
+
+/**
+ * Activity: freezes a directory's artifacts (read-only, mode 0444) and returns their hashes.
+ * @returns { "plan.md": sha256, … } for the artifacts present; a missing artifact maps to "missing".
+ */
+export async function freezeArtifacts(req: { dir: string }): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of ARTIFACTS) {
+    const file = path.join(req.dir, name);
+    if (!fs.existsSync(file)) {
+      out[name] = 'missing';
+      continue;
+    }
+    fs.chmodSync(file, 0o444);
+    out[name] = sha256File(file);
+  }
+  return out;
+}

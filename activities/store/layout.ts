@@ -1,0 +1,31 @@
+/**
+ * The readable run tree of a study:
+ *   runs/<study>/study.json                         the study manifest (frozen inputs)
+ *   runs/<study>/tasks/<qid>/snapshot/              the shared initial generation
+ *   runs/<study>/tasks/<qid>/<condition>/           one directory per condition
+ *   runs/<study>/tasks/<qid>/evaluation/<condition> candidate output, comparison, labels
+ *   runs/<study>/tasks/<qid>/replicate-<r>/…        the same for a targeted replication
+ *   runs/<study>/records/<qid>[@r]--<condition>.json and records.jsonl
+ *   runs/<study>/report/
+ */
+import * as path from 'path';
+import { runsRoot } from '../common/paths';
+
+export function studyDir(studyId: string): string {
+  if (!/^[A-Za-z0-9._-]+$/.test(studyId)) throw new Error(`study id "${studyId}" may only use letters, digits, '.', '_' and '-'`);
+  return path.join(runsRoot(), studyId);
+}
+
+export function taskDir(studyId: string, taskId: string, replicate?: string): string {
+  const base = path.join(studyDir(studyId), 'tasks', taskId);
+  return replicate ? path.join(base, `replicate-${replicate}`) : base;
+}
+
+/** Key of a task run in completedTasks and record names: "q4" or "q4@r1". */
+export function taskKey(taskId: string, replicate?: string): string {
+  return replicate ? `${taskId}@${replicate}` : taskId;
+}
+
+export function recordsDir(studyId: string): string {
+  return path.join(studyDir(studyId), 'records');
+}

@@ -1,0 +1,113 @@
+/**
+ * The study manifest (runs/<study>/study.json): the hashes of every input that decides a
+ * result (task.yaml, obligations.yaml, prompt templates, references, the database manifest)
+ * plus the model and Spark settings. Resuming a study whose inputs changed is refused with a
+ * message naming what changed (ARCHITECTURE.md "Idempotence and resume").
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { execSync } from 'child_process';
+import { databaseDir, referencesDir, REPO_ROOT, tasksRoot } from '../common/paths';
+import { PINNED } from '../common/settings';
+import { InputError } from '../common/errors';
+import type { StudyInput, StudyManifestSummary } from '../../workflows/types';
+import { canonicalJson, sha256, sha256File } from './hash';
+import { studyDir } from './layout';
+
+export interface StudyManifest {
+  studyId: string;
+  createdAt: string;
+  gitRevision: string | null;
+  model: string;
+  replayed: boolean;
+  params: StudyInput['params'];
+  scale: number;
+  settings: StudyInput['settings'];
+  tasks: string[];
+  conditions: string[];
+  replicate: StudyInput['replicate'] | null;
+  versions: Record<string, string>;
+  /** input file (repo- or home-relative label) -> sha256 ("missing" when absent). */
+  inputs: Record<string, string>;
+  manifestHash: string;
+}
+
+function hashIfExists(file: string): string {
+  return fs.existsSync(file) ? sha256File(file) : 'missing';
+}
+
+function listFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+}
+
+/** Hashes of every input of the study (pure in its file reads; no writes). */
+export function collectInputs(input: StudyInput): Record<string, string> {
+  const inputs: Record<string, string> = {};
+  const allTasks = [...new Set([...input.tasks, ...(input.replicate?.tasks ?? [])])].sort();
+  for (const t of allTasks) {
+    for (const f of ['task.yaml', 'obligations.yaml']) inputs[`tasks/${t}/${f}`] = hashIfExists(path.join(tasksRoot(), t, f));
+    inputs[`references/${t}/reference.arrow`] = hashIfExists(path.join(referencesDir(input.scale), t, 'reference.arrow'));
+  }
+  for (const f of listFiles(path.join(REPO_ROOT, 'activities', 'model', 'prompts')).sort()) inputs[path.relative(REPO_ROOT, f)] = sha256File(f);
+  inputs['database/manifest.json'] = hashIfExists(path.join(databaseDir(input.scale), 'manifest.json'));
+  if (input.model.startsWith('replay:')) {
+    const dir = input.model.slice('replay:'.length);
+    const root = path.isAbsolute(dir) ? dir : fs.existsSync(path.join(REPO_ROOT, dir)) ? path.join(REPO_ROOT, dir) : path.join(REPO_ROOT, 'replay', dir);
+    for (const t of allTasks) for (const f of listFiles(path.join(root, t)).sort()) inputs[`replay/${path.relative(root, f)}`] = sha256File(f);
+  }
+  return inputs;
+}
+
+function gitRevision(): string | null {
+  try {
+    return execSync('git rev-parse HEAD', { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return null;
+  }
+}
+
+/** The fields that decide results; their hash is the manifest hash. */
+function decisive(m: Omit<StudyManifest, 'manifestHash' | 'createdAt' | 'gitRevision'>): unknown {
+  return { ...m };
+}
+
+/**
+ * Activity: writes runs/<id>/study.json, or verifies it on resume.
+ * @returns the study dir, manifest hash and whether the model is replayed.
+ * @throws InputError (non-retryable) naming each changed input when resuming a study whose inputs changed.
+ */
+export async function initStudy(input: StudyInput): Promise<StudyManifestSummary> {
+  const dir = studyDir(input.studyId);
+  fs.mkdirSync(dir, { recursive: true });
+  const body = {
+    studyId: input.studyId,
+    model: input.model,
+    replayed: input.model.startsWith('replay:'),
+    params: input.params,
+    scale: input.scale,
+    settings: input.settings,
+    tasks: input.tasks,
+    conditions: input.conditions,
+    replicate: input.replicate ?? null,
+    versions: { node: process.versions.node, pyspark: PINNED.sparkVersion, tpcgenCli: PINNED.tpcgenCli, temporalCli: PINNED.temporalBin },
+    inputs: collectInputs(input),
+  };
+  const manifestHash = sha256(canonicalJson(decisive(body)));
+  const file = path.join(dir, 'study.json');
+  if (fs.existsSync(file)) {
+    const old = JSON.parse(fs.readFileSync(file, 'utf8')) as StudyManifest;
+    if (old.manifestHash !== manifestHash) {
+      const changed: string[] = [];
+      const keys = new Set([...Object.keys(old.inputs ?? {}), ...Object.keys(body.inputs)]);
+      for (const k of keys) if (old.inputs?.[k] !== body.inputs[k]) changed.push(k);
+      for (const k of ['model', 'params', 'scale', 'settings', 'tasks', 'conditions', 'replicate', 'versions'] as const)
+        if (canonicalJson((old as unknown as Record<string, unknown>)[k]) !== canonicalJson(body[k])) changed.push(k);
+      throw new InputError(`study ${input.studyId} was started with other inputs; refusing to resume. Changed: ${changed.slice(0, 20).join(', ')}${changed.length > 20 ? ` (+${changed.length - 20} more)` : ''}. Start a new study id instead.`, file, 'manifestHash');
+    }
+    return { studyDir: dir, manifestHash, replayed: body.replayed };
+  }
+  const manifest: StudyManifest = { ...body, createdAt: new Date().toISOString(), gitRevision: gitRevision(), manifestHash };
+  fs.writeFileSync(file, JSON.stringify(manifest, null, 2));
+  return { studyDir: dir, manifestHash, replayed: body.replayed };
+}

@@ -1,0 +1,55 @@
+/** Run records on disk: one JSON file per (task, condition), gathered into records.jsonl. */
+import * as fs from 'fs';
+import * as path from 'path';
+import { BUDGETS } from '../../workflows/budgets';
+import type { RunRecord } from '../common/types';
+import { recordsDir, studyDir, taskKey } from './layout';
+
+function recordFile(r: { studyId: string; taskId: string; replicate?: string; condition: string }): string {
+  return path.join(recordsDir(r.studyId), `${taskKey(r.taskId, r.replicate)}--${r.condition}.json`);
+}
+
+/** Activity: writes one run record (overwrites the same key: idempotent). @returns its path. */
+export async function writeRunRecord(record: RunRecord): Promise<string> {
+  const file = recordFile(record);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(record, null, 2));
+  fs.renameSync(`${file}.tmp`, file);
+  return file;
+}
+
+/** Reads every run record of a study, sorted by task, replicate and condition order. */
+export function readRunRecords(studyId: string): RunRecord[] {
+  const dir = recordsDir(studyId);
+  if (!fs.existsSync(dir)) return [];
+  const order = Object.keys(BUDGETS);
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as RunRecord)
+    .sort((a, b) => taskKey(a.taskId, a.replicate).localeCompare(taskKey(b.taskId, b.replicate), 'en', { numeric: true }) || order.indexOf(a.condition) - order.indexOf(b.condition));
+}
+
+/**
+ * Activity: the task keys ("q4", "q4@r1") whose records exist for every condition of the
+ * study, so a resumed study skips them.
+ */
+export async function completedTasks(req: { studyId: string }): Promise<string[]> {
+  const manifestFile = path.join(studyDir(req.studyId), 'study.json');
+  if (!fs.existsSync(manifestFile)) return [];
+  const conditions: string[] = JSON.parse(fs.readFileSync(manifestFile, 'utf8')).conditions;
+  const have = new Map<string, Set<string>>();
+  for (const r of readRunRecords(req.studyId)) {
+    const k = taskKey(r.taskId, r.replicate);
+    if (!have.has(k)) have.set(k, new Set());
+    have.get(k)!.add(r.condition);
+  }
+  return [...have.entries()].filter(([, s]) => conditions.every((c) => s.has(c))).map(([k]) => k);
+}
+
+/** Writes runs/<id>/records.jsonl from the record files. @returns the number of records. */
+export function writeRecordsJsonl(studyId: string): number {
+  const records = readRunRecords(studyId);
+  fs.writeFileSync(path.join(studyDir(studyId), 'records.jsonl'), records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : ''));
+  return records.length;
+}

@@ -1,0 +1,177 @@
+/**
+ * Pure checks on a loaded task (STUDY-PROTOCOL.md §1 "task.yaml ... never reveals SQL text";
+ * "A prompt-inferable obligation cites the task.yaml passage it follows from"; §3 leak control).
+ * No I/O here: the caller passes the texts, the database manifest and the reference schema.
+ */
+import type { LoadedTask, TaskProblem } from './load';
+import type { ColumnType } from './sparkTypes';
+
+/**
+ * Every prompt-inferable obligation's `passage` must be an exact substring of the task.yaml text.
+ * Inputs: the raw task.yaml text, the obligations, the display name of obligations.yaml.
+ * Returns: one problem per passage not found (field obligations[i].passage).
+ */
+export function checkPassages(
+  taskText: string,
+  obligations: ReadonlyArray<{ id: string; class: string; passage?: string }>,
+  obligationsFile: string,
+  taskFile = 'task.yaml',
+): TaskProblem[] {
+  const out: TaskProblem[] = [];
+  obligations.forEach((o, i) => {
+    if (o.class !== 'prompt-inferable' || o.passage === undefined) return;
+    if (!taskText.includes(o.passage))
+      out.push({
+        file: obligationsFile,
+        field: `obligations[${i}].passage`,
+        message: `${o.id}: the passage is not an exact substring of ${taskFile}: "${o.passage.slice(0, 80)}"`,
+      });
+  });
+  return out;
+}
+
+/**
+ * Obligation ids must be unique within a task.
+ * Returns: one problem per repeated id (at its second and later occurrences).
+ */
+export function checkObligationIds(obligations: ReadonlyArray<{ id: string }>, obligationsFile: string): TaskProblem[] {
+  const seen = new Map<string, number>();
+  const out: TaskProblem[] = [];
+  obligations.forEach((o, i) => {
+    const first = seen.get(o.id);
+    if (first !== undefined)
+      out.push({ file: obligationsFile, field: `obligations[${i}].id`, message: `duplicate id ${o.id} (first at obligations[${first}])` });
+    else seen.set(o.id, i);
+  });
+  return out;
+}
+
+/**
+ * Leak check parameters (documented in tasks/README.md):
+ * - tokens: lower-cased identifiers/words ([a-z_][a-z0-9_]*), numbers, and the SQL operators and
+ *   punctuation = <> != <= >= < > ( ) , * + - / ; quotes, dots, colons, dashes of YAML lists and
+ *   SQL comments are dropped (`--` comment lines of the query text are removed first);
+ * - n = 8 consecutive tokens;
+ * - a leak is reported when the task.yaml text and the query text share at least
+ *   LEAK_THRESHOLD = 2 distinct 8-grams, i.e. any verbatim run of 9 or more query tokens
+ *   (or two separate 8-token runs). Prose that names the same columns and values in its own
+ *   words shares short runs only (a join "ss_item_sk = i_item_sk" is 3 tokens).
+ */
+export const LEAK_NGRAM = 8;
+export const LEAK_THRESHOLD = 2;
+
+/** Tokenizes text for the leak check (see LEAK_NGRAM). Returns the token list. */
+export function leakTokens(text: string): string[] {
+  const noComments = text.replace(/--[^\n]*/g, ' ');
+  const re = /[a-z_][a-z0-9_]*|\d+(?:\.\d+)?|<>|!=|<=|>=|[=<>(),*+\/-]/g;
+  return (noComments.toLowerCase().match(re) ?? []).filter((t) => t !== '-');
+}
+
+/** The set of n-grams (joined by a space) of a token list. */
+export function ngrams(tokens: readonly string[], n: number): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i + n <= tokens.length; i++) out.add(tokens.slice(i, i + n).join(' '));
+  return out;
+}
+
+/** The result of a leak check of one task.yaml against one query text. */
+export interface LeakResult {
+  /** Distinct n-grams the two texts share. */
+  shared: number;
+  /** True when shared >= threshold. */
+  leak: boolean;
+  /** Up to 3 shared n-grams, to show the author where. */
+  examples: string[];
+  n: number;
+  threshold: number;
+}
+
+/**
+ * Token n-gram overlap between a task.yaml text and a reference query text.
+ * Inputs: both texts; n and threshold (defaults LEAK_NGRAM, LEAK_THRESHOLD).
+ * Returns: the LeakResult. Pure.
+ */
+export function leakCheck(taskText: string, queryText: string, n = LEAK_NGRAM, threshold = LEAK_THRESHOLD): LeakResult {
+  const q = ngrams(leakTokens(queryText), n);
+  const t = ngrams(leakTokens(taskText), n);
+  const shared: string[] = [];
+  for (const g of t) if (q.has(g)) shared.push(g);
+  return { shared: shared.length, leak: shared.length >= threshold, examples: shared.slice(0, 3), n, threshold };
+}
+
+/**
+ * Input tables of task.yaml against the database manifest: every listed table exists, every
+ * listed column exists with the same type and nullability, and every column of the table is
+ * listed (the convention: each table's full column list).
+ * Inputs: the task, the manifest tables ({table: columns}); `checkNullability` false skips the
+ * nullability comparison (a manifest written from Parquet reads marks every column nullable).
+ * Returns: problems naming task.yaml fields (tables[i].columns[j].type ...).
+ */
+export function checkTablesAgainstManifest(
+  task: Pick<LoadedTask, 'task' | 'taskFile'>,
+  manifest: ReadonlyMap<string, ColumnType[]>,
+  checkNullability = true,
+): TaskProblem[] {
+  const out: TaskProblem[] = [];
+  const file = task.taskFile;
+  task.task.tables.forEach((t, i) => {
+    const cols = manifest.get(t.name);
+    if (!cols) {
+      out.push({ file, field: `tables[${i}].name`, message: `table "${t.name}" is not in the database manifest` });
+      return;
+    }
+    const byName = new Map(cols.map((c) => [c.name.toLowerCase(), c]));
+    const listed = new Set<string>();
+    t.columns.forEach((c, j) => {
+      listed.add(c.name.toLowerCase());
+      const m = byName.get(c.name.toLowerCase());
+      if (!m) {
+        out.push({ file, field: `tables[${i}].columns[${j}].name`, message: `column "${c.name}" is not in table ${t.name} of the database manifest` });
+        return;
+      }
+      if (m.type !== c.type)
+        out.push({ file, field: `tables[${i}].columns[${j}].type`, message: `${t.name}.${c.name} is ${c.type} here but ${m.type} in the database` });
+      if (checkNullability && m.nullable !== c.nullable)
+        out.push({ file, field: `tables[${i}].columns[${j}].nullable`, message: `${t.name}.${c.name} is nullable: ${c.nullable} here but ${m.nullable} in the database` });
+    });
+    const missing = cols.filter((c) => !listed.has(c.name.toLowerCase())).map((c) => c.name);
+    if (missing.length > 0)
+      out.push({ file, field: `tables[${i}].columns`, message: `${t.name} lacks ${missing.length} column(s) of the database table: ${missing.join(', ')}` });
+  });
+  return out;
+}
+
+/**
+ * Output columns declared with a name and/or a type against the reference schema, by position:
+ * output.columns[k] describes the reference's k-th column. The column count must match; a
+ * declared name must equal the reference's (lower-cased), a declared type must equal its type.
+ * Inputs: the task; the reference columns (from referencesDir(S)/<qid>/schema.json).
+ * Returns: problems naming task.yaml fields (output.columns[k].name ...).
+ */
+export function checkOutputAgainstReference(task: Pick<LoadedTask, 'task' | 'taskFile'>, reference: readonly ColumnType[]): TaskProblem[] {
+  const out: TaskProblem[] = [];
+  const file = task.taskFile;
+  const cols = task.task.output.columns;
+  if (cols.length !== reference.length)
+    out.push({ file, field: 'output.columns', message: `describes ${cols.length} column(s) but the reference has ${reference.length}` });
+  cols.forEach((c, k) => {
+    const r = reference[k];
+    if (!r) return;
+    if (c.name !== undefined && c.name.toLowerCase() !== r.name.toLowerCase())
+      out.push({ file, field: `output.columns[${k}].name`, message: `is "${c.name}" but the reference's column ${k} is "${r.name}"` });
+    if (c.type !== undefined && c.type !== r.type)
+      out.push({ file, field: `output.columns[${k}].type`, message: `is ${c.type} but the reference's column ${k} (${r.name}) is ${r.type}` });
+  });
+  return out;
+}
+
+/**
+ * The structural checks that need nothing but the loaded task: passages and unique ids.
+ * Returns: problems (empty when the task is consistent).
+ */
+export function checkTaskSelf(t: LoadedTask): TaskProblem[] {
+  return [
+    ...checkPassages(t.taskText, t.obligations.obligations, t.obligationsFile, t.taskFile),
+    ...checkObligationIds(t.obligations.obligations, t.obligationsFile),
+  ];
+}

@@ -1,0 +1,170 @@
+/**
+ * `lockin tasks check` as an activity: validates task folders and runs every check of check.ts
+ * with the inputs it needs from disk (the database manifest, the reference schemas, the query
+ * texts). STUDY-PROTOCOL.md §1.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { databaseDir, referencesDir, tasksRoot } from '../common/paths';
+import {
+  checkOutputAgainstReference,
+  checkTablesAgainstManifest,
+  checkTaskSelf,
+  leakCheck,
+} from './check';
+import { loadEligibility } from './eligibility';
+import { displayPath, listTaskIds, loadTaskFolder, TaskLoadError, type LoadedTask, type TaskProblem } from './load';
+import { readQueryTexts } from './queryTexts';
+import { OBLIGATION_CLASSES, OBLIGATION_KINDS } from './schema';
+import { conventionNullable, manifestTables, structColumns, type ColumnType } from './sparkTypes';
+
+/** The verdict of one task. */
+export interface TaskCheckResult {
+  qid: string;
+  ok: boolean;
+  problems: TaskProblem[];
+  /** Obligation counts (0 when the task did not load). */
+  obligations: number;
+  /** Which optional checks ran. */
+  checked: { manifest: boolean; reference: boolean; leak: boolean };
+}
+
+/** The report of a corpus check. */
+export interface CorpusCheckReport {
+  scale: number;
+  tasks: TaskCheckResult[];
+  eligibility: { checked: boolean; entries: number; problems: TaskProblem[] };
+  totals: { tasks: number; ok: number; obligations: number; byClass: Record<string, number>; byKind: Record<string, number> };
+  notes: string[];
+}
+
+/** Reads a JSON file, or undefined when missing. @throws Error naming the file when it is not JSON. */
+function readJson(p: string): unknown | undefined {
+  if (!fs.existsSync(p)) return undefined;
+  try {
+    return JSON.parse(fs.readFileSync(p, 'utf8'));
+  } catch (e) {
+    throw new Error(`${p}: not valid JSON (${(e as Error).message})`);
+  }
+}
+
+/**
+ * Nullability of task.yaml columns against the corpus convention (a `*_sk` in its table's primary
+ * key is NOT NULL; every other column nullable). Used because the manifest is written from
+ * Parquet reads, which mark every column nullable.
+ */
+export function checkConventionNullability(t: Pick<LoadedTask, 'task' | 'taskFile'>): TaskProblem[] {
+  const out: TaskProblem[] = [];
+  t.task.tables.forEach((tb, i) =>
+    tb.columns.forEach((c, j) => {
+      const want = conventionNullable(tb.name, c.name);
+      if (c.nullable !== want)
+        out.push({
+          file: t.taskFile,
+          field: `tables[${i}].columns[${j}].nullable`,
+          message: `${tb.name}.${c.name} should be nullable: ${want} (a *_sk column of the table's primary key is NOT NULL, every other column nullable)`,
+        });
+    }),
+  );
+  return out;
+}
+
+/** The leak problem of one task.yaml text against its query text, or null (see check.ts LEAK_NGRAM). */
+export function leakProblem(file: string, qid: string, taskText: string, queryText: string): TaskProblem | null {
+  const leak = leakCheck(taskText, queryText);
+  if (!leak.leak) return null;
+  return {
+    file,
+    field: '',
+    message: `reference SQL leak: ${leak.shared} shared ${leak.n}-token runs with the ${qid} query text (threshold ${leak.threshold}), e.g. "${leak.examples[0]}"`,
+  };
+}
+
+/**
+ * Checks task folders of the corpus.
+ * Inputs: the scale whose manifest and reference schemas are used (checks that need a missing
+ * file are skipped and a note says so); variant ids (default: every task folder); corpus root.
+ * Returns: the CorpusCheckReport (never throws on a bad task: its problems are in the report).
+ */
+export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: string; skipLeak?: boolean }): Promise<CorpusCheckReport> {
+  const root = opts.root ?? tasksRoot();
+  const ids = opts.ids && opts.ids.length > 0 ? opts.ids : listTaskIds(root);
+  const notes: string[] = [];
+  const manifestPath = path.join(databaseDir(opts.scale), 'manifest.json');
+  const manifestRaw = readJson(manifestPath);
+  const manifest = manifestRaw === undefined ? undefined : manifestTables(manifestRaw);
+  if (!manifest) notes.push(`no database manifest at ${displayPath(manifestPath)}: table/type checks against the database skipped`);
+  // Parquet reads mark every column nullable: only a manifest with some NOT NULL column says anything about nullability.
+  const manifestHasNullability = !!manifest && [...manifest.values()].some((cols) => cols.some((c) => !c.nullable));
+  let texts: Record<string, string> = {};
+  if (!opts.skipLeak) {
+    try {
+      texts = await readQueryTexts(ids);
+    } catch (e) {
+      notes.push(`query texts unavailable (${(e as Error).message}): leak check skipped`);
+    }
+  }
+  const results: TaskCheckResult[] = [];
+  const byClass: Record<string, number> = Object.fromEntries(OBLIGATION_CLASSES.map((c) => [c, 0]));
+  const byKind: Record<string, number> = Object.fromEntries(OBLIGATION_KINDS.map((k) => [k, 0]));
+  let refsMissing = 0;
+  for (const qid of ids) {
+    const checked = { manifest: false, reference: false, leak: false };
+    let loaded: LoadedTask;
+    try {
+      loaded = loadTaskFolder(path.join(root, qid));
+    } catch (e) {
+      const problems = e instanceof TaskLoadError ? [...e.problems] : [{ file: displayPath(path.join(root, qid)), field: '', message: (e as Error).message }];
+      const rawPath = path.join(root, qid, 'task.yaml');
+      if (texts[qid] !== undefined && fs.existsSync(rawPath)) {
+        checked.leak = true;
+        const p = leakProblem(displayPath(rawPath), qid, fs.readFileSync(rawPath, 'utf8'), texts[qid]);
+        if (p) problems.push(p);
+      }
+      results.push({ qid, ok: false, problems, obligations: 0, checked });
+      continue;
+    }
+    const problems = [...checkTaskSelf(loaded), ...checkConventionNullability(loaded)];
+    if (manifest) {
+      checked.manifest = true;
+      problems.push(...checkTablesAgainstManifest(loaded, manifest, manifestHasNullability));
+    }
+    const refSchemaPath = path.join(referencesDir(opts.scale), qid, 'schema.json');
+    const refSchema = readJson(refSchemaPath);
+    if (refSchema !== undefined) {
+      const cols: ColumnType[] | null = structColumns(refSchema);
+      if (!cols) problems.push({ file: displayPath(refSchemaPath), field: '', message: 'not a Spark StructType JSON' });
+      else {
+        checked.reference = true;
+        problems.push(...checkOutputAgainstReference(loaded, cols));
+      }
+    } else refsMissing++;
+    const text = texts[qid];
+    if (text !== undefined) {
+      checked.leak = true;
+      const p = leakProblem(loaded.taskFile, qid, loaded.taskText, text);
+      if (p) problems.push(p);
+    } else if (!opts.skipLeak && Object.keys(texts).length > 0) notes.push(`${qid}: no query text found: leak check skipped`);
+    for (const o of loaded.obligations.obligations) {
+      byClass[o.class] = (byClass[o.class] ?? 0) + 1;
+      byKind[o.kind] = (byKind[o.kind] ?? 0) + 1;
+    }
+    results.push({ qid, ok: problems.length === 0, problems, obligations: loaded.obligations.obligations.length, checked });
+  }
+  if (refsMissing > 0) notes.push(`${refsMissing} task(s) without a reference schema under ${displayPath(referencesDir(opts.scale))}: output checks skipped for them`);
+  const elig = loadEligibility(root);
+  const totals = {
+    tasks: results.length,
+    ok: results.filter((r) => r.ok).length,
+    obligations: results.reduce((s, r) => s + r.obligations, 0),
+    byClass,
+    byKind,
+  };
+  return {
+    scale: opts.scale,
+    tasks: results,
+    eligibility: { checked: true, entries: elig.value?.variants.length ?? 0, problems: elig.problems },
+    totals,
+    notes,
+  };
+}

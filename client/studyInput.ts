@@ -1,0 +1,44 @@
+/** Builds a StudyInput from CLI options, with the study's recorded defaults (STUDY-PROTOCOL.md §6). */
+import { DEFAULT_SPARK_SETTINGS } from '../activities/common/settings';
+import { STUDY_TASKS } from '../activities/tasks/schema';
+import { CONDITIONS, ConditionId } from '../workflows/budgets';
+import type { StudyInput } from '../workflows/types';
+
+/** The paper's sampling settings: temperature 1.0, top-p 1.0 (only temperature is sent). */
+export const DEFAULT_PARAMS = { temperature: 1.0, topP: 1.0, maxTokens: 16000, longContext: true };
+
+/** The model used when none is named: the live model with ANTHROPIC_API_KEY, else the replay corpus. */
+export function defaultModel(): string {
+  return process.env.ANTHROPIC_API_KEY ? 'anthropic:claude-sonnet-4-6' : 'replay:lockin';
+}
+
+/** Parses "q1,q4" or "all" into task ids. @throws on an unknown task id (names it). */
+export function parseTasks(spec: string | undefined, known: readonly string[] = STUDY_TASKS): string[] {
+  if (!spec || spec === 'all') return [...known];
+  const ids = spec.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const id of ids) if (!known.includes(id)) throw new Error(`--tasks: unknown task "${id}" (known: ${known.join(' ')})`);
+  return ids;
+}
+
+/** Parses "one-pass,test-guided" or "all". @throws on an unknown condition id. */
+export function parseConditions(spec: string | undefined): ConditionId[] {
+  if (!spec || spec === 'all') return [...CONDITIONS];
+  const ids = spec.split(',').map((s) => s.trim());
+  for (const id of ids) if (!(CONDITIONS as readonly string[]).includes(id)) throw new Error(`--conditions: unknown condition "${id}" (one of ${CONDITIONS.join(', ')})`);
+  return ids as ConditionId[];
+}
+
+export function buildStudyInput(o: Partial<StudyInput> & { studyId: string }): StudyInput {
+  return {
+    tasks: [...STUDY_TASKS],
+    conditions: [...CONDITIONS],
+    model: defaultModel(),
+    params: DEFAULT_PARAMS,
+    scale: 1,
+    settings: DEFAULT_SPARK_SETTINGS,
+    taskConcurrency: 2,
+    limits: { pytestTimeoutMs: 300_000, executionTimeoutMs: 900_000, memoryMb: 6144 },
+    report: true,
+    ...o,
+  };
+}

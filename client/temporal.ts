@@ -1,0 +1,68 @@
+/**
+ * Connecting to Temporal. With TEMPORAL_ADDRESS set, lockin uses that cluster (and
+ * TEMPORAL_NAMESPACE, default "default") and starts nothing; otherwise it starts (or reuses)
+ * the embedded dev server.
+ */
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { startServer, ServerInfo } from '../infra/devServer';
+import { createWorkers, runWorkersDuring } from '../worker/createWorkers';
+
+export interface TemporalTarget {
+  address: string;
+  namespace: string;
+  embedded: boolean;
+  uiUrl?: string;
+  server?: ServerInfo;
+}
+
+/** Resolves where Temporal is, starting the embedded server when TEMPORAL_ADDRESS is unset. */
+export async function resolveTemporal(): Promise<TemporalTarget> {
+  const namespace = process.env.TEMPORAL_NAMESPACE ?? 'default';
+  if (process.env.TEMPORAL_ADDRESS) return { address: process.env.TEMPORAL_ADDRESS, namespace, embedded: false };
+  const server = await startServer();
+  return { address: server.address, namespace, embedded: true, uiUrl: server.uiUrl, server };
+}
+
+/** A client connected to the resolved target. Caller closes `connection`. */
+export async function connectClient(target?: TemporalTarget): Promise<{ client: Client; connection: Connection; target: TemporalTarget }> {
+  const t = target ?? (await resolveTemporal());
+  const connection = await Connection.connect({ address: t.address });
+  return { client: new Client({ connection, namespace: t.namespace }), connection, target: t };
+}
+
+/**
+ * Runs `fn` with a client while an in-process worker set serves all task queues (embedded
+ * mode: one command is enough). With LOCKIN_NO_WORKER=1 no worker is started (a separate
+ * `lockin worker` serves the queues).
+ */
+export async function withClientAndWorker<T>(fn: (client: Client, target: TemporalTarget) => Promise<T>): Promise<T> {
+  const { client, connection, target } = await connectClient();
+  try {
+    if (process.env.LOCKIN_NO_WORKER === '1') return await fn(client, target);
+    const nativeConnection = await NativeConnection.connect({ address: target.address });
+    try {
+      const workers = await createWorkers({ connection: nativeConnection, namespace: target.namespace });
+      return await runWorkersDuring(workers, () => fn(client, target));
+    } finally {
+      await nativeConnection.close();
+    }
+  } finally {
+    await connection.close();
+  }
+}
+
+/**
+ * Starts workflow `name` with `args` (or attaches to a running one with the same id) and
+ * waits for its result, with an in-process worker.
+ */
+export async function runEmbeddedWorkflow<R>(name: string, args: unknown[], opts: { workflowId: string; taskQueue?: string }): Promise<R> {
+  return withClientAndWorker(async (client) => {
+    const handle = await client.workflow
+      .start(name, { args, workflowId: opts.workflowId, taskQueue: opts.taskQueue ?? 'lockin-default', workflowIdConflictPolicy: 'USE_EXISTING' })
+      .catch(async (e: unknown) => {
+        throw e;
+      });
+    return (await handle.result()) as R;
+  });
+}

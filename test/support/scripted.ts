@@ -1,0 +1,92 @@
+/**
+ * Scripted activities for workflow tests: a fake model that writes artifacts and fails loudly
+ * when asked for a call it has no script for, and scripted pytest outcomes per task and
+ * condition. The store activities are the real ones (under a temp LOCKIN_RUNS).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { ComparisonOutcome, ExecutionOutcome, PytestOutcome, SmokeOutcome, StageRequest, StageResult } from '../../activities/common/types';
+
+export interface Script {
+  /** pytest pass/fail per run index (initial, after revision 1, after revision 2) for each task and condition. */
+  pytest: Record<string, Partial<Record<'one-pass' | 'test-guided' | 'plan-audit', boolean[]>>>;
+  /** Whether C-4 reports an actionable gap, per task. */
+  actionable: Record<string, boolean>;
+  /** Reference agreement per task (evaluation). */
+  agree?: Record<string, boolean>;
+}
+
+export interface ScriptedLog {
+  /** Every call the fake backend answered, by request key (task/condition/stage/replicate). */
+  modelCalls: string[];
+  pytestRuns: string[];
+}
+
+function runIndex(label: string): number {
+  const m = /(\d+)$/.exec(label);
+  return label === 'initial' ? 0 : m ? Number(m[1]) : 0;
+}
+
+function conditionOf(dir: string): { taskId: string; condition: string } {
+  const parts = dir.split(path.sep);
+  const condition = parts[parts.length - 1];
+  let taskIdx = parts.lastIndexOf('tasks') + 1;
+  return { taskId: parts[taskIdx], condition };
+}
+
+/** Builds the scripted activity set and the log it fills. */
+export function scriptedActivities(script: Script): { activities: Record<string, (...a: any[]) => Promise<unknown>>; log: ScriptedLog } {
+  const log: ScriptedLog = { modelCalls: [], pytestRuns: [] };
+  const callModel = async (req: StageRequest): Promise<StageResult> => {
+    const key = `${req.taskId}/${req.condition}/${req.stage}${req.replicate ? `@${req.replicate}` : ''}`;
+    log.modelCalls.push(key);
+    const callsDir = path.join(req.workDir, 'calls');
+    fs.mkdirSync(callsDir, { recursive: true });
+    const callFile = path.join(callsDir, `${String(req.callIndex).padStart(2, '0')}-${req.stage}.json`);
+    let json: unknown;
+    const artifacts: Record<string, string> = {};
+    if (req.stage === 'generate' || req.stage.includes('revise')) {
+      const files: Record<string, string> = {
+        'solution.py': `def solve(spark, tables):\n    return tables['item']  # ${req.stage}\n`,
+        'test_solution.py': `def test_ok():\n    assert True  # ${req.stage}\n`,
+      };
+      if (req.stage === 'generate' || req.stage.startsWith('c5')) files['plan.md'] = `# plan (${req.stage})\n`;
+      for (const [name, body] of Object.entries(files)) {
+        const f = path.join(req.workDir, name);
+        if (fs.existsSync(f)) fs.chmodSync(f, 0o644);
+        fs.writeFileSync(f, body);
+        artifacts[name] = 'x';
+      }
+    } else if (req.stage === 'c4-recommend') {
+      const actionable = script.actionable[req.taskId];
+      if (actionable === undefined) throw new Error(`scripted model: no C-4 script for ${req.taskId}`);
+      json = { actionable, repairs: actionable ? [{ id: 'A1', artifact: 'solution.py', action: 'fix the join' }] : [] };
+    } else {
+      json = {};
+    }
+    fs.writeFileSync(callFile, JSON.stringify({ stage: req.stage, key, json }));
+    return { stage: req.stage, callFile, ok: true, artifacts, json, cacheHit: false, backend: 'scripted', usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, durationMs: 1 };
+  };
+  const runPytest = async (req: { dir: string; outDir: string; runLabel: string }): Promise<PytestOutcome> => {
+    const { taskId, condition } = conditionOf(req.dir);
+    const seq = script.pytest[taskId]?.[condition as 'one-pass'];
+    const i = runIndex(req.runLabel);
+    if (!seq || seq[i] === undefined) throw new Error(`scripted pytest: no outcome for ${taskId}/${condition} run ${i} (${req.runLabel})`);
+    log.pytestRuns.push(`${taskId}/${condition}/${req.runLabel}`);
+    fs.mkdirSync(req.outDir, { recursive: true });
+    const failuresFile = path.join(req.outDir, 'failures.txt');
+    fs.writeFileSync(failuresFile, seq[i] ? '' : 'test_ok failed: assert False');
+    const passed = seq[i];
+    return { passed, exitCode: passed ? 0 : 1, counts: { passed: passed ? 1 : 0, failed: passed ? 0 : 1, errored: 0, collectionFailed: 0, skipped: 0, total: 1 }, status: 'completed', failuresFile, durationMs: 1 };
+  };
+  const smokeCheck = async (): Promise<SmokeOutcome> => ({ ok: true, durationMs: 1 });
+  const executeCandidate = async (req: { outDir: string }): Promise<ExecutionOutcome> => {
+    fs.mkdirSync(req.outDir, { recursive: true });
+    return { status: 'ok', rows: 1, isolation: 'scripted', durationMs: 1, outputFile: path.join(req.outDir, 'output.arrow'), schemaFile: path.join(req.outDir, 'schema.json') };
+  };
+  const evaluateRun = async (req: { taskId: string }): Promise<ComparisonOutcome> => {
+    const agree = script.agree?.[req.taskId] ?? false;
+    return agree ? { agree, categories: [], summary: 'agrees' } : { agree, categories: ['values'], primaryCategory: 'values', summary: 'values differ' };
+  };
+  return { activities: { callModel, runPytest, smokeCheck, executeCandidate, evaluateRun }, log };
+}

@@ -1,0 +1,19 @@
+/**
+ * One local Temporal test environment per test file, from the venv's CLI binary
+ * (nothing downloads), with lockin's search attributes registered.
+ */
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { temporalBinary } from '../../activities/common/paths';
+import { installQuietRuntime } from '../../worker/createWorkers';
+import { CONDITION_KEY, STATUS_KEY, STUDY_KEY, TASK_KEY } from '../../workflows/searchAttributes';
+
+export async function createTestEnv(): Promise<TestWorkflowEnvironment> {
+  installQuietRuntime();
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: temporalBinary() },
+      searchAttributes: [STUDY_KEY, TASK_KEY, CONDITION_KEY, STATUS_KEY],
+      extraArgs: ['--log-level', 'error'],
+    },
+  });
+}

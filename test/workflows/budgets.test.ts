@@ -1,0 +1,80 @@
+/**
+ * Budget and stop-rule test (STUDY-PROTOCOL.md §2) over every combination of scripted pytest
+ * outcomes (3 runs) and C-4 verdicts, through the real workflows on a local Temporal server.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createTestEnv } from '../support/temporalEnv';
+import { scriptedActivities, Script } from '../support/scripted';
+import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
+import { buildStudyInput } from '../../client/studyInput';
+import { readRunRecords } from '../../activities/store/records';
+
+let env: TestWorkflowEnvironment;
+const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-runs-'));
+
+beforeAll(async () => {
+  process.env.LOCKIN_RUNS = runs;
+  env = await createTestEnv();
+}, 120_000);
+
+afterAll(async () => {
+  await env?.teardown();
+});
+
+/** Expected calls by the protocol, written independently of the workflows. */
+function expectedCalls(seq: boolean[], actionable: boolean): Record<string, number> {
+  const tg = seq[0] ? 1 : seq[1] ? 2 : 3;
+  const pa = !actionable ? 6 : seq[1] ? 7 : 8;
+  return { 'one-pass': 1, 'test-guided': tg, 'plan-audit': pa };
+}
+
+test('every pytest/C-4 combination uses exactly the protocol budget, never above 1/3/8', async () => {
+  const script: Script = { pytest: {}, actionable: {} };
+  const cases: { task: string; seq: boolean[]; actionable: boolean }[] = [];
+  let n = 0;
+  for (let bits = 0; bits < 8; bits++) {
+    for (const actionable of [false, true]) {
+      const seq = [0, 1, 2].map((i) => ((bits >> i) & 1) === 1);
+      const task = `t${n++}`;
+      cases.push({ task, seq, actionable });
+      script.pytest[task] = { 'one-pass': seq, 'test-guided': seq, 'plan-audit': seq };
+      script.actionable[task] = actionable;
+    }
+  }
+  const { activities, log } = scriptedActivities(script);
+  const workers = await createWorkers({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', activityOverrides: activities });
+  const input = buildStudyInput({ studyId: 'budgets', tasks: cases.map((c) => c.task), model: 'scripted', taskConcurrency: 4, report: false });
+  const result = await runWorkersDuring(workers, () =>
+    env.client.workflow.execute('runStudy', { args: [input], workflowId: 'study-budgets', taskQueue: 'lockin-default' }),
+  );
+  expect((result as { tasks: unknown[] }).tasks).toHaveLength(16);
+
+  const records = readRunRecords('budgets');
+  expect(records).toHaveLength(48);
+  for (const c of cases) {
+    const want = expectedCalls(c.seq, c.actionable);
+    for (const cond of ['one-pass', 'test-guided', 'plan-audit'] as const) {
+      const r = records.find((x) => x.taskId === c.task && x.condition === cond)!;
+      expect({ task: c.task, cond, calls: r.callsUsed }).toEqual({ task: c.task, cond, calls: want[cond] });
+      expect(r.callsUsed).toBeLessThanOrEqual(r.callBudget);
+    }
+  }
+  // Named cases from the issue.
+  const find = (seq: boolean[], actionable: boolean) => cases.find((c) => c.actionable === actionable && c.seq.every((v, i) => v === seq[i]))!.task;
+  const rec = (t: string, c: string) => records.find((x) => x.taskId === t && x.condition === c)!;
+  expect(rec(find([true, true, true], false), 'test-guided').callsUsed).toBe(1);
+  expect(rec(find([true, true, true], false), 'test-guided').stopReason).toBe('stopped: tests passed on the snapshot');
+  expect(rec(find([false, false, false], false), 'test-guided').callsUsed).toBe(3);
+  expect(rec(find([false, false, false], false), 'plan-audit').callsUsed).toBe(6);
+  expect(rec(find([false, true, false], true), 'plan-audit').callsUsed).toBe(7);
+  expect(rec(find([false, true, false], true), 'plan-audit').stopReason).toBe('stopped: tests passed after c5-revise-1');
+  // One shared generation per task; the fake model was never asked twice for the same call.
+  expect(log.modelCalls.filter((k) => k.endsWith('/shared/generate'))).toHaveLength(16);
+  expect(new Set(log.modelCalls).size).toBe(log.modelCalls.length);
+  // Test-Guided never touched plan.md: no plan deviation; its fixture-free test edit is an assertion change.
+  const tg = rec(find([false, false, false], false), 'test-guided');
+  expect(tg.deviations.map((d) => `${d.artifact}:${d.change}:${d.allowed}`).sort()).toEqual(['solution.py:solution-edit:true', 'test_solution.py:assertion-change:false']);
+});

@@ -1,0 +1,119 @@
+/**
+ * Builds the lockin workers, one per task queue, sharing one workflow bundle.
+ *
+ * Concurrency (env overrides): LOCKIN_MODEL_CONCURRENCY (default 4) model calls,
+ * LOCKIN_SPARK_CONCURRENCY (default 1 on a 2-core machine) JVM activities,
+ * LOCKIN_DEFAULT_CONCURRENCY (default 8) the rest.
+ */
+import * as os from 'os';
+import * as path from 'path';
+import { NativeConnection, Worker, bundleWorkflowCode, WorkflowBundleWithSourceMap, Runtime, DefaultLogger } from '@temporalio/worker';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import * as activities from './activities';
+import { QUEUES } from './queues';
+
+let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
+let runtimeInstalled = false;
+
+/** Quiets the SDK's own logging to warnings (our progress output is the CLI's). */
+export function installQuietRuntime(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger((process.env.LOCKIN_LOG_LEVEL as 'WARN') ?? 'WARN') });
+  } catch {
+    /* already installed */
+  }
+}
+
+/** The workflow bundle (built once per process). */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundlePromise ??= bundleWorkflowCode({
+    workflowsPath: require.resolve(path.join(__dirname, '..', 'workflows')),
+    logger: new DefaultLogger('WARN'),
+  });
+  return bundlePromise;
+}
+
+export interface WorkerSetOptions {
+  connection: NativeConnection;
+  namespace: string;
+  /** Extra or replacement activities (tests inject scripted ones). */
+  activityOverrides?: Record<string, (...args: any[]) => Promise<unknown>>;
+  /** Task queue prefix (tests use a unique one per test). */
+  queuePrefix?: string;
+}
+
+/** Error names that are permanent: retrying cannot help (bad input, leaks, budget, protocol). */
+const PERMANENT = new Set(['InputError', 'LeakError', 'PreflightError', 'BudgetExceeded', 'ReplayMissingError']);
+
+type ActivityFn = (...args: any[]) => Promise<unknown>;
+
+/**
+ * Wraps an activity: heartbeats every 5 s while it runs (so a dead worker's activity is
+ * retried after the heartbeat timeout, not the start-to-close timeout), and turns permanent
+ * errors into non-retryable failures that keep the error's name.
+ */
+export function wrapActivity(fn: ActivityFn): ActivityFn {
+  return async (...args: unknown[]) => {
+    const ctx = Context.current();
+    const timer = setInterval(() => ctx.heartbeat(), 5000);
+    try {
+      return await fn(...args);
+    } catch (err) {
+      const e = err as Error;
+      if (e && PERMANENT.has(e.name) && !(e instanceof ApplicationFailure)) throw ApplicationFailure.nonRetryable(e.message, e.name);
+      throw err;
+    } finally {
+      clearInterval(timer);
+    }
+  };
+}
+
+/** Creates the three workers (not yet running). */
+export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
+  installQuietRuntime();
+  const raw: Record<string, unknown> = { ...activities, ...(opts.activityOverrides ?? {}) };
+  const acts = Object.fromEntries(Object.entries(raw).filter(([, f]) => typeof f === 'function').map(([k, f]) => [k, wrapActivity(f as ActivityFn)]));
+  const bundle = await workflowBundle();
+  const prefix = opts.queuePrefix ?? '';
+  const cores = os.cpus().length;
+  const common = { connection: opts.connection, namespace: opts.namespace, activities: acts };
+  return Promise.all([
+    Worker.create({
+      ...common,
+      taskQueue: prefix + QUEUES.default,
+      workflowBundle: bundle,
+      maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_DEFAULT_CONCURRENCY ?? 8),
+    }),
+    Worker.create({
+      ...common,
+      taskQueue: prefix + QUEUES.model,
+      maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_MODEL_CONCURRENCY ?? 4),
+    }),
+    Worker.create({
+      ...common,
+      taskQueue: prefix + QUEUES.spark,
+      maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_SPARK_CONCURRENCY ?? Math.max(1, Math.floor(cores / 2))),
+    }),
+  ]);
+}
+
+/** Runs the workers until `fn` settles, then shuts them down. */
+export async function runWorkersDuring<T>(workers: Worker[], fn: () => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  let error: unknown;
+  const done = (async () => {
+    try {
+      result = await fn();
+    } catch (e) {
+      error = e;
+    } finally {
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
+    }
+  })();
+  await Promise.all([...workers.map((w) => w.run()), done]);
+  if (error) throw error;
+  return result as T;
+}

@@ -1,0 +1,53 @@
+/**
+ * The call budget as a first-class value: every protocol-level model call in a condition goes
+ * through `CallBudget.call`, which refuses a call beyond the condition's budget (Table I).
+ */
+import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { StageRequest, StageResult } from '../../activities/common/types';
+import type { Stage } from '../../activities/model/stages';
+import { BUDGETS, ConditionId } from '../budgets';
+import type { StudyActivities } from '../contract';
+import { MODEL_CALL } from '../options';
+import type { ConditionInput } from '../types';
+
+const { callModel } = proxyActivities<StudyActivities>(MODEL_CALL);
+
+export class CallBudget {
+  readonly stages: StageResult[];
+  private readonly limit: number;
+
+  constructor(
+    private readonly input: ConditionInput,
+    condition: ConditionId,
+  ) {
+    this.stages = [...input.sharedCalls];
+    this.limit = BUDGETS[condition].callBudget;
+  }
+
+  /** Protocol-level calls used so far, including the shared initial generation. */
+  get used(): number {
+    return this.stages.length;
+  }
+
+  /** Makes one model call for `stage`; throws (non-retryable) if it would exceed the budget. */
+  async call(stage: Stage, inputs: StageRequest['inputs'] = {}): Promise<StageResult> {
+    if (this.used + 1 > this.limit) {
+      throw ApplicationFailure.nonRetryable(`call budget exceeded: ${this.input.condition} allows ${this.limit} calls`, 'BudgetExceeded');
+    }
+    const { study, taskId, condition, conditionDir, replicate } = this.input;
+    const result = await callModel({
+      studyId: study.studyId,
+      taskId,
+      condition,
+      stage,
+      workDir: conditionDir,
+      callIndex: this.used + 1,
+      model: study.model,
+      params: study.params,
+      inputs,
+      replicate,
+    });
+    this.stages.push(result);
+    return result;
+  }
+}

@@ -1,0 +1,24 @@
+/**
+ * Frozen One-Pass (Table I; paper §III): the shared snapshot's artifacts, produced once.
+ * pytest and a DataFrame smoke check run; nothing is revised. Budget: 1 call (the shared one).
+ */
+import { CallBudget } from './calls';
+import { freeze, pytest, smokeCheck } from './steps';
+import type { ConditionInput, ConditionResult } from '../types';
+
+export async function frozenOnePass(input: ConditionInput): Promise<ConditionResult> {
+  const budget = new CallBudget(input, 'one-pass');
+  const tests = await pytest(input, 'initial');
+  const smoke = await smokeCheck(input);
+  const artifacts = await freeze(input);
+  return {
+    condition: 'one-pass',
+    conditionDir: input.conditionDir,
+    callsUsed: budget.used,
+    stages: budget.stages,
+    stopReason: 'one pass: no revision',
+    pytest: tests,
+    smoke,
+    artifacts,
+  };
+}

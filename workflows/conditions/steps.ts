@@ -1,0 +1,25 @@
+/** The non-model steps every condition shares: pytest, smoke check, freeze. */
+import { proxyActivities } from '@temporalio/workflow';
+import type { PytestOutcome } from '../../activities/common/types';
+import type { StudyActivities } from '../contract';
+import { LOCAL_STEP, SPARK_RUN } from '../options';
+import type { ConditionInput } from '../types';
+
+const spark = proxyActivities<StudyActivities>(SPARK_RUN);
+const local = proxyActivities<StudyActivities>(LOCAL_STEP);
+
+/** Runs the condition's test_solution.py; `label` names the run (initial, after-revise-1, …). */
+export function pytest(input: ConditionInput, label: string): Promise<PytestOutcome> {
+  return spark.runPytest({
+    dir: input.conditionDir,
+    outDir: `${input.conditionDir}/pytest/${label}`,
+    settings: input.study.settings,
+    timeoutMs: input.study.limits.pytestTimeoutMs,
+    runLabel: label,
+  });
+}
+
+export const smokeCheck = (input: ConditionInput) =>
+  spark.smokeCheck({ dir: input.conditionDir, scale: input.study.scale, settings: input.study.settings });
+
+export const freeze = (input: ConditionInput) => local.freezeArtifacts({ dir: input.conditionDir });

@@ -1,0 +1,40 @@
+/**
+ * The activities the study workflows call, by name and signature. Type-only: the worker
+ * registers implementations from worker/activities.ts under these names.
+ */
+import type {
+  ComparisonOutcome,
+  ExecutionOutcome,
+  PermissionDeviation,
+  PytestOutcome,
+  RunRecord,
+  SmokeOutcome,
+  StageRequest,
+  StageResult,
+} from '../activities/common/types';
+import type { SparkSettings } from '../activities/common/settings';
+import type { ConditionId } from './budgets';
+import type { StudyInput, StudyManifestSummary } from './types';
+
+export interface StudyActivities {
+  /** Writes (or verifies on resume) runs/<id>/study.json; refuses changed inputs. */
+  initStudy(input: StudyInput): Promise<StudyManifestSummary>;
+  /** Creates a fresh directory for a condition (or the shared snapshot), optionally copying the snapshot's artifacts. */
+  prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; fromDir?: string }): Promise<string>;
+  /** Makes artifacts read-only and returns their sha256s. */
+  freezeArtifacts(req: { dir: string }): Promise<Record<string, string>>;
+  /** Post-hoc diff of a condition's frozen artifacts against the shared snapshot (§2 intent-to-treat). */
+  classifyEdits(req: { snapshotDir: string; conditionDir: string; condition: ConditionId }): Promise<PermissionDeviation[]>;
+  /** Writes one run record (idempotent per study/task/condition/replicate). */
+  writeRunRecord(record: RunRecord): Promise<string>;
+  /** Task keys ("q4", "q4@r1") already recorded for every condition (skipped on resume). */
+  completedTasks(req: { studyId: string }): Promise<string[]>;
+  /** Collects the run records into runs/<id>/records.jsonl and writes the report. */
+  finishStudy(req: { studyId: string }): Promise<{ reportDir: string | null; records: number }>;
+
+  callModel(req: StageRequest): Promise<StageResult>;
+  runPytest(req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string }): Promise<PytestOutcome>;
+  smokeCheck(req: { dir: string; scale: number; settings: SparkSettings }): Promise<SmokeOutcome>;
+  executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number }): Promise<ExecutionOutcome>;
+  evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome }): Promise<ComparisonOutcome>;
+}

@@ -1,0 +1,6 @@
+/** Every workflow lockin registers (bundled by the worker). */
+export { runStudy, progressQuery } from './study';
+export { runTask } from './task';
+export { frozenOnePass } from './conditions/frozenOnePass';
+export { testGuidedRevision } from './conditions/testGuidedRevision';
+export { planAuditGuidedRevision } from './conditions/planAuditGuidedRevision';

@@ -1,0 +1,31 @@
+/**
+ * Activity options by kind of work: each with its own queue, timeouts and retry policy.
+ * Permanent errors (bad input, leaks, protocol violations) are raised non-retryable by the
+ * activities themselves.
+ */
+import type { ActivityOptions } from '@temporalio/workflow';
+import { QUEUES } from '../worker/queues';
+
+/** A model call: slow, rate-limited, retried by the backend itself for 429/5xx. */
+export const MODEL_CALL: ActivityOptions = {
+  taskQueue: QUEUES.model,
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '30s',
+  retry: { maximumAttempts: 3, initialInterval: '5s', backoffCoefficient: 2 },
+};
+
+/** A Spark or pytest run: bounded by its own wall-clock limit; one retry for worker crashes. */
+export const SPARK_RUN: ActivityOptions = {
+  taskQueue: QUEUES.spark,
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '30s',
+  retry: { maximumAttempts: 2, initialInterval: '2s' },
+};
+
+/** Store, comparison, scoring: quick and local. */
+export const LOCAL_STEP: ActivityOptions = {
+  taskQueue: QUEUES.default,
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '30s',
+  retry: { maximumAttempts: 3, initialInterval: '1s' },
+};

@@ -1,0 +1,74 @@
+/**
+ * runStudy: record the study manifest, fan out one runTask child per task with bounded
+ * concurrency (tasks already recorded are skipped on resume), run the targeted replication
+ * if asked (Table VII), then collect the records and write the report.
+ */
+import { defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { StudyActivities } from './contract';
+import { LOCAL_STEP } from './options';
+import { STATUS_KEY, STUDY_KEY, TASK_KEY } from './searchAttributes';
+import { runTask, TaskSummary } from './task';
+import type { StudyInput, StudyProgress } from './types';
+
+const local = proxyActivities<StudyActivities>(LOCAL_STEP);
+
+/** The CLI polls this for its progress display. */
+export const progressQuery = defineQuery<StudyProgress>('progress');
+
+export async function runStudy(input: StudyInput): Promise<{ studyId: string; reportDir: string | null; tasks: TaskSummary[] }> {
+  const progress: StudyProgress = {
+    studyId: input.studyId,
+    tasksTotal: input.tasks.length + (input.replicate?.tasks.length ?? 0),
+    tasksDone: 0,
+    tasksFailed: [],
+    running: [],
+    callsUsed: 0,
+    step: 'recording the study manifest',
+    startedAt: Date.now(),
+  };
+  setHandler(progressQuery, () => progress);
+
+  const manifest = await local.initStudy(input);
+  const done = new Set(await local.completedTasks({ studyId: input.studyId }));
+  const jobs = [
+    ...input.tasks.map((taskId) => ({ taskId, replicate: undefined as string | undefined })),
+    ...(input.replicate?.tasks ?? []).map((taskId) => ({ taskId, replicate: input.replicate!.label })),
+  ];
+  const summaries: TaskSummary[] = [];
+  progress.step = 'running tasks';
+
+  const next = async (): Promise<void> => {
+    for (let job = jobs.shift(); job; job = jobs.shift()) {
+      const key = job.replicate ? `${job.taskId}@${job.replicate}` : job.taskId;
+      if (done.has(key)) {
+        progress.tasksDone += 1;
+        continue;
+      }
+      progress.running.push(key);
+      try {
+        const summary = await executeChild(runTask, {
+          args: [{ study: input, manifest, taskId: job.taskId, replicate: job.replicate }],
+          workflowId: `${workflowInfo().workflowId}/${job.taskId}${job.replicate ? `/replicate-${job.replicate}` : ''}`,
+          typedSearchAttributes: [
+            { key: STUDY_KEY, value: input.studyId },
+            { key: TASK_KEY, value: job.taskId },
+            { key: STATUS_KEY, value: 'running' },
+          ],
+        });
+        summaries.push(summary);
+        progress.callsUsed += summary.callsUsed;
+      } catch (err) {
+        progress.tasksFailed.push(key);
+      } finally {
+        progress.running = progress.running.filter((k) => k !== key);
+        progress.tasksDone += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, input.taskConcurrency) }, () => next()));
+
+  progress.step = 'writing the report';
+  const finished = await local.finishStudy({ studyId: input.studyId });
+  progress.step = progress.tasksFailed.length ? `finished with ${progress.tasksFailed.length} failed task(s)` : 'finished';
+  return { studyId: input.studyId, reportDir: finished.reportDir, tasks: summaries };
+}

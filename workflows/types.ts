@@ -1,0 +1,70 @@
+/** Workflow inputs and results (small, JSON-serialisable). */
+import type { ModelParams, ModelSpec, PytestOutcome, SmokeOutcome, StageResult } from '../activities/common/types';
+import type { SparkSettings } from '../activities/common/settings';
+import type { ConditionId } from './budgets';
+
+export interface StudyInput {
+  studyId: string;
+  tasks: string[];
+  conditions: ConditionId[];
+  model: ModelSpec;
+  params: ModelParams;
+  scale: number;
+  settings: SparkSettings;
+  /** Tasks to run a targeted replication for (Table VII), with the replicate label. */
+  replicate?: { tasks: string[]; label: string };
+  /** Child workflows in flight at once. */
+  taskConcurrency: number;
+  /** Limits for candidate code. */
+  limits: { pytestTimeoutMs: number; executionTimeoutMs: number; memoryMb: number };
+  /** Write the report at the end (default true). */
+  report?: boolean;
+}
+
+export interface StudyManifestSummary {
+  studyDir: string;
+  manifestHash: string;
+  replayed: boolean;
+}
+
+export interface TaskInput {
+  study: StudyInput;
+  manifest: StudyManifestSummary;
+  taskId: string;
+  replicate?: string;
+}
+
+export interface ConditionInput {
+  study: StudyInput;
+  taskId: string;
+  condition: ConditionId;
+  conditionDir: string;
+  snapshotDir: string;
+  /** Calls already spent on the shared snapshot (1). */
+  sharedCalls: StageResult[];
+  replicate?: string;
+}
+
+/** What a condition workflow returns after freezing its artifacts. */
+export interface ConditionResult {
+  condition: ConditionId;
+  conditionDir: string;
+  callsUsed: number;
+  stages: StageResult[];
+  stopReason: string;
+  pytest: PytestOutcome | null;
+  smoke: SmokeOutcome | null;
+  artifacts: Record<string, string>;
+}
+
+/** The `progress` query's answer. */
+export interface StudyProgress {
+  studyId: string;
+  tasksTotal: number;
+  tasksDone: number;
+  tasksFailed: string[];
+  running: string[];
+  callsUsed: number;
+  step: string;
+  startedAt: number;
+}
