@@ -1,11 +1,27 @@
-/** `lockin labels`: not implemented yet. */
+/** `lockin labels import FILE`: final (adjudicated) obligation labels into runs/<study>/labels/final.csv. */
 import { Command } from 'commander';
+import * as fs from 'fs';
+import * as path from 'path';
+import { runsRoot } from '../../activities/common/paths';
+import { InputError } from '../../activities/common/errors';
+import { parseFinalLabels, importFinalLabels, FINAL_COLUMNS } from '../../activities/scoring/finalLabels';
 
 export function register(program: Command): void {
-  program
-    .command('labels')
-    .description('(labels: not implemented yet)')
-    .action(() => {
-      throw new Error('lockin labels is not implemented yet');
+  const labels = program.command('labels').description('obligation labels: import final (adjudicated) labels');
+  labels
+    .command('import')
+    .description(`import an adjudication CSV (columns: ${FINAL_COLUMNS.join(',')}) into runs/<study>/labels/final.csv`)
+    .argument('<file>', 'CSV file')
+    .option('--runs <dir>', 'folder holding the study folders (default: LOCKIN_RUNS or <repo>/runs)')
+    .action((file: string, opts: { runs?: string }) => {
+      if (!fs.existsSync(file)) throw new InputError('file not found', file);
+      const rows = parseFinalLabels(fs.readFileSync(file, 'utf8'), file);
+      const root = opts.runs ? path.resolve(opts.runs) : runsRoot();
+      for (const study of [...new Set(rows.map((r) => r.study))]) {
+        const dir = path.join(root, study);
+        if (!fs.existsSync(dir)) throw new InputError(`study folder ${dir} not found`, file, 'study');
+        const res = importFinalLabels(dir, study, rows.filter((r) => r.study === study), file);
+        console.log(`${study}: imported ${res.imported} final labels (${res.total} in ${res.file})`);
+      }
     });
 }

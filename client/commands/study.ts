@@ -1,11 +1,144 @@
-/** `lockin study`: not implemented yet. */
+/**
+ * `lockin study run|status|resume|history|replay-check|profile|main`.
+ */
+import * as fs from 'fs';
 import { Command } from 'commander';
+import { Worker } from '@temporalio/worker';
+import Table from 'cli-table3';
+import { buildStudyInput, defaultModel, parseConditions, parseTasks } from '../studyInput';
+import { loadInput, printSummary, runStudyWorkflow, studyWorkflowId } from '../studyRunner';
+import { connectClient } from '../temporal';
+import { profileStudy } from '../profile';
+import { installQuietRuntime, workflowBundle } from '../../worker/createWorkers';
+import { runMainJob } from '../mainJob';
+
+interface RunOpts {
+  tasks?: string;
+  conditions?: string;
+  model?: string;
+  scale: string;
+  studyId?: string;
+  replicate?: string;
+  concurrency: string;
+  report: boolean;
+}
+
+function defaultStudyId(model: string, scale: number): string {
+  const slug = model.replace(/^replay:.*\//, 'replay-').replace(/[^A-Za-z0-9._-]+/g, '-');
+  return `study-sf${scale}-${slug}-${new Date().toISOString().slice(0, 10)}`;
+}
 
 export function register(program: Command): void {
-  program
-    .command('study')
-    .description('(study: not implemented yet)')
-    .action(() => {
-      throw new Error('lockin study is not implemented yet');
+  const study = program.command('study').description('run, watch, resume and inspect studies');
+
+  study
+    .command('run')
+    .description('run a study: tasks × conditions, evaluated against the references')
+    .option('--tasks <ids>', 'comma-separated task ids, or "all"', 'all')
+    .option('--conditions <ids>', 'one-pass,test-guided,plan-audit or "all"', 'all')
+    .option('--model <spec>', 'anthropic:<model-id> | replay:<dir> (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
+    .option('--scale <S>', 'TPC-DS scale factor of the database', '1')
+    .option('--study-id <id>', 'study id (default derived from model and scale)')
+    .option('--replicate <ids>', 'targeted replication (Table VII): fresh initial generations for these tasks')
+    .option('--concurrency <n>', 'tasks in flight at once', '2')
+    .option('--no-report', 'skip the report at the end')
+    .action(async (o: RunOpts) => {
+      const model = o.model ?? defaultModel();
+      const scale = Number(o.scale);
+      if (!(scale > 0)) throw new Error(`--scale: "${o.scale}" is not a positive number`);
+      const input = buildStudyInput({
+        studyId: o.studyId ?? defaultStudyId(model, scale),
+        tasks: parseTasks(o.tasks),
+        conditions: parseConditions(o.conditions),
+        model,
+        scale,
+        taskConcurrency: Math.max(1, Number(o.concurrency)),
+        replicate: o.replicate ? { tasks: parseTasks(o.replicate), label: 'r1' } : undefined,
+        report: o.report,
+      });
+      process.stderr.write(`[lockin] study ${input.studyId}: ${input.tasks.length} task(s) × ${input.conditions.length} condition(s), model ${model}${model.startsWith('replay:') ? ' (REPLAYED replies, no live model)' : ''}, scale ${scale}\n`);
+      const res = await runStudyWorkflow(input);
+      printSummary(input.studyId, model.startsWith('replay:'));
+      if (res.reportDir) process.stdout.write(`report: ${res.reportDir}/report.md\n`);
+    });
+
+  study
+    .command('status <id>')
+    .description('the state of a study: workflow status, progress, records')
+    .action(async (id: string) => {
+      const { client, connection } = await connectClient();
+      try {
+        const handle = client.workflow.getHandle(studyWorkflowId(id));
+        const d = await handle.describe();
+        process.stdout.write(`study ${id}: ${d.status.name} (started ${d.startTime.toISOString()})\n`);
+        if (d.status.name === 'RUNNING') process.stdout.write(`${JSON.stringify(await handle.query('progress'), null, 2)}\n`);
+        printSummary(id, loadInput(id).model.startsWith('replay:'));
+      } finally {
+        await connection.close();
+      }
+    });
+
+  study
+    .command('resume <id>')
+    .description('resume a failed, terminated or interrupted study (finished work and paid model calls are reused)')
+    .action(async (id: string) => {
+      const input = loadInput(id);
+      const res = await runStudyWorkflow(input);
+      printSummary(id, input.model.startsWith('replay:'));
+      if (res.reportDir) process.stdout.write(`report: ${res.reportDir}/report.md\n`);
+    });
+
+  study
+    .command('history <id>')
+    .description('export a workflow history as JSON (the study, or --workflow <workflowId> for a task or condition)')
+    .requiredOption('--export <file>', 'where to write the history JSON')
+    .option('--workflow <workflowId>', 'a task or condition workflow id, e.g. study-<id>/q4/test-guided')
+    .action(async (id: string, o: { export: string; workflow?: string }) => {
+      const { client, connection } = await connectClient();
+      try {
+        const history = await client.workflow.getHandle(o.workflow ?? studyWorkflowId(id)).fetchHistory();
+        fs.writeFileSync(o.export, JSON.stringify(history));
+        process.stdout.write(`wrote ${history.events?.length ?? 0} events to ${o.export}\n`);
+      } finally {
+        await connection.close();
+      }
+    });
+
+  study
+    .command('replay-check <file>')
+    .description('replay an exported history against the current workflow code (fails on a determinism error)')
+    .action(async (file: string) => {
+      installQuietRuntime();
+      const history = JSON.parse(fs.readFileSync(file, 'utf8'));
+      await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history);
+      process.stdout.write(`replay OK: ${file} is deterministic under the current workflow code\n`);
+    });
+
+  study
+    .command('profile <id>')
+    .description('where the time went, from the workflow histories')
+    .action(async (id: string) => {
+      const { client, connection } = await connectClient();
+      try {
+        const p = await profileStudy(client, id);
+        const cats = Object.keys(p.total).sort();
+        const t = new Table({ head: ['scope', ...cats] });
+        for (const [scope, b] of Object.entries(p.byCondition)) t.push([scope, ...cats.map((c) => (b[c] ?? 0).toFixed(1))]);
+        t.push(['total', ...cats.map((c) => p.total[c].toFixed(1))]);
+        process.stdout.write(`${t.toString()}\nstudy wall time: ${p.wallSeconds.toFixed(1)} s (activity seconds can exceed it: activities run in parallel)\n`);
+      } finally {
+        await connection.close();
+      }
+    });
+
+  study
+    .command('main')
+    .description('the main job (npm run study): database, references, controls, SQL reproduction, the 30-task study and its report')
+    .option('--scale <S>', 'TPC-DS scale factor', process.env.LOCKIN_SCALE ?? '1')
+    .option('--model <spec>', 'model spec (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
+    .option('--tasks <ids>', 'task ids or "all"', 'all')
+    .option('--study-id <id>', 'study id (default: main-sf<S>-<model>)')
+    .action(async (o: { scale: string; model?: string; tasks: string; studyId?: string }) => {
+      await runMainJob({ scale: Number(o.scale), model: o.model ?? defaultModel(), tasks: parseTasks(o.tasks), studyId: o.studyId });
     });
 }

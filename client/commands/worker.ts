@@ -1,11 +1,23 @@
-/** `lockin worker`: not implemented yet. */
+/** `lockin worker`: runs the workers for all task queues until interrupted. */
 import { Command } from 'commander';
+import { NativeConnection } from '@temporalio/worker';
+import { resolveTemporal } from '../temporal';
+import { createWorkers } from '../../worker/createWorkers';
+import { QUEUES } from '../../worker/queues';
 
 export function register(program: Command): void {
   program
     .command('worker')
-    .description('(worker: not implemented yet)')
-    .action(() => {
-      throw new Error('lockin worker is not implemented yet');
+    .description(`run workers for ${Object.values(QUEUES).join(', ')} (Ctrl-C to stop)`)
+    .action(async () => {
+      const target = await resolveTemporal();
+      const connection = await NativeConnection.connect({ address: target.address });
+      const workers = await createWorkers({ connection, namespace: target.namespace });
+      process.stdout.write(`lockin worker on ${target.address} (namespace ${target.namespace}), queues: ${Object.values(QUEUES).join(', ')}\n`);
+      const stop = () => workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown());
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      await Promise.all(workers.map((w) => w.run()));
+      await connection.close();
     });
 }

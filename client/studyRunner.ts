@@ -1,0 +1,96 @@
+/**
+ * Starting, attaching to and resuming a study workflow (`study-<id>`), with progress output.
+ * A study whose workflow completed is not run again; one that failed or was terminated is
+ * restarted under the same id, and the model cache and the recorded run records make the
+ * finished part free (ARCHITECTURE.md "Idempotence and resume").
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Client } from '@temporalio/client';
+import { studyDir } from '../activities/store/layout';
+import { readRunRecords } from '../activities/store/records';
+import type { StudyInput } from '../workflows/types';
+import { STUDY_KEY } from '../workflows/searchAttributes';
+import { showProgress } from './progress';
+import { renderSummary, summarize } from './summary';
+import { TemporalTarget, withClientAndWorker } from './temporal';
+
+export const studyWorkflowId = (studyId: string) => `study-${studyId}`;
+
+/** The Temporal UI address listing one study's workflows. */
+export function studyUiUrl(target: TemporalTarget, studyId: string): string | null {
+  if (!target.uiUrl) return null;
+  const q = encodeURIComponent(`LockinStudy="${studyId}"`);
+  return `${target.uiUrl}/namespaces/${target.namespace}/workflows?query=${q}`;
+}
+
+/** Saves the study input beside its manifest (runs/<id>/input.json) for `resume`. */
+export function saveInput(input: StudyInput): void {
+  const dir = studyDir(input.studyId);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'input.json'), JSON.stringify(input, null, 2));
+}
+
+/** Reads runs/<id>/input.json. @throws naming the file when the study is unknown. */
+export function loadInput(studyId: string): StudyInput {
+  const file = path.join(studyDir(studyId), 'input.json');
+  if (!fs.existsSync(file)) throw new Error(`no study "${studyId}": ${file} does not exist`);
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as StudyInput;
+}
+
+async function statusOf(client: Client, workflowId: string): Promise<string | null> {
+  try {
+    return (await client.workflow.getHandle(workflowId).describe()).status.name;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs (or resumes, or attaches to) the study and waits for it, printing progress.
+ * @returns the report directory (or null) and whether the workflow had already completed.
+ */
+export async function runStudyWorkflow(input: StudyInput): Promise<{ reportDir: string | null; alreadyComplete: boolean }> {
+  saveInput(input);
+  return withClientAndWorker(async (client, target) => {
+    const workflowId = studyWorkflowId(input.studyId);
+    const ui = studyUiUrl(target, input.studyId);
+    if (ui) process.stderr.write(`[lockin] Temporal UI: ${ui}\n`);
+    const status = await statusOf(client, workflowId);
+    if (status === 'COMPLETED') {
+      const res = (await client.workflow.getHandle(workflowId).result()) as { reportDir: string | null };
+      return { reportDir: res.reportDir, alreadyComplete: true };
+    }
+    if (status === 'RUNNING') process.stderr.write(`[lockin] study ${input.studyId} is already running: attaching to it\n`);
+    else if (status) process.stderr.write(`[lockin] study ${input.studyId} ended ${status}: resuming it (recorded work is reused)\n`);
+    const handle =
+      status === 'RUNNING'
+        ? client.workflow.getHandle(workflowId)
+        : await client.workflow.start('runStudy', {
+            args: [input],
+            workflowId,
+            taskQueue: 'lockin-default',
+            memo: { model: input.model, scale: input.scale, settings: input.settings, params: input.params },
+            typedSearchAttributes: [{ key: STUDY_KEY, value: input.studyId }],
+          });
+    const stop = showProgress(handle);
+    const onSigint = () => {
+      stop();
+      process.stderr.write(`\n[lockin] interrupted: study ${input.studyId} stays resumable; run the same command again (or \`lockin study resume ${input.studyId}\`)\n`);
+      process.exit(130);
+    };
+    process.once('SIGINT', onSigint);
+    try {
+      const res = (await handle.result()) as { reportDir: string | null };
+      return { reportDir: res.reportDir, alreadyComplete: false };
+    } finally {
+      stop();
+      process.removeListener('SIGINT', onSigint);
+    }
+  });
+}
+
+/** Prints the summary table of a study from its records. */
+export function printSummary(studyId: string, replayed: boolean): void {
+  process.stdout.write(renderSummary(summarize(readRunRecords(studyId)), replayed));
+}

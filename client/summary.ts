@@ -1,0 +1,42 @@
+/** The summary table printed at the end of a study, computed from the run records. */
+import Table from 'cli-table3';
+import type { RunRecord } from '../activities/common/types';
+import { BUDGETS, CONDITIONS } from '../workflows/budgets';
+
+export interface ConditionSummary {
+  condition: string;
+  runs: number;
+  testPassed: number;
+  executed: number;
+  referenceMatched: number;
+  falsePasses: number;
+  modelCalls: number;
+}
+
+/**
+ * Per condition: runs, test-passing runs, executed runs, reference matches, false passes and
+ * model calls (STUDY-PROTOCOL.md §4–5). Replicate records are excluded (Table VII is separate).
+ */
+export function summarize(records: RunRecord[]): ConditionSummary[] {
+  return CONDITIONS.map((c) => {
+    const rs = records.filter((r) => r.condition === c && !r.replicate);
+    return {
+      condition: c,
+      runs: rs.length,
+      testPassed: rs.filter((r) => r.testPassed).length,
+      executed: rs.filter((r) => r.execution?.status === 'ok').length,
+      referenceMatched: rs.filter((r) => r.referenceMatched).length,
+      falsePasses: rs.filter((r) => r.falsePass).length,
+      modelCalls: rs.reduce((n, r) => n + r.callsUsed, 0),
+    };
+  }).filter((s) => s.runs > 0);
+}
+
+/** Renders the summary as a terminal table. */
+export function renderSummary(rows: ConditionSummary[], replayed: boolean): string {
+  const t = new Table({ head: ['condition', 'tests passed', 'executed', 'reference match', 'false passes', 'false-pass rate', 'calls'] });
+  for (const r of rows) {
+    t.push([BUDGETS[r.condition as keyof typeof BUDGETS].name, `${r.testPassed}/${r.runs}`, `${r.executed}/${r.runs}`, `${r.referenceMatched}/${r.runs}`, `${r.falsePasses}`, r.runs ? `${((100 * r.falsePasses) / r.runs).toFixed(1)}%` : '-', `${r.modelCalls}`]);
+  }
+  return `${replayed ? 'REPLAYED model replies (no live model was called)\n' : ''}${t.toString()}\n`;
+}

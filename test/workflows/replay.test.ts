@@ -1,0 +1,46 @@
+/**
+ * Replay: the recorded history of every workflow of a study replays without a determinism
+ * error under the current code, and a deliberately changed workflow raises one.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { createTestEnv } from '../support/temporalEnv';
+import { scriptedActivities } from '../support/scripted';
+import { createWorkers, runWorkersDuring, workflowBundle } from '../../worker/createWorkers';
+import { buildStudyInput } from '../../client/studyInput';
+
+let env: TestWorkflowEnvironment;
+
+beforeAll(async () => {
+  process.env.LOCKIN_RUNS = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-runs-'));
+  env = await createTestEnv();
+  const { activities } = scriptedActivities({
+    pytest: { a: { 'one-pass': [false], 'test-guided': [false, true], 'plan-audit': [false, false, true] } },
+    actionable: { a: true },
+  });
+  const workers = await createWorkers({ connection: env.nativeConnection, namespace: 'default', activityOverrides: activities });
+  const input = buildStudyInput({ studyId: 'replay', tasks: ['a'], model: 'scripted', report: false });
+  await runWorkersDuring(workers, () => env.client.workflow.execute('runStudy', { args: [input], workflowId: 'study-replay', taskQueue: 'lockin-default' }));
+}, 180_000);
+
+afterAll(async () => {
+  await env?.teardown();
+});
+
+const ids = ['study-replay', 'study-replay/a', 'study-replay/a/one-pass', 'study-replay/a/test-guided', 'study-replay/a/plan-audit'];
+
+test.each(ids)('history of %s replays without a determinism error', async (workflowId) => {
+  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  expect(history.events!.length).toBeGreaterThan(5);
+  await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, workflowId)).resolves.toBeUndefined();
+});
+
+test('a changed Test-Guided workflow fails replay with a determinism error', async () => {
+  const history = await env.client.workflow.getHandle('study-replay/a/test-guided').fetchHistory();
+  const replay = Worker.runReplayHistory({ workflowsPath: require.resolve('../fixtures/workflows/changed') }, history, 'study-replay/a/test-guided');
+  await expect(replay).rejects.toBeInstanceOf(DeterminismViolationError);
+});
