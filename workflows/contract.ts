@@ -30,11 +30,11 @@ export interface StudyActivities {
   /** Task keys ("q4", "q4@r1") already recorded for every condition (skipped on resume). */
   completedTasks(req: { studyId: string }): Promise<string[]>;
   /** Collects the run records into runs/<id>/records.jsonl and writes the report. */
-  finishStudy(req: { studyId: string }): Promise<{ reportDir: string | null; records: number }>;
+  finishStudy(req: { studyId: string; report?: boolean }): Promise<{ reportDir: string | null; records: number }>;
 
   callModel(req: StageRequest): Promise<StageResult>;
   runPytest(req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string }): Promise<PytestOutcome>;
   smokeCheck(req: { dir: string; scale: number; settings: SparkSettings }): Promise<SmokeOutcome>;
   executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number }): Promise<ExecutionOutcome>;
-  evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome }): Promise<ComparisonOutcome>;
+  evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; model?: string; params?: import('../activities/common/types').ModelParams }): Promise<ComparisonOutcome>;
 }

@@ -4,3 +4,4 @@ export { runTask } from './task';
 export { frozenOnePass } from './conditions/frozenOnePass';
 export { testGuidedRevision } from './conditions/testGuidedRevision';
 export { planAuditGuidedRevision } from './conditions/planAuditGuidedRevision';
+export { prepareDatabase, prepareProgressQuery } from './prepare';

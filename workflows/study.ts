@@ -68,7 +68,7 @@ export async function runStudy(input: StudyInput): Promise<{ studyId: string; re
   await Promise.all(Array.from({ length: Math.max(1, input.taskConcurrency) }, () => next()));
 
   progress.step = 'writing the report';
-  const finished = await local.finishStudy({ studyId: input.studyId });
+  const finished = await local.finishStudy({ studyId: input.studyId, report: input.report });
   progress.step = progress.tasksFailed.length ? `finished with ${progress.tasksFailed.length} failed task(s)` : 'finished';
   return { studyId: input.studyId, reportDir: finished.reportDir, tasks: summaries };
 }

@@ -91,7 +91,7 @@ export async function runTask(input: TaskInput): Promise<TaskSummary> {
       timeoutMs: study.limits.executionTimeoutMs,
       memoryMb: study.limits.memoryMb,
     });
-    const comparison = await local.evaluateRun({ studyId: study.studyId, taskId, condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution });
+    const comparison = await local.evaluateRun({ studyId: study.studyId, taskId, condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params });
     const testPassed = !!r.pytest?.passed;
     const referenceMatched = comparison.agree;
     const { usage, costUsd } = sumUsage(r.stages);

@@ -1,2 +1,3 @@
-/** Activities of the report group (exported to the worker). */
-export {};
+/** Activities of the report group (exported to the worker). finishStudy (activities/store) calls writeReport at the end of a study. */
+export { writeReport } from './writeReport';
+export type { WriteReportInput, WriteReportResult } from './writeReport';

@@ -4,3 +4,4 @@ export { prepareConditionDir, freezeArtifacts } from './dirs';
 export { classifyEdits } from './edits';
 export { writeRunRecord, completedTasks } from './records';
 export { finishStudy } from './finish';
+export { evaluateRun } from './evaluate';

@@ -1,11 +1,148 @@
-/** `lockin data`: not implemented yet. */
+/**
+ * `lockin data`: the study's TPC-DS database, query variants and references (STUDY-PROTOCOL.md §1, §4).
+ *   lockin data prepare --scale S     generate + load + analysis check + 33 references (prepareDatabase workflow)
+ *   lockin data queries               the 103 variants with the sha256 of each text and their source
+ *   lockin data reproduce --scale S   re-execute the 33 in a fresh session; reproduced / not reproduced
+ *   lockin data golden --scale S      compare the 33 with Spark's golden SF=1 answers
+ *   lockin data verify --scale S      check the typed files against manifest.json
+ * Exit codes: 0 ok, 1 a check did not pass, 2 bad input.
+ */
 import { Command } from 'commander';
+import Table from 'cli-table3';
+import { runEmbeddedWorkflow } from '../temporal';
+import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from '../../activities/common/settings';
+import { InputError } from '../../activities/common/errors';
+import { scaleTag } from '../../activities/common/paths';
+import * as data from '../../activities/data';
+import type { PrepareDatabaseInput, PrepareDatabaseResult } from '../../workflows/prepare';
 
+interface SparkOpts {
+  scale: string;
+  master?: string;
+  driverMemory?: string;
+  json?: boolean;
+}
+
+/** Parses --scale. @throws InputError naming the option. */
+function parseScale(text: string): number {
+  const s = Number(text);
+  if (!Number.isFinite(s) || s <= 0) throw new InputError(`"${text}" is not a positive scale factor`, undefined, '--scale');
+  return s;
+}
+
+/** The study's Spark settings with the command-line overrides (the machine's memory, the master). */
+export function settingsFrom(opts: SparkOpts): SparkSettings {
+  return SparkSettingsSchema.parse({ ...DEFAULT_SPARK_SETTINGS, ...(opts.master ? { master: opts.master } : {}), ...(opts.driverMemory ? { driverMemory: opts.driverMemory } : {}) });
+}
+
+/**
+ * Runs prepareDatabase: through the embedded Temporal server and an in-process worker, or with
+ * `direct` the same steps called in-process (no Temporal). The one place that chooses.
+ */
+export async function runPrepare(input: PrepareDatabaseInput, direct = false): Promise<PrepareDatabaseResult> {
+  if (!direct) return runEmbeddedWorkflow<PrepareDatabaseResult>('prepareDatabase', [input], { workflowId: `lockin-prepare-${scaleTag(input.scale)}` });
+  const seconds = { generate: 0, load: 0, analyze: 0, references: 0 };
+  let t = Date.now();
+  const lap = (k: keyof typeof seconds) => {
+    seconds[k] = (Date.now() - t) / 1000;
+    t = Date.now();
+  };
+  await data.generateTables({ scale: input.scale });
+  lap('generate');
+  const loaded = await data.loadTables({ scale: input.scale, settings: input.settings });
+  lap('load');
+  let analysis: PrepareDatabaseResult['analysis'] = null;
+  if (input.analyze !== false) {
+    const a = await data.analyzeQueries({ scale: input.scale, settings: input.settings });
+    analysis = { passed: a.passed, total: a.total, failed: a.failed };
+    if (a.failed.length) throw new Error(`${a.failed.length} variant(s) fail Spark analysis: ${a.failed.map((f) => f.id).join(', ')}`);
+    lap('analyze');
+  }
+  const refs = await data.buildReferences({ scale: input.scale, settings: input.settings, ids: input.ids });
+  lap('references');
+  return {
+    scale: input.scale,
+    manifestHash: loaded.manifestHash,
+    rows: loaded.load.rows,
+    analysis,
+    references: { count: refs.count, built: refs.built, skipped: refs.skipped, failed: refs.failed, seconds: refs.seconds },
+    seconds,
+  };
+}
+
+function sparkOptions(cmd: Command): Command {
+  return cmd
+    .option('--scale <S>', 'TPC-DS scale factor', '1')
+    .option('--master <M>', `spark.master (study default ${DEFAULT_SPARK_SETTINGS.master})`)
+    .option('--driver-memory <M>', `spark.driver.memory (study default ${DEFAULT_SPARK_SETTINGS.driverMemory})`)
+    .option('--json', 'print the JSON result');
+}
+
+function printJson(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** Registers `lockin data ...`. */
 export function register(program: Command): void {
-  program
-    .command('data')
-    .description('(data: not implemented yet)')
-    .action(() => {
-      throw new Error('lockin data is not implemented yet');
+  const group = program.command('data').description('the TPC-DS database, the 103 query variants and the 33 references');
+
+  sparkOptions(group.command('prepare').description('generate, load, check analysis and build the references (resumable)'))
+    .option('--no-analyze', 'skip the analysis check of the 103 variants')
+    .option('--direct', 'run the steps in-process, without Temporal')
+    .action(async (opts: SparkOpts & { analyze: boolean; direct?: boolean }) => {
+      const scale = parseScale(opts.scale);
+      const res = await runPrepare({ scale, settings: settingsFrom(opts), analyze: opts.analyze }, !!opts.direct);
+      if (opts.json) return printJson(res);
+      const t = new Table({ head: ['table', 'rows'] });
+      for (const [name, n] of Object.entries(res.rows)) t.push([name, n.toLocaleString('en-US')]);
+      process.stdout.write(`${t.toString()}\n`);
+      process.stdout.write(`manifest hash ${res.manifestHash}\n`);
+      if (res.analysis) process.stdout.write(`analysis: ${res.analysis.passed}/${res.analysis.total} variants pass\n`);
+      process.stdout.write(`references: ${res.references.count} stored (${res.references.built.length} built, ${res.references.skipped.length} already there)\n`);
+      for (const f of res.references.failed) process.stdout.write(`  FAILED ${f.id}: ${f.error}\n`);
+      process.stdout.write(`seconds: generate ${res.seconds.generate.toFixed(1)}, load ${res.seconds.load.toFixed(1)}, analyze ${res.seconds.analyze.toFixed(1)}, references ${res.seconds.references.toFixed(1)}\n`);
+      if (res.references.failed.length) process.exitCode = 1;
+    });
+
+  group
+    .command('queries')
+    .description('list the 103 query variants, the sha256 of each text and the source')
+    .option('--json', 'print the JSON result')
+    .action(async (opts: { json?: boolean }) => {
+      const res = await data.listQueries();
+      if (opts.json) return printJson(res);
+      const t = new Table({ head: ['variant', 'sha256', 'source'] });
+      for (const v of res.variants) t.push([v.id, v.sha256, v.source]);
+      process.stdout.write(`${t.toString()}\n${res.count} variants from ${res.source}\n`);
+    });
+
+  sparkOptions(group.command('reproduce').description('re-execute the references in a fresh session and compare schema + multiset'))
+    .action(async (opts: SparkOpts) => {
+      const res = await data.reproduceReferences({ scale: parseScale(opts.scale), settings: settingsFrom(opts) });
+      if (opts.json) printJson(res);
+      else {
+        const t = new Table({ head: ['variant', 'verdict', 'reason', 's'] });
+        for (const r of res.results) t.push([r.id, r.reproduced ? 'reproduced' : 'NOT reproduced', r.reason, r.seconds.toFixed(1)]);
+        process.stdout.write(`${t.toString()}\n${res.reproduced}/${res.total} reproduced\n`);
+      }
+      if (res.reproduced !== res.total) process.exitCode = 1;
+    });
+
+  sparkOptions(group.command('golden').description("compare each reference variant with Spark's golden SF=1 answer"))
+    .action(async (opts: SparkOpts) => {
+      const res = await data.compareGolden({ scale: parseScale(opts.scale), settings: settingsFrom(opts) });
+      if (opts.json) return printJson(res);
+      const t = new Table({ head: ['variant', 'verdict', 'rows (ours/golden)', 'first difference'], colWidths: [9, 10, 19, 90], wordWrap: true });
+      for (const r of res.results) t.push([r.id, r.agree ? 'agree' : 'DISAGREE', `${r.rows ?? '-'}/${r.goldenRows ?? '-'}`, r.difference + (r.schemaNote ? ` [schema: ${r.schemaNote}]` : '')]);
+      process.stdout.write(`${t.toString()}\n${res.agree}/${res.total} agree with Spark's golden answers\n`);
+    });
+
+  group
+    .command('verify')
+    .description('check every typed table file against manifest.json')
+    .option('--scale <S>', 'TPC-DS scale factor', '1')
+    .action(async (opts: { scale: string }) => {
+      const res = await data.verifyDatabase({ scale: parseScale(opts.scale) });
+      process.stdout.write(`ok: ${Object.keys(res.rows).length} tables match manifest ${res.manifestHash}\n`);
     });
 }
