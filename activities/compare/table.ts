@@ -225,6 +225,7 @@ function decodeCell(vector: Vector, d: ArrowData, i: number, sparkType: string):
     return isoMicros(toMicros(d, i));
   }
   if (sparkType === 'string' || /^(var)?char\(/.test(sparkType)) {
+    if (DataType.isDictionary(t) && (DataType.isUtf8(t.dictionary) || DataType.isLargeUtf8(t.dictionary))) return vector.get(i) as string;
     if (!(DataType.isUtf8(t) || DataType.isLargeUtf8(t))) throw new Error(`Arrow type ${String(t)} cannot hold ${sparkType}`);
     return vector.get(i) as string;
   }
@@ -249,6 +250,8 @@ export function plainFromArrow(table: Table, source: string, columns?: TableColu
     if (columns.length !== fields.length) {
       throw new InputError(`the Arrow data has ${fields.length} columns but the Spark schema declares ${columns.length}`, source, 'schema');
     }
+    const j = columns.findIndex((c, k) => c.name !== fields[k].name);
+    if (j >= 0) throw new InputError(`column ${j + 1} is "${fields[j].name}" in the Arrow data but "${columns[j].name}" in the Spark schema`, source, 'schema');
     cols = columns;
   } else {
     cols = fields.map((f, j) => {

@@ -5,7 +5,7 @@
  *   LOCKIN_MODEL_MAX_RETRIES    retries on 429 / 5xx / 529 / connection errors (default 8)
  *   LOCKIN_MODEL_BACKOFF_MS     first backoff delay, doubled per retry with jitter (default 2000)
  *   LOCKIN_MODEL_BACKOFF_MAX_MS cap of one backoff delay (default 60000)
- *   LOCKIN_MODEL_TIMEOUT_MS     per-request timeout (default 900000)
+ *   LOCKIN_MODEL_TIMEOUT_MS     per-request timeout (default 600000; MODEL_CALL allows 15 min per activity)
  */
 import { z } from 'zod';
 import { InputError } from '../common/errors';
@@ -17,7 +17,7 @@ export const GatewayConfig = z.object({
   maxRetries: int(8),
   backoffMs: int(2000),
   backoffMaxMs: int(60_000),
-  timeoutMs: int(900_000),
+  timeoutMs: int(600_000),
 });
 export type GatewayConfig = z.infer<typeof GatewayConfig>;
 

@@ -1,2 +1,2 @@
 /** Activities of the model group (exported to the worker). */
-export {};
+export { callModel } from './gateway';

@@ -85,7 +85,7 @@ const bullets = (items: string[], none = '- (none)') => (items.length ? items.ma
  */
 export function renderTaskDescription(task: TaskSpec): string {
   const cols = task.output.columns
-    .map((c, i) => `${i + 1}. ${c.name ? `\`${c.name}\`` : '(name not specified)'}${c.type ? ` (${c.type})` : ''}: ${c.description}`)
+    .map((c, i) => `${i + 1}. ${c.name ? `\`${c.name}\`` : '(name not given)'}${c.type ? `, ${c.type}` : ''}: ${c.description}`)
     .join('\n');
   const parts = [
     `## Question\n${task.question.trim()}`,

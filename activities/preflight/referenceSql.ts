@@ -2,8 +2,8 @@
  * Loads the 103 reference query texts once per process (in memory, never written to disk) and
  * indexes them for the preflight's n-gram check (STUDY-PROTOCOL.md §3).
  *
- * Source order: `activities/python/queries.py texts --ids q1,...` (the data engineer's script,
- * JSON {id: text} on its last stdout line); if it is missing or fails, the `tpcds/` folder of
+ * Source order: `activities/python/queries.py texts --ids q1,... --jar <jar>` (the data engineer's
+ * script, JSON {source, texts: {id: text}} on its last stdout line); if it is missing or fails, the `tpcds/` folder of
  * Spark's tests jar read by `jar_query_texts.py` (the jar under LOCKIN_HOME, else the
  * repository's `.lockin`). No texts at all is an error: the preflight cannot run, so nothing is sent.
  */
@@ -25,25 +25,29 @@ export const QUERY_IDS: string[] = (() => {
 })();
 
 const Texts = z.record(z.string(), z.string());
+/** queries.py texts: {source, texts: {id: text}}. */
+const QueriesPyTexts = z.object({ source: z.string(), texts: Texts });
 
 let cached: Promise<{ texts: Record<string, string>; index: SqlIndex; source: string }> | null = null;
 
 async function loadTexts(): Promise<{ texts: Record<string, string>; source: string }> {
   const problems: string[] = [];
+  const jars = [sparkTestsJar(), path.join(REPO_ROOT, '.lockin', 'cache', 'jars', path.basename(sparkTestsJar()))];
+  const jar = jars.find((j) => fs.existsSync(j));
   const queriesPy = path.join(pythonDir(), 'queries.py');
   if (fs.existsSync(queriesPy)) {
     try {
-      const texts = await runPythonJson('queries.py', ['texts', '--ids', QUERY_IDS.join(',')], Texts, { timeoutMs: 120_000 });
-      if (Object.keys(texts).length >= 99) return { texts, source: 'queries.py' };
-      problems.push(`queries.py returned ${Object.keys(texts).length} texts`);
+      const args = ['texts', '--ids', QUERY_IDS.join(','), ...(jar ? ['--jar', jar] : [])];
+      const out = await runPythonJson('queries.py', args, QueriesPyTexts, { timeoutMs: 120_000 });
+      if (Object.keys(out.texts).length >= 99) return { texts: out.texts, source: `queries.py (${out.source})` };
+      problems.push(`queries.py returned ${Object.keys(out.texts).length} texts`);
     } catch (e) {
       problems.push(`queries.py: ${(e as Error).message.slice(0, 300)}`);
     }
   }
-  const jars = [sparkTestsJar(), path.join(REPO_ROOT, '.lockin', 'cache', 'jars', path.basename(sparkTestsJar()))];
   try {
     const texts = await runPythonJson(path.join(REPO_ROOT, 'activities', 'preflight', 'jar_query_texts.py'), jars, Texts, { timeoutMs: 120_000 });
-    return { texts, source: `jar (${jars.find((j) => fs.existsSync(j))})` };
+    return { texts, source: `jar (${jar})` };
   } catch (e) {
     problems.push(`jar: ${(e as Error).message.slice(0, 300)}`);
   }

@@ -54,6 +54,7 @@ def main() -> None:
         Line2D([], [], marker="o", color="tab:green", linestyle="", label="agrees with reference"),
         Line2D([], [], marker="x", color="tab:red", linestyle="", label="no reference agreement"),
     ]
+    axes[1].tick_params(labelleft=True)
     axes[1].legend(handles=handles, loc="lower right", fontsize=8)
     fig.suptitle(spec.get("title", "Figure 1"), fontsize=10)
     fig.tight_layout()

@@ -12,18 +12,23 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { JudgeReply } from '../model/stages';
-import { replayRoot } from '../common/paths';
+import { replayRoot, REPO_ROOT } from '../common/paths';
 import { InputError } from '../common/errors';
 import type { ModelParams, StageRequest, StageResult } from '../common/types';
 import type { ConditionId } from '../../workflows/budgets';
 import type { JudgeLabel } from './autoLabels';
 
-/** Path of the judge reply in a replay corpus, or null when `model` is not a replay spec. */
-export function replayJudgeFile(model: string, taskId: string, condition: string): string | null {
+/**
+ * Path of the judge reply in a replay corpus, or null when `model` is not a replay spec.
+ * The corpus resolves as in activities/model/spec.ts: absolute as is; with a '/' relative to
+ * the repo root; else under replay/. A targeted replication reads `<task>/replicate-<r>/judge/`.
+ */
+export function replayJudgeFile(model: string, taskId: string, condition: string, replicate?: string): string | null {
   if (!model.startsWith('replay:')) return null;
-  const corpus = model.slice('replay:'.length);
-  const root = path.isAbsolute(corpus) || corpus.includes('/') ? path.resolve(corpus) : path.join(replayRoot(), corpus);
-  return path.join(root, taskId, 'judge', `${condition}.md`);
+  const corpus = model.slice('replay:'.length).trim();
+  const root = path.isAbsolute(corpus) ? corpus : corpus.includes('/') ? path.join(REPO_ROOT, corpus) : path.join(replayRoot(), corpus);
+  const base = replicate ? path.join(root, taskId, `replicate-${replicate}`) : path.join(root, taskId);
+  return path.join(base, 'judge', `${condition}.md`);
 }
 
 /**
@@ -62,6 +67,8 @@ export interface JudgeRequest {
   taskId: string;
   condition: ConditionId;
   conditionDir: string;
+  /** Set for a targeted-replication run (Table VII). */
+  replicate?: string;
   model: string;
   params: ModelParams;
   /** Evidence shown to the judge (obligations, execution status, output schema, comparison summary). */
@@ -76,7 +83,7 @@ export interface JudgeRequest {
  * A gateway failure is reported in `error` (the caller falls back to the heuristic).
  */
 export async function obtainJudge(req: JudgeRequest): Promise<{ labels: JudgeLabel[] | null; callFile?: string; error?: string }> {
-  const replayFile = replayJudgeFile(req.model, req.taskId, req.condition);
+  const replayFile = replayJudgeFile(req.model, req.taskId, req.condition, req.replicate);
   if (replayFile && !fs.existsSync(replayFile)) return { labels: null };
   const gateway = loadGateway();
   if (!gateway) {
@@ -96,6 +103,7 @@ export async function obtainJudge(req: JudgeRequest): Promise<{ labels: JudgeLab
       model: req.model,
       params: req.params,
       inputs: { feedbackFile: evidenceFile },
+      ...(req.replicate ? { replicate: req.replicate } : {}),
     });
     if (!res.ok) return { labels: null, callFile: res.callFile, error: `judge reply broke the protocol: ${res.protocolError ?? ''}` };
     const out = JudgeReply.safeParse(res.json);

@@ -18,6 +18,8 @@ export interface LabelObligationsInput {
   condition: ConditionId;
   /** runs/<studyId>/tasks/<qid>/<condition>/ with the frozen plan.md, solution.py, test_solution.py. */
   conditionDir: string;
+  /** Set for a targeted-replication run (Table VII): the judge reply is looked up under replicate-<r>/. */
+  replicate?: string;
   execution: ExecutionOutcome | null;
   comparison: ComparisonOutcome | null;
   /** The judge's model spec (e.g. "replay:lockin", "anthropic:claude-sonnet-4-6"); absent = heuristic only. */
@@ -56,6 +58,7 @@ export async function labelObligations(input: LabelObligationsInput): Promise<La
       taskId: input.taskId,
       condition: input.condition,
       conditionDir: input.conditionDir,
+      replicate: input.replicate,
       model: input.model,
       params: input.params ?? DEFAULT_PARAMS,
       evidence: {

@@ -80,6 +80,8 @@ export interface LoadedStudy {
   reproduce: unknown | null;
   mutation: unknown | null;
   finalLabelsImported: number;
+  /** Final labels (task|condition|obligation) that match no labelled primary run: reported, not used. */
+  finalLabelsUnmatched: string[];
 }
 
 function readJson(file: string): unknown {
@@ -117,7 +119,7 @@ export function parseRecords(text: string, file: string): RunRecord[] {
 }
 
 function resolveDir(studyDir: string, rec: RunRecord): string {
-  const cands = [path.isAbsolute(rec.conditionDir) ? rec.conditionDir : path.join(studyDir, rec.conditionDir), path.resolve(rec.conditionDir), path.join(studyDir, 'tasks', rec.taskId, rec.condition)];
+  const cands = [path.isAbsolute(rec.conditionDir) ? rec.conditionDir : path.join(studyDir, rec.conditionDir), path.resolve(rec.conditionDir), path.join(studyDir, 'tasks', rec.taskId, ...(rec.replicate ? [`replicate-${rec.replicate}`] : []), rec.condition)];
   return cands.find((d) => fs.existsSync(d)) ?? cands[0];
 }
 
@@ -149,6 +151,7 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
   const records = parseRecords(fs.readFileSync(recordsFile, 'utf8'), recordsFile);
   const tasks = manifest.tasks && manifest.tasks.length > 0 ? manifest.tasks : [...STUDY_TASKS];
   const finals = readFinalLabels(studyDir);
+  const usedFinals = new Set<string>();
   const obligations = new Map<string, Obligation[]>();
   const obligationsOf = (t: string) => {
     if (!obligations.has(t)) obligations.set(t, loadObligations(t, opts.tasksDir));
@@ -172,6 +175,7 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
         taskId,
         condition,
         conditionDir: dir,
+        replicate: replicate ?? undefined,
         execution,
         comparison: rec.comparison,
         model: manifest.model.startsWith('replay:') ? manifest.model : undefined,
@@ -186,7 +190,9 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
     base.labels = obs.map((o) => {
       const a = byId.get(o.id);
       if (!a) throw new InputError(`no label for obligation ${o.id}`, labelsPath, 'labels');
-      const f = replicate ? undefined : finals.get(labelKey(taskId, condition, o.id));
+      const key = labelKey(taskId, condition, o.id);
+      const f = replicate ? undefined : finals.get(key);
+      if (f) usedFinals.add(key);
       const final: FinalLabel = f ? { plan: f.plan, code: f.code, test: f.test, origin: 'adjudicated' } : { plan: a.plan, code: a.code, test: a.test, origin: 'automated' };
       return { obligation: o, automated: a, final };
     });
@@ -214,5 +220,6 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
     reproduce: readJsonIfExists(path.join(studyDir, 'reproduce.json')),
     mutation: readJsonIfExists(path.join(studyDir, 'mutation.json')),
     finalLabelsImported: finals.size,
+    finalLabelsUnmatched: [...finals.keys()].filter((k) => !usedFinals.has(k)),
   };
 }

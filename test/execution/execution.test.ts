@@ -31,7 +31,7 @@ beforeAll(() => {
 afterAll(() => {
   if (savedHome === undefined) delete process.env.LOCKIN_HOME;
   else process.env.LOCKIN_HOME = savedHome;
-  fs.rmSync(work, { recursive: true, force: true });
+  if (!process.env.LOCKIN_TEST_KEEP) fs.rmSync(work, { recursive: true, force: true });
 });
 
 /** Copies a fixture folder into the work folder as `<name>/artifacts` (so ../pytest is private). */
@@ -116,26 +116,47 @@ describe('executeCandidate', () => {
   test('a candidate that loops forever: timeout, process tree killed, the test process stays up', async () => {
     const dir = artifacts('candidates/loops', 'loops');
     const started = Date.now();
-    const out = await executeCandidate({ dir, scale: 0.01, settings: SETTINGS, outDir: path.join(work, 'loops', 'execution'), timeoutMs: 30000, memoryMb: 1024, dbDir });
+    const out = await executeCandidate({ dir, scale: 0.01, settings: SETTINGS, outDir: path.join(work, 'loops', 'execution'), timeoutMs: 20000, memoryMb: 1024, dbDir });
     expect(out.status).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(30000 + 10000);
+    expect(Date.now() - started).toBeLessThan(20000 + 10000);
   });
 
-  test('a candidate that opens a reference file: forbidden-access, file not readable', async () => {
+  /** Plants a fake reference under the test LOCKIN_HOME and a candidate that reads it at import. */
+  function peekingCandidate(name: string): { dir: string; ref: string } {
     const ref = path.join(referencesDir(0.01), 'q3', 'output.arrow');
     fs.mkdirSync(path.dirname(ref), { recursive: true });
     fs.writeFileSync(ref, 'SECRET-REFERENCE-ROWS');
-    const dir = path.join(work, 'peeks', 'artifacts');
+    const dir = path.join(work, name, 'artifacts');
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(
       path.join(dir, 'solution.py'),
-      `def solve(spark, tables):\n    with open(${JSON.stringify(ref)}) as fh:\n        data = fh.read()\n    return spark.createDataFrame([(data,)], "x string")\n`,
+      `with open(${JSON.stringify(ref)}) as fh:\n    DATA = fh.read()\n\n\ndef solve(spark, tables):\n    return spark.createDataFrame([(DATA,)], "x string")\n`,
     );
+    return { dir, ref };
+  }
+
+  test('a candidate that opens a reference file (at import): forbidden-access, file not readable', async () => {
+    const { dir, ref } = peekingCandidate('peeks');
     const out = await executeCandidate({ dir, scale: 0.01, settings: SETTINGS, outDir: path.join(work, 'peeks', 'execution'), timeoutMs: 150000, memoryMb: 1024, dbDir });
     expect(out.status).toBe('forbidden-access');
+    expect(out.isolation).toBe('bwrap');
     expect(out.reason).toContain(ref);
     expect(out.reason).not.toContain('SECRET-REFERENCE-ROWS');
     expect(out.outputFile).toBeUndefined();
+  });
+
+  test('without bubblewrap the in-process check still refuses the reference (isolation recorded)', async () => {
+    const { dir, ref } = peekingCandidate('peeks-checked');
+    process.env.LOCKIN_ISOLATION = 'checked-only';
+    try {
+      const out = await executeCandidate({ dir, scale: 0.01, settings: SETTINGS, outDir: path.join(work, 'peeks-checked', 'execution'), timeoutMs: 60000, memoryMb: 1024, dbDir });
+      expect(out.status).toBe('forbidden-access');
+      expect(out.isolation).toBe('checked-only');
+      expect(out.reason).toContain(`candidate tried to read ${ref}`);
+      expect(out.reason).not.toContain('SECRET-REFERENCE-ROWS');
+    } finally {
+      delete process.env.LOCKIN_ISOLATION;
+    }
   });
 });
 

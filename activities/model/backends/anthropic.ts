@@ -35,7 +35,12 @@ function retryAfterMs(headers: unknown): number | null {
  * @throws BackendError: retryable = false for permanent 4xx or a missing API key; retryable =
  *   true when transient failures outlast the retries (Temporal may retry the activity later).
  */
-export async function callAnthropic(request: BackendRequest, cfg: GatewayConfig, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<BackendReply> {
+export async function callAnthropic(
+  request: BackendRequest,
+  cfg: GatewayConfig,
+  signal?: AbortSignal,
+  sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)),
+): Promise<BackendReply> {
   if (!process.env.ANTHROPIC_API_KEY && !process.env.ANTHROPIC_AUTH_TOKEN) {
     throw new BackendError('ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) is not set', null, false, []);
   }
@@ -46,7 +51,7 @@ export async function callAnthropic(request: BackendRequest, cfg: GatewayConfig,
   for (let attempt = 1; ; attempt++) {
     rateLimitWaitMs += await limiter.acquire();
     try {
-      const msg = await client.messages.create(request.body, { headers: request.headers, timeout: cfg.timeoutMs });
+      const msg = await client.messages.create(request.body, { headers: request.headers, timeout: cfg.timeoutMs, signal });
       const text = msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
       return {
         text,
@@ -64,6 +69,7 @@ export async function callAnthropic(request: BackendRequest, cfg: GatewayConfig,
         rateLimitWaitMs,
       };
     } catch (e) {
+      if (signal?.aborted) throw e; // the activity was cancelled: no retry
       const apiErr = e instanceof Anthropic.APIError ? e : null;
       const status = apiErr && typeof apiErr.status === 'number' ? apiErr.status : null;
       if (!apiErr && !(e instanceof Anthropic.AnthropicError)) throw e;

@@ -1,0 +1,69 @@
+/**
+ * Runs the data scripts (activities/python/{tpcds_data,queries,references}.py) for the data
+ * activities: forwards their progress lines (stderr) and turns their clear, permanent errors
+ * (exit code 2, "error: ..." on stderr: a corrupted file, a missing package, an unknown variant)
+ * into InputError, which the worker raises non-retryable.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { z } from 'zod';
+import { runPythonJson } from '../common/python';
+import { InputError, SubprocessError } from '../common/errors';
+import { REPO_ROOT, sparkTestsJar } from '../common/paths';
+import { SparkSettingsSchema, type SparkSettings } from '../common/settings';
+
+/** Exit code the data scripts use for a clear, user-facing error (tables.fail). */
+const CLEAR_ERROR_EXIT = 2;
+
+/** Where progress lines go: stderr unless LOCKIN_DATA_QUIET=1. Tests may replace it. */
+export let progressSink: (line: string) => void = (line) => {
+  if (process.env.LOCKIN_DATA_QUIET !== '1') process.stderr.write(`[data] ${line}\n`);
+};
+
+/** Replaces the progress sink (returns the previous one). */
+export function setProgressSink(sink: (line: string) => void): (line: string) => void {
+  const prev = progressSink;
+  progressSink = sink;
+  return prev;
+}
+
+/**
+ * Runs `activities/python/<script> ...args` and validates its JSON result.
+ * @throws InputError for the script's clear errors (exit 2); SubprocessError otherwise.
+ */
+export async function runDataScript<T extends z.ZodTypeAny>(script: string, args: string[], schema: T, timeoutMs?: number): Promise<z.infer<T>> {
+  try {
+    return await runPythonJson(script, args, schema, { timeoutMs, onStderrLine: (l) => progressSink(l) });
+  } catch (err) {
+    if (err instanceof SubprocessError && err.exitCode === CLEAR_ERROR_EXIT) {
+      const lines = err.stderrTail.split('\n').filter((l) => l.startsWith('error: '));
+      throw new InputError(`${script}: ${(lines[lines.length - 1] ?? err.stderrTail).replace(/^error: /, '')}`);
+    }
+    throw err;
+  }
+}
+
+/** The `--settings` argument: the validated study settings as JSON (every key explicit). */
+export function settingsArg(settings: SparkSettings): string {
+  const parsed = SparkSettingsSchema.safeParse(settings);
+  if (!parsed.success) throw new InputError(`invalid Spark settings: ${parsed.error.message}`, undefined, 'settings');
+  return JSON.stringify(parsed.data);
+}
+
+/** The Spark tests jar: sparkTestsJar() under LOCKIN_HOME, else the one setup fetched under `<repo>/.lockin`. */
+export function testsJar(): string {
+  const own = sparkTestsJar();
+  const fallback = path.join(REPO_ROOT, '.lockin', 'cache', 'jars', path.basename(own));
+  return fs.existsSync(own) || !fs.existsSync(fallback) ? own : fallback;
+}
+
+/** Validates a scale factor (positive, finite). @throws InputError naming the field. */
+export function checkScale(scale: number): number {
+  if (typeof scale !== 'number' || !Number.isFinite(scale) || scale <= 0) throw new InputError(`scale must be a positive number, got ${scale}`, undefined, 'scale');
+  return scale;
+}
+
+/** Formats a scale for the Python scripts (JS number text: 1 -> "1", 0.01 -> "0.01"). */
+export function scaleArg(scale: number): string {
+  return String(checkScale(scale));
+}

@@ -1,0 +1,328 @@
+/**
+ * The model gateway: the one activity every stage calls (`callModel`).
+ *
+ * Order of work for one protocol-level call:
+ *  1. render the stage's prompt from ONLY what the stage may see (stageInputs.ts, STUDY-PROTOCOL.md §2);
+ *  2. preflight leak check of the condition directory and the outgoing request (§3); a leak fails
+ *     the call non-retryably and nothing is sent (skipped for `judge`, an evaluation after freeze);
+ *  3. the cache (anthropic backend): a verified entry for the same request is returned unpaid;
+ *  4. the backend (anthropic with counted retries and an RPM limit, or replay);
+ *  5. parse the reply protocol, write returned artifacts into workDir;
+ *  6. write `<workDir>/calls/NN-<stage>.json` and a ledger line; return a small StageResult.
+ * A protocol-breaking reply returns ok:false with protocolError (the call still counts).
+ * Backend failures throw ApplicationFailure: non-retryable for 400/401/403, a missing replay file
+ * or bad input; retryable when transient errors outlast the retries.
+ */
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { InputError } from '../common/errors';
+import type { StageRequest, StageResult, TokenUsage } from '../common/types';
+import { preflight, PreflightReport } from '../preflight/preflight';
+import { CONDITIONS } from '../../workflows/budgets';
+import { callAnthropic, LONG_CONTEXT_BETA } from './backends/anthropic';
+import { readReplay, replayFile } from './backends/replay';
+import { BackendError, BackendReply, BackendRequest, ZERO_USAGE } from './backends/types';
+import { cacheGet, cacheKey, cachePut } from './cache';
+import { gatewayConfig } from './config';
+import { appendLedger } from './ledger';
+import { callCost, PRICING_VERSION } from './pricing';
+import { renderTemplate, TemplateInfo } from './prompts';
+import { parseReply } from './reply';
+import { DEFAULT_MODEL_ID, parseModelSpec, ParsedSpec } from './spec';
+import { loadTaskSpec, stageVars } from './stageInputs';
+import { STAGES } from './stages';
+
+export const CALL_FILE_SCHEMA_VERSION = 1;
+
+/** `<workDir>/calls/NN-<stage>.json` (NN = callIndex, two digits). */
+export function callFilePath(workDir: string, callIndex: number, stage: string): string {
+  return path.join(workDir, 'calls', `${String(callIndex).padStart(2, '0')}-${stage}.json`);
+}
+
+/**
+ * The directories the preflight compares, from the run layout (activities/store/layout.ts):
+ * `<task dir>/snapshot` is the shared snapshot, `<task dir>/<condition>` the conditions.
+ */
+export function preflightLayout(req: Pick<StageRequest, 'workDir' | 'condition'>): { sharedSnapshotDir: string; otherConditionDirs: string[] } {
+  const taskDir = path.dirname(path.resolve(req.workDir));
+  if (req.condition === 'shared') return { sharedSnapshotDir: path.resolve(req.workDir), otherConditionDirs: CONDITIONS.map((c) => path.join(taskDir, c)) };
+  return { sharedSnapshotDir: path.join(taskDir, 'snapshot'), otherConditionDirs: CONDITIONS.filter((c) => c !== req.condition).map((c) => path.join(taskDir, c)) };
+}
+
+/** The Temporal activity context, or null when called outside an activity (tests, CLI). */
+function activityContext(): Context | null {
+  try {
+    return Context.current();
+  } catch {
+    return null;
+  }
+}
+
+/** Heartbeats every 10 s while a call is in flight (MODEL_CALL has a 30 s heartbeat timeout). */
+function startHeartbeat(ctx: Context | null, details: unknown): () => void {
+  if (!ctx) return () => undefined;
+  ctx.heartbeat(details);
+  const timer = setInterval(() => ctx.heartbeat(details), 10_000);
+  return () => clearInterval(timer);
+}
+
+function sha256(text: string): string {
+  return crypto.createHash('sha256').update(text).digest('hex');
+}
+
+function writeJsonAtomic(file: string, value: unknown): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
+  fs.renameSync(tmp, file);
+}
+
+function writeArtifact(file: string, content: string): void {
+  if (fs.existsSync(file)) fs.rmSync(file, { force: true }); // a frozen (0444) copy is replaced, not edited
+  fs.writeFileSync(file, content);
+}
+
+function validate(req: StageRequest): void {
+  if (!(STAGES as readonly string[]).includes(req.stage)) throw new InputError(`unknown stage "${req.stage}"`, undefined, 'stage');
+  if (!Number.isInteger(req.callIndex) || req.callIndex < 1 || req.callIndex > 99) throw new InputError(`callIndex must be an integer 1..99, got ${req.callIndex}`, undefined, 'callIndex');
+  if (!req.workDir || !fs.existsSync(req.workDir)) throw new InputError('workDir does not exist', req.workDir, 'workDir');
+  const p = req.params;
+  if (!p || !(p.maxTokens > 0) || !(p.temperature >= 0 && p.temperature <= 1) || !(p.topP > 0 && p.topP <= 1)) {
+    throw new InputError(`params out of range: ${JSON.stringify(p)}`, undefined, 'params');
+  }
+}
+
+/** Builds the request as sent (anthropic) or as it would be sent (replay). */
+function buildRequest(spec: ParsedSpec, req: StageRequest, system: string, user: string, replayPath: string | null): { request: BackendRequest; notes: string[] } {
+  const notes: string[] = [];
+  const headers: Record<string, string> = {};
+  const modelId = spec.backend === 'anthropic' ? spec.modelId : 'replay';
+  if (req.params.longContext) headers['anthropic-beta'] = LONG_CONTEXT_BETA;
+  // Current Claude models reject temperature and top_p together: send temperature only.
+  notes.push(`top_p ${req.params.topP} is the study's intended setting and is recorded, not sent (the API rejects temperature and top_p together)`);
+  if (req.params.longContext) notes.push(`long context requested with anthropic-beta: ${LONG_CONTEXT_BETA}`);
+  const request: BackendRequest = {
+    backend: spec.backend === 'anthropic' ? 'anthropic' : 'replay',
+    endpoint: spec.backend === 'anthropic' ? 'POST /v1/messages' : `replay ${replayPath}`,
+    headers,
+    body: { model: modelId, max_tokens: req.params.maxTokens, temperature: req.params.temperature, system, messages: [{ role: 'user', content: user }] },
+  };
+  return { request, notes };
+}
+
+function toFailure(err: unknown): Error {
+  if (err instanceof ApplicationFailure) return err;
+  if (err instanceof BackendError) {
+    return err.retryable
+      ? ApplicationFailure.retryable(err.message, err.name, { status: err.status, attempts: err.attempts })
+      : ApplicationFailure.nonRetryable(err.message, err.name, { status: err.status, attempts: err.attempts });
+  }
+  if (err instanceof InputError) return ApplicationFailure.nonRetryable(err.message, err.name);
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+/**
+ * The gateway activity: one protocol-level model call.
+ * @param req the stage request (see activities/common/types.ts StageRequest).
+ * @returns a small StageResult (no bodies): call file path, ok/protocolError, artifact hashes or
+ *   validated JSON, cache hit, backend, usage (of the reply; for a cache hit, the original usage),
+ *   cost (USD billed by this call: 0 for cache hits, replays and unpriced models), duration.
+ * @throws ApplicationFailure (non-retryable) on a leak, bad input, 400/401/403, a missing replay
+ *   file; (retryable) when transient API errors outlast the retries.
+ */
+export async function callModel(req: StageRequest): Promise<StageResult> {
+  const ctx = activityContext();
+  const stopHeartbeat = startHeartbeat(ctx, { stage: req.stage, callIndex: req.callIndex });
+  try {
+    return await callModelInner(req, ctx);
+  } finally {
+    stopHeartbeat();
+  }
+}
+
+async function callModelInner(req: StageRequest, ctx: Context | null): Promise<StageResult> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  let spec: ParsedSpec;
+  let system: { text: string; template: TemplateInfo };
+  let user: { text: string; template: TemplateInfo };
+  let replayPath: string | null = null;
+  try {
+    validate(req);
+    spec = parseModelSpec(req.model);
+    if (spec.backend === 'claude-code') throw new InputError('the claude-code backend is not implemented in this build; use anthropic:<model-id> or replay:<dir>', undefined, 'model');
+    const task = loadTaskSpec(req.taskId);
+    const { template, vars } = stageVars(req, task);
+    user = renderTemplate(template, vars);
+    system = renderTemplate('system', {});
+    if (spec.backend === 'replay') replayPath = replayFile(spec.dir, req.taskId, req.stage, req.condition, req.replicate);
+  } catch (e) {
+    throw toFailure(e);
+  }
+  const { request, notes } = buildRequest(spec, req, system.text, user.text, replayPath);
+  const callFile = callFilePath(req.workDir, req.callIndex, req.stage);
+  const common = {
+    schemaVersion: CALL_FILE_SCHEMA_VERSION,
+    studyId: req.studyId,
+    taskId: req.taskId,
+    condition: req.condition,
+    stage: req.stage,
+    callIndex: req.callIndex,
+    replicate: req.replicate ?? null,
+    model: req.model,
+    backend: spec.backend,
+    modelId: spec.backend === 'anthropic' ? spec.modelId : 'replay',
+    intendedParams: req.params,
+    paramNotes: notes,
+    templates: { user: user.template, system: system.template },
+    inputs: req.inputs,
+  };
+
+  // 2. Preflight: nothing is sent (or read from the cache) before it passes.
+  let preflightReport: PreflightReport | { skipped: string };
+  if (req.stage === 'judge') {
+    preflightReport = { skipped: 'judge is an evaluation of frozen artifacts after freeze (§3 applies to generation and revision calls)' };
+  } else {
+    try {
+      preflightReport = await preflight({
+        conditionDir: req.workDir,
+        condition: req.condition,
+        ...preflightLayout(req),
+        requestText: `${request.body.system}\n\n${request.body.messages.map((m) => m.content).join('\n\n')}`,
+      });
+    } catch (e) {
+      writeJsonAtomic(callFile, { ...common, status: 'preflight-failed', error: (e as Error).message, findings: (e as ApplicationFailure).details?.[0] ?? null, timing: { startedAt, durationMs: Date.now() - started } });
+      throw toFailure(e);
+    }
+  }
+
+  // 3-4. Cache, then backend.
+  const key = cacheKey(request);
+  let reply: BackendReply;
+  let cacheHit = false;
+  let cachedAt: string | null = null;
+  try {
+    if (spec.backend === 'replay') {
+      reply = readReplay(replayPath!);
+    } else {
+      const hit = cacheGet(key);
+      if (hit) {
+        reply = hit.reply;
+        cacheHit = true;
+        cachedAt = hit.storedAt;
+      } else {
+        reply = await callAnthropic(request, gatewayConfig(), ctx?.cancellationSignal);
+        if (reply.stopReason !== 'refusal' && reply.text.trim()) cachePut(request, reply);
+      }
+    }
+  } catch (e) {
+    const be = e instanceof BackendError ? e : null;
+    const durationMs = Date.now() - started;
+    writeJsonAtomic(callFile, {
+      ...common,
+      status: 'failed',
+      request,
+      cacheKey: key,
+      preflight: preflightReport,
+      error: (e as Error).message,
+      httpStatus: be?.status ?? null,
+      retries: be ? Math.max(0, be.attempts.length - 1) : 0,
+      attempts: be?.attempts ?? [],
+      timing: { startedAt, finishedAt: new Date().toISOString(), durationMs },
+    });
+    appendLedger({
+      at: startedAt,
+      studyId: req.studyId,
+      taskId: req.taskId,
+      condition: req.condition,
+      stage: req.stage,
+      replicate: req.replicate,
+      callIndex: req.callIndex,
+      backend: spec.backend,
+      model: req.model,
+      cacheHit: false,
+      status: 'failed',
+      ...ZERO_USAGE,
+      costUsd: 0,
+      retries: be ? Math.max(0, be.attempts.length - 1) : 0,
+      callFile,
+    });
+    throw toFailure(e);
+  }
+
+  // 5. Parse the reply protocol; write artifacts only when the whole reply is valid.
+  const parsed = reply.stopReason === 'refusal' ? ({ ok: false, protocolError: 'the model refused (stop_reason refusal)' } as const) : parseReply(reply.text, req.stage);
+  let artifacts: Record<string, string> | undefined;
+  if (parsed.ok && parsed.files) {
+    artifacts = {};
+    for (const [name, content] of Object.entries(parsed.files)) {
+      writeArtifact(path.join(req.workDir, name), content);
+      artifacts[name] = sha256(content);
+    }
+  }
+  const protocolError = parsed.ok ? undefined : parsed.protocolError;
+
+  // 6. Usage and cost; call file; ledger.
+  const usage: TokenUsage = reply.usage;
+  const priced = spec.backend === 'anthropic' ? callCost(reply.responseModel || spec.modelId || DEFAULT_MODEL_ID, usage) : { costUsd: 0, note: 'replay: no cost' };
+  const billed = cacheHit ? 0 : priced.costUsd;
+  const durationMs = Date.now() - started;
+  const status = parsed.ok ? 'ok' : 'protocol-error';
+  writeJsonAtomic(callFile, {
+    ...common,
+    status,
+    ok: parsed.ok,
+    protocolError: protocolError ?? null,
+    request,
+    cacheKey: key,
+    cacheHit,
+    cachedAt,
+    preflight: preflightReport,
+    reply: { text: reply.text, stopReason: reply.stopReason, responseModel: reply.responseModel, responseId: reply.responseId },
+    parsed: parsed.ok ? { artifacts: artifacts ?? null, json: parsed.json ?? null } : null,
+    usage,
+    costUsd: billed,
+    replyCostUsd: priced.costUsd,
+    costNote: [priced.note, cacheHit ? 'cache hit: nothing billed' : undefined, reply.stopReason === 'max_tokens' ? 'reply stopped at max_tokens' : undefined].filter(Boolean).join('; ') || null,
+    pricingVersion: PRICING_VERSION,
+    retries: cacheHit ? 0 : reply.retries,
+    attempts: cacheHit ? [] : reply.attempts,
+    rateLimitWaitMs: cacheHit ? 0 : reply.rateLimitWaitMs,
+    timing: { startedAt, finishedAt: new Date().toISOString(), durationMs },
+  });
+  appendLedger({
+    at: startedAt,
+    studyId: req.studyId,
+    taskId: req.taskId,
+    condition: req.condition,
+    stage: req.stage,
+    replicate: req.replicate,
+    callIndex: req.callIndex,
+    backend: spec.backend,
+    model: req.model,
+    cacheHit,
+    status,
+    ...(cacheHit ? ZERO_USAGE : usage),
+    costUsd: billed,
+    retries: cacheHit ? 0 : reply.retries,
+    callFile,
+  });
+
+  const result: StageResult = {
+    stage: req.stage,
+    callFile,
+    ok: parsed.ok,
+    cacheHit,
+    backend: spec.backend,
+    usage,
+    costUsd: billed ?? 0,
+    durationMs,
+  };
+  if (protocolError) result.protocolError = protocolError;
+  if (artifacts) result.artifacts = artifacts;
+  if (parsed.ok && parsed.json !== undefined) result.json = parsed.json;
+  return result;
+}

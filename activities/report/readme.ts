@@ -1,0 +1,92 @@
+/**
+ * The text of `report/README.md`: what each export holds and how to recompute every table
+ * cell of report.md with pandas alone (test/report checks the Table III recipe against
+ * summary.json).
+ */
+
+/** README.md for a report folder; `exclude` names the tasks of the exclusion sensitivity. */
+export function readmeText(exclude: string[]): string {
+  const ex = JSON.stringify(exclude);
+  return `# Recomputing the report from its exports
+
+Every number in report.md comes from the files in this folder. Read them with pandas
+(\`pd.read_parquet\` or \`pd.read_csv\`; the CSVs hold the same rows, booleans as true/false,
+empty cells as nulls).
+
+| File | One row per | Key columns |
+|---|---|---|
+| runs.parquet / runs.csv | run (task × condition; replicate runs have \`replicate\` set) | test_passed, executed, reference_matched, false_pass, calls_used, pytest_*, pfe, primary_category, categories (';'-separated), plan/code/test_score (final labels), auto_*_score, sco, test_file_changed, reproduced |
+| labels.parquet / labels.csv | obligation of a run | auto_plan/auto_code/auto_test (+ *_source: rule, execution, judge, heuristic), final_plan/final_code/final_test, final_origin (adjudicated or automated), plan/code/test_weight of the final labels, sco |
+| scores.parquet / scores.csv | primary task × condition (all assigned tasks; a missing run has present = false and zero scores) | plan/code/test_score, *_change_pp (branch − one-pass, percentage points), reproduced |
+| trajectories.parquet / .csv | revision branch × task × obligation | trajectory, assertions_changed, test_file_changed |
+| summary.json | condition | Table III numbers (fractions, not percent) |
+
+Rules (STUDY-PROTOCOL.md §5): weights plan present 1, partial/ambiguous 0.5, absent/contradicted 0;
+code satisfied 1, else 0; test covered 1, partially-covered 0.5, not-covered 0. A task score is
+the mean weight over its obligations; a condition mean is over ALL assigned tasks. An SCO is
+plan absent/contradicted AND code violated (not execution-failed) AND test not-covered.
+Labels whose source is \`heuristic\` were produced by the documented fallback
+(activities/scoring/heuristic.ts) because no judge reply was available.
+
+\`\`\`python
+import pandas as pd
+runs = pd.read_parquet("runs.parquet"); labels = pd.read_parquet("labels.parquet")
+scores = pd.read_parquet("scores.parquet"); traj = pd.read_parquet("trajectories.parquet")
+primary = runs[runs.replicate.isna()]
+
+# Table III (and summary.json)
+t3 = primary.groupby("condition").agg(
+    tasks=("task", "size"), testPassed=("test_passed", "sum"), executed=("executed", "sum"),
+    referenceMatched=("reference_matched", "sum"), falsePasses=("false_pass", "sum"),
+    modelCalls=("calls_used", "sum"), planScoreMean=("plan_score", "mean"),
+    codeScoreMean=("code_score", "mean"), testScoreMean=("test_score", "mean"), sco=("sco", "sum"))
+t3["falsePassRate"] = t3.falsePasses / t3.tasks                       # over all assigned runs
+t3["conditionalFalsePassProportion"] = t3.falsePasses / t3.testPassed  # over test-passing runs
+
+# Task scores from the labels themselves (equal to scores.parquet)
+by_run = labels[labels.replicate.isna()].groupby(["task", "condition"])[["plan_weight", "code_weight", "test_weight"]].mean()
+
+# Failure categories (runs without reference agreement)
+primary[primary.present & ~primary.reference_matched].groupby(["condition", "primary_category"]).size()
+
+# Table IV: paired changes with Tukey hinges (odd n: the median belongs to both halves)
+def med(v):
+    return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
+def hinges(x):
+    s = sorted(x); h = (len(s) + 1) // 2
+    return med(s[:h]), med(s), med(s[len(s) - h:])
+def paired(d, branch, dim):
+    c = d[d.condition == branch][f"{dim}_change_pp"]
+    lo, md, hi = hinges(list(c))
+    return dict(n=len(c), mean=c.mean(), improved=(c > 0).sum(), unchanged=(c == 0).sum(),
+                decreased=(c < 0).sum(), median=md, lower=lo, upper=hi, iqr=hi - lo)
+paired(scores, "plan-audit", "test")
+
+# Table V: the same computations on restricted task lists (pairing preserved)
+excl = scores[~scores.task.isin(${ex})]
+repro = scores[scores.reproduced == True]
+both = repro[~repro.task.isin(${ex})]
+paired(repro, "plan-audit", "code")   # and Table III's groupby on runs filtered the same way
+
+# Table VI: violated obligations in false-pass runs
+v = labels[labels.replicate.isna() & labels.false_pass & (labels.final_code == "violated")]
+v.groupby("condition").agg(violated=("obligation", "size"),
+                           no_test_covered=("final_test", lambda t: (t == "not-covered").sum()))
+# "a test covered it and passed anyway" = violated − no_test_covered
+
+# Table VII: targeted replication
+runs[runs.replicate.notna()][["task", "replicate", "condition", "pytest_passed", "pytest_total", "pfe", "reference_matched"]]
+
+# Trajectories (count, and how many had assertions changed)
+traj.groupby(["branch", "trajectory"]).agg(count=("obligation", "size"), assertions_changed=("assertions_changed", "sum"))
+
+# Figure 1 counts: high internal scores without reference agreement
+p = primary[primary.present]
+p[(p.plan_score >= 0.9) & ~p.reference_matched].groupby("condition").size()
+p[(p.test_score >= 0.9) & ~p.reference_matched].groupby("condition").size()
+\`\`\`
+
+Table II reads ../controls.json and Table V's reproduction list ../reproduce.json (both as
+written by lockin); mutation scores read ../mutation.json.
+`;
+}

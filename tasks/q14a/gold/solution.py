@@ -1,0 +1,67 @@
+"""Gold solution for q14a: November 2001 cross-channel item groups above the 1999-2001 average, rolled up."""
+from pyspark.sql import DataFrame, functions as F
+
+#: channel -> (sales table, column prefix)
+CHANNELS = {"store": ("store_sales", "ss"), "catalog": ("catalog_sales", "cs"), "web": ("web_sales", "ws")}
+
+
+def _years(tables, lo: int, hi: int) -> DataFrame:
+    return tables["date_dim"].filter(F.col("d_year").between(lo, hi)).select("d_date_sk")
+
+
+def cross_items(tables) -> DataFrame:
+    """Item keys (column ss_item_sk) of items whose (brand, class, category) sold in all three channels in 1999-2001."""
+    combos = None
+    for table, p in CHANNELS.values():
+        sales = tables[table].select(f"{p}_item_sk", f"{p}_sold_date_sk")
+        item = tables["item"].select("i_item_sk", "i_brand_id", "i_class_id", "i_category_id")
+        dates = _years(tables, 1999, 2001)
+        c = (sales.join(item, sales[f"{p}_item_sk"] == item["i_item_sk"])
+             .join(dates, sales[f"{p}_sold_date_sk"] == dates["d_date_sk"])
+             .select(F.col("i_brand_id").alias("brand_id"), F.col("i_class_id").alias("class_id"),
+                     F.col("i_category_id").alias("category_id")))
+        combos = c if combos is None else combos.intersect(c)
+    item = tables["item"].select("i_item_sk", "i_brand_id", "i_class_id", "i_category_id")
+    j = item.join(combos, (item["i_brand_id"] == combos["brand_id"]) & (item["i_class_id"] == combos["class_id"])
+                  & (item["i_category_id"] == combos["category_id"]))
+    return j.select(F.col("i_item_sk").alias("ss_item_sk"))
+
+
+def average_sales(tables) -> DataFrame:
+    """One row, column average_sales: mean of quantity * list_price over all 1999-2001 sale rows of the three channels."""
+    parts = None
+    for table, p in CHANNELS.values():
+        sales = tables[table]
+        dates = _years(tables, 1999, 2001)
+        x = sales.join(dates, sales[f"{p}_sold_date_sk"] == dates["d_date_sk"]).select(
+            F.col(f"{p}_quantity").alias("quantity"), F.col(f"{p}_list_price").alias("list_price"))
+        parts = x if parts is None else parts.unionAll(x)
+    return parts.agg(F.avg(F.col("quantity") * F.col("list_price")).alias("average_sales"))
+
+
+def channel_groups(tables, channel: str, dates: DataFrame, crossing: DataFrame, avg: DataFrame) -> DataFrame:
+    """One channel's (brand, class, category) groups over `dates` for cross items, kept when sales > average."""
+    table, p = CHANNELS[channel]
+    members = crossing.select(F.col("ss_item_sk").alias("cross_item_sk"))
+    sales = tables[table].join(members, F.col(f"{p}_item_sk") == members["cross_item_sk"], "left_semi")
+    item = tables["item"].select("i_item_sk", "i_brand_id", "i_class_id", "i_category_id")
+    j = (sales.join(item, sales[f"{p}_item_sk"] == item["i_item_sk"])
+         .join(dates, sales[f"{p}_sold_date_sk"] == dates["d_date_sk"]))
+    g = j.groupBy("i_brand_id", "i_class_id", "i_category_id").agg(
+        F.sum(F.col(f"{p}_quantity") * F.col(f"{p}_list_price")).alias("sales"),
+        F.count(F.lit(1)).alias("number_sales"))
+    g = g.crossJoin(avg).filter(F.col("sales") > F.col("average_sales"))
+    return g.select(F.lit(channel).alias("channel"), "i_brand_id", "i_class_id", "i_category_id", "sales", "number_sales")
+
+
+def solve(spark, tables) -> DataFrame:
+    """Returns channel, i_brand_id, i_class_id, i_category_id, sum(sales), sum(number_sales) with ROLLUP rows."""
+    crossing, avg = cross_items(tables), average_sales(tables)
+    nov = tables["date_dim"].filter((F.col("d_year") == 2001) & (F.col("d_moy") == 11)).select("d_date_sk")
+    y = None
+    for channel in CHANNELS:
+        g = channel_groups(tables, channel, nov, crossing, avg)
+        y = g if y is None else y.unionAll(g)
+    keys = ["channel", "i_brand_id", "i_class_id", "i_category_id"]
+    out = y.rollup(*keys).agg(F.sum("sales").alias("sum(sales)"), F.sum("number_sales").alias("sum(number_sales)"))
+    return out.orderBy(*[F.col(k).asc() for k in keys]).limit(100)

@@ -1,0 +1,108 @@
+/**
+ * The report on the fixture study (test/fixtures/study: 4 tasks × 3 conditions, labels worked
+ * out by hand, one adjudicated final label, one replicate task labelled by the heuristic).
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import execa from 'execa';
+import { writeReport } from '../../activities/report/writeReport';
+import { venvPython } from '../../activities/common/paths';
+
+const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study');
+let runsDir: string;
+let reportDir: string;
+
+beforeAll(async () => {
+  runsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-report-'));
+  fs.cpSync(path.join(FIXTURE, 'runs'), runsDir, { recursive: true });
+  const res = await writeReport({ studyId: 'fx1', runsDir, tasksDir: path.join(FIXTURE, 'tasks'), exclude: ['q3'] });
+  reportDir = res.reportDir;
+}, 120_000);
+
+afterAll(() => fs.rmSync(runsDir, { recursive: true, force: true }));
+
+test('writes every file', () => {
+  for (const f of ['report.md', 'README.md', 'summary.json', 'figure1.svg', 'figure1.png', 'runs.csv', 'runs.parquet', 'labels.csv', 'labels.parquet', 'scores.csv', 'scores.parquet', 'trajectories.csv', 'trajectories.parquet'])
+    expect(fs.statSync(path.join(reportDir, f)).size).toBeGreaterThan(0);
+  expect(fs.readFileSync(path.join(reportDir, 'figure1.svg'), 'utf8')).toContain('<svg');
+  expect(fs.readFileSync(path.join(reportDir, 'figure1.png')).subarray(1, 4).toString()).toBe('PNG');
+});
+
+test('summary.json numbers (worked by hand from the fixture labels and records)', () => {
+  const s = JSON.parse(fs.readFileSync(path.join(reportDir, 'summary.json'), 'utf8'));
+  expect(s).toMatchObject({ studyId: 'fx1', model: 'replay:fixture', replayed: true, tasks: ['q1', 'q3', 'q7', 'q12'] });
+  const common = { tasks: 4, obligations: 32, missingRuns: 0 };
+  expect(s.conditions['one-pass']).toEqual({
+    ...common, testPassed: 2, executed: 3, referenceMatched: 1, falsePasses: 1, falsePassRate: 0.25, conditionalFalsePassProportion: 0.5, modelCalls: 4,
+    // plan (0.6875 [q1 O7 adjudicated ambiguous→present] + 0.8125 + 0.6875 + 1) / 4; code (0.625 + 0.625 + 0 [execution failed] + 1) / 4
+    planScoreMean: 0.796875, codeScoreMean: 0.5625, testScoreMean: 0.71875, sco: 3,
+  });
+  expect(s.conditions['test-guided']).toEqual({
+    ...common, testPassed: 4, executed: 4, referenceMatched: 1, falsePasses: 3, falsePassRate: 0.75, conditionalFalsePassProportion: 0.75, modelCalls: 7,
+    planScoreMean: 0.78125, codeScoreMean: 0.78125, testScoreMean: 0.734375, sco: 5,
+  });
+  expect(s.conditions['plan-audit']).toEqual({
+    ...common, testPassed: 4, executed: 4, referenceMatched: 2, falsePasses: 2, falsePassRate: 0.5, conditionalFalsePassProportion: 0.5, modelCalls: 27,
+    planScoreMean: 0.890625, codeScoreMean: 0.84375, testScoreMean: 0.875, sco: 2,
+  });
+});
+
+test('report.md: banner, tables and hand-worked cells', () => {
+  const md = fs.readFileSync(path.join(reportDir, 'report.md'), 'utf8');
+  expect(md).toContain('**REPLAYED**');
+  for (const t of ['Table I.', 'Table II.', 'Table III.', 'Table IV.', 'Table V.', 'Table VI.', 'Table VII.', 'Figure 1.']) expect(md).toContain(t);
+  // Table IV: Test-Guided code changes +12.5, 0, +75, 0 → median 6.25, hinges 0 and 43.75
+  expect(md).toContain('| Test-Guided Revision | Code | 4 | 21.88 | 2/4 | 2/4 | 0/4 | 6.25 | 0.00 | 43.75 | 43.75 |');
+  // the adjudicated label makes q1's Test-Guided plan score decrease
+  expect(md).toContain('| Test-Guided Revision | Plan | 4 | -1.56 | 0/4 | 3/4 | 1/4 | 0.00 | -3.13 | 0.00 | 3.13 |');
+  expect(md).toContain('| PlanAudit-Guided Revision | Test coverage | 4 | 15.63 | 3/4 | 1/4 | 0/4 | 15.63 | 6.25 | 25.00 | 18.75 |');
+  // Table VI
+  expect(md).toContain('| Frozen One-Pass | 1 | 3 | 2/3 | 1/3 |');
+  expect(md).toContain('| Test-Guided Revision | 3 | 7 | 6/7 | 1/7 |');
+  expect(md).toContain('| PlanAudit-Guided Revision | 2 | 5 | 2/5 | 3/5 |');
+  // Table VII
+  expect(md).toContain('| q1 (r1) | 5/6 F | 6/6 P | 4/7 E |');
+  // Trajectories
+  expect(md).toContain('| Test-Guided Revision | 7 (2) | 7 (1) | 0 (0) | 18 (5) |');
+  expect(md).toContain('| PlanAudit-Guided Revision | 4 (2) | 10 (7) | 1 (1) | 17 (9) |');
+  // Table II and V side files; mutation not run
+  expect(md).toContain('| **Total** | 4 accept / 3 reject | 3 | 7 | 6/7 | 4 |');
+  expect(md).toContain('Reproduced: 4/5 references; 3/4 study tasks.');
+  expect(md).toContain('| SQL-reproduced references only | 3 | 1/3 / 0/3 / 1 |');
+  expect(md).toContain('Mutation scores: not run');
+  expect(md).toContain('1 adjudicated labels used (labels/final.csv); the rest default to automated; 1 match no labelled run and were ignored: q3 one-pass O12');
+});
+
+test('exports read back with pandas/pyarrow and recompute Table III and the label pairing', async () => {
+  const script = `
+import json, sys, pandas as pd, pyarrow.parquet as pq
+d = sys.argv[1]
+labels = pq.read_table(d + "/labels.parquet")
+runs = pd.read_parquet(d + "/runs.parquet"); lab = labels.to_pandas()
+primary = runs[runs.replicate.isna()]
+t3 = primary.groupby("condition").agg(tasks=("task", "size"), testPassed=("test_passed", "sum"), executed=("executed", "sum"),
+    referenceMatched=("reference_matched", "sum"), falsePasses=("false_pass", "sum"), modelCalls=("calls_used", "sum"),
+    planScoreMean=("plan_score", "mean"), codeScoreMean=("code_score", "mean"), testScoreMean=("test_score", "mean"), sco=("sco", "sum"))
+t3["falsePassRate"] = t3.falsePasses / t3.tasks
+t3["conditionalFalsePassProportion"] = t3.falsePasses / t3.testPassed
+by_run = lab[lab.replicate.isna()].groupby(["condition"])["plan_weight"].mean()
+o7 = lab[(lab.task == "q1") & (lab.condition == "one-pass") & (lab.obligation == "O7") & lab.replicate.isna()].iloc[0]
+heur = int((lab.auto_plan_source == "heuristic").sum())
+print(json.dumps({"rows": labels.num_rows, "t3": {k: {c: (float(v) if not isinstance(v, str) else v) for c, v in row.items()} for k, row in t3.to_dict("index").items()},
+    "planFromLabels": by_run.to_dict(), "o7": [o7.auto_plan, o7.final_plan, o7.final_origin], "heuristic": heur, "runs": len(runs)}))
+`;
+  const out = await execa(venvPython(), ['-c', script, reportDir]);
+  const r = JSON.parse(out.stdout.trim().split('\n').pop()!);
+  expect(r.rows).toBe(120); // (12 primary + 3 replicate runs) × 8 obligations
+  expect(r.runs).toBe(15);
+  expect(r.o7).toEqual(['ambiguous', 'present', 'adjudicated']);
+  expect(r.heuristic).toBe(24); // the replicate runs had no labels.json
+  const s = JSON.parse(fs.readFileSync(path.join(reportDir, 'summary.json'), 'utf8'));
+  for (const c of ['one-pass', 'test-guided', 'plan-audit']) {
+    for (const k of ['tasks', 'testPassed', 'executed', 'referenceMatched', 'falsePasses', 'modelCalls', 'sco', 'falsePassRate', 'conditionalFalsePassProportion', 'planScoreMean', 'codeScoreMean', 'testScoreMean'])
+      expect(r.t3[c][k]).toBeCloseTo(s.conditions[c][k], 12);
+    // every run has 8 obligations, so the mean label weight equals the mean task score
+    expect(r.planFromLabels[c]).toBeCloseTo(s.conditions[c].planScoreMean, 12);
+  }
+}, 60_000);

@@ -1,0 +1,152 @@
+/** Automated labels (rule, execution, judge, heuristic), judge replies and final-label import. */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { parseSparkSchema, checkRule } from '../../activities/scoring/schemaRules';
+import { keyTerms, heuristicPlan, heuristicTest, heuristicCode, assertionText } from '../../activities/scoring/heuristic';
+import { autoLabels } from '../../activities/scoring/autoLabels';
+import { parseJudgeMarkdown, replayJudgeFile } from '../../activities/scoring/judge';
+import { parseFinalLabels, importFinalLabels, readFinalLabels } from '../../activities/scoring/finalLabels';
+import { labelObligations } from '../../activities/scoring/labelActivity';
+import { LabelsFile } from '../../activities/scoring/labels';
+import type { Obligation } from '../../activities/tasks/schema';
+
+const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study');
+const schema = parseSparkSchema({
+  type: 'struct',
+  fields: [
+    { name: 'I_ITEM_ID', type: 'string', nullable: true, metadata: {} },
+    { name: 'total_sales', type: 'decimal(27,2)', nullable: true, metadata: {} },
+    { name: 'cnt', type: 'long', nullable: false, metadata: {} },
+  ],
+});
+
+describe('rule labels on the candidate Spark schema', () => {
+  test('parses Spark JSON types into SQL names, lower-cased', () => {
+    expect(schema).toEqual([{ name: 'i_item_id', type: 'string' }, { name: 'total_sales', type: 'decimal(27,2)' }, { name: 'cnt', type: 'bigint' }]);
+    expect(() => parseSparkSchema({}, 'x/schema.json')).toThrow(/x\/schema.json \(fields\)/);
+  });
+  test('column-name, column-type and columns rules', () => {
+    expect(checkRule({ kind: 'column-name', position: 1, name: 'sum(sales)' }, schema).label).toBe('violated');
+    expect(checkRule({ kind: 'column-name', position: 0, name: 'i_item_id' }, schema).label).toBe('satisfied');
+    expect(checkRule({ kind: 'column-type', name: 'total_sales', type: 'decimal(17,2)' }, schema).label).toBe('violated');
+    expect(checkRule({ kind: 'column-type', name: 'cnt', type: 'bigint' }, schema).label).toBe('satisfied');
+    expect(checkRule({ kind: 'column-type', name: 'missing', type: 'int' }, schema).label).toBe('violated');
+    expect(checkRule({ kind: 'columns', names: ['cnt', 'I_ITEM_ID'] }, schema).label).toBe('satisfied');
+    expect(checkRule({ kind: 'columns', names: ['cnt1', 'cnt2', 'cnt3'] }, schema)).toEqual({ label: 'violated', evidence: 'rule columns: missing cnt1, cnt2, cnt3' });
+  });
+});
+
+describe('heuristic fallback', () => {
+  test('key terms: backticks, quotes, snake_case identifiers, numbers', () => {
+    expect(keyTerms("Filter d_year = 2000 and s_state in ('TN'), price `ss_ext_list_price` times 1.3")).toEqual(['ss_ext_list_price', 'tn', 'd_year', 's_state', '2000', '1.3']);
+  });
+  test('plan / test / code labels by evidence of mention', () => {
+    const terms = ['ss_ext_list_price', 'd_year'];
+    expect(heuristicPlan(terms, 'use SS_EXT_LIST_PRICE and d_year')).toBe('present');
+    expect(heuristicPlan(terms, 'use d_year')).toBe('partial');
+    expect(heuristicPlan(terms, 'nothing')).toBe('absent');
+    expect(heuristicPlan([], 'x')).toBe('ambiguous');
+    const tests = "rows = df.collect()\nassert df.columns == ['ss_ext_list_price',\n  'x']\n\n\n\n\nd_year = 1\n";
+    expect(assertionText(tests)).toContain('ss_ext_list_price');
+    expect(heuristicTest(terms, tests)).toBe('partially-covered');
+    expect(heuristicTest(terms, 'assert d_year and ss_ext_list_price')).toBe('covered');
+    expect(heuristicTest(terms, 'x = 1')).toBe('not-covered');
+    expect(heuristicCode({ kind: 'filter' }, terms, '', true, [])).toBe('satisfied');
+    expect(heuristicCode({ kind: 'alias' }, terms, 'ss_ext_list_price d_year', false, ['alias-mismatch'])).toBe('violated');
+    expect(heuristicCode({ kind: 'filter' }, terms, 'ss_ext_list_price d_year', false, ['alias-mismatch'])).toBe('satisfied');
+    expect(heuristicCode({ kind: 'filter' }, terms, 'd_year', false, [])).toBe('partial');
+    expect(heuristicCode({ kind: 'filter' }, terms, '', false, [])).toBe('violated');
+  });
+});
+
+const obs: Obligation[] = [
+  { id: 'O1', statement: 'first output column is `i_item_id`', class: 'schema-grounded', kind: 'schema', rule: { kind: 'column-name', position: 0, name: 'i_item_id' } },
+  { id: 'O2', statement: 'sum of `ss_ext_sales_price`', class: 'schema-grounded', kind: 'aggregation-metric' },
+  { id: 'O3', statement: 'filter `d_moy` = 11', class: 'schema-grounded', kind: 'filter' },
+];
+const artifacts = { plan: 'group by i_item_id, sum ss_ext_sales_price', solution: 'F.sum("ss_ext_sales_price")', tests: 'assert out.columns[0] == "i_item_id"\n' };
+
+describe('autoLabels precedence', () => {
+  test('execution failure sets every code label to execution-failed; plan/test keep observed labels', () => {
+    const ls = autoLabels({ obligations: obs, artifacts, executed: false, outputSchema: null, comparison: null, judge: [{ id: 'O2', plan: 'present', code: 'satisfied', test: 'covered' }] });
+    expect(ls.map((l) => l.code)).toEqual(['execution-failed', 'execution-failed', 'execution-failed']);
+    expect(ls.map((l) => l.source.code)).toEqual(['execution', 'execution', 'execution']);
+    expect(ls[1]).toMatchObject({ plan: 'present', test: 'covered', source: { plan: 'judge', test: 'judge' } });
+  });
+  test('rule beats judge for code; judge for the rest; heuristic where the judge is silent', () => {
+    const ls = autoLabels({
+      obligations: obs,
+      artifacts,
+      executed: true,
+      outputSchema: schema,
+      comparison: { agree: false, categories: ['values'] },
+      judge: [
+        { id: 'O1', plan: 'absent', code: 'violated', test: 'not-covered' },
+        { id: 'O2', plan: 'partial', code: 'violated', test: 'partially-covered', rationale: 'wrong column' },
+      ],
+    });
+    expect(ls[0]).toMatchObject({ plan: 'absent', code: 'satisfied', test: 'not-covered', source: { plan: 'judge', code: 'rule', test: 'judge' } });
+    expect(ls[1]).toMatchObject({ plan: 'partial', code: 'violated', test: 'partially-covered', source: { plan: 'judge', code: 'judge', test: 'judge' } });
+    expect(ls[2]).toMatchObject({ plan: 'absent', code: 'violated', test: 'not-covered', source: { plan: 'heuristic', code: 'heuristic', test: 'heuristic' } });
+  });
+});
+
+describe('judge replies', () => {
+  test('replay path and Markdown parsing', () => {
+    expect(replayJudgeFile('replay:lockin', 'q4', 'plan-audit')).toMatch(/replay\/lockin\/q4\/judge\/plan-audit\.md$/);
+    expect(replayJudgeFile('anthropic:claude-sonnet-4-6', 'q4', 'plan-audit')).toBeNull();
+    const md = 'Labels:\n```json\n{"labels":[{"id":"O1","plan":"present","code":"violated","test":"covered"}]}\n```\n';
+    expect(parseJudgeMarkdown(md, 'j.md')).toEqual([{ id: 'O1', plan: 'present', code: 'violated', test: 'covered' }]);
+    expect(() => parseJudgeMarkdown('no block', 'j.md')).toThrow(/j\.md/);
+    expect(() => parseJudgeMarkdown('```json\n{"labels":[{"id":"O1","plan":"yes","code":"violated","test":"covered"}]}\n```', 'j.md')).toThrow(/not a judge reply/);
+  });
+});
+
+describe('labelObligations activity (heuristic path, no judge reply in the corpus)', () => {
+  test('writes labels.json with source marks', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-labels-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'plan.md'), 'Produce `q3_col1` and q3_col2.');
+      fs.writeFileSync(path.join(dir, 'solution.py'), 'q3_col1');
+      fs.writeFileSync(path.join(dir, 'test_solution.py'), 'def test_x():\n    assert "q3_col2"\n');
+      const res = await labelObligations({
+        studyId: 's', taskId: 'q3', condition: 'one-pass', conditionDir: dir, tasksDir: path.join(FIXTURE, 'tasks'),
+        execution: { status: 'ok', isolation: 'checked-only', durationMs: 1 }, comparison: { agree: false, categories: ['values'], summary: '' },
+        model: 'replay:no-such-corpus-for-tests',
+      });
+      expect(res).toMatchObject({ method: 'heuristic', obligations: 8 });
+      const file = LabelsFile.parse(JSON.parse(fs.readFileSync(res.labelsFile, 'utf8')));
+      // O1 `q3_col1`: in plan, in code, not in assertions → present / satisfied / not-covered (rule not checked: no schema.json)
+      expect(file.labels[0]).toMatchObject({ plan: 'present', code: 'satisfied', test: 'not-covered', source: { plan: 'heuristic', code: 'heuristic', test: 'heuristic' } });
+      // O2 (kind alias, comparison without alias-mismatch): `q3_col2` in plan and assertions, not in code
+      expect(file.labels[1]).toMatchObject({ plan: 'present', code: 'violated', test: 'covered' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('final labels import', () => {
+  const csv = 'study,task,condition,obligation,plan,code,test\ns1,q4,plan-audit,O3,absent,violated,not-covered\ns1,q4,one-pass,O1,"present",satisfied,covered\n';
+  test('parses and validates, naming file, line and field', () => {
+    expect(parseFinalLabels(csv, 'f.csv')).toHaveLength(2);
+    expect(() => parseFinalLabels('study,task,condition,obligation,plan,code\n', 'f.csv')).toThrow(/f\.csv \(test\): missing column test/);
+    expect(() => parseFinalLabels(csv.replace('absent', 'missing'), 'f.csv')).toThrow(/f\.csv \(line 2: plan\): invalid plan label "missing"/);
+    expect(() => parseFinalLabels(csv.replace('plan-audit', 'planaudit'), 'f.csv')).toThrow(/line 2: condition/);
+    expect(() => parseFinalLabels(csv + 's1,q4,plan-audit,O3,absent,violated,covered\n', 'f.csv')).toThrow(/duplicate/);
+  });
+  test('merges into labels/final.csv; a later import replaces the same key', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-final-'));
+    try {
+      expect(importFinalLabels(dir, 's1', parseFinalLabels(csv, 'f.csv'))).toMatchObject({ imported: 2, total: 2 });
+      const again = parseFinalLabels('study,task,condition,obligation,plan,code,test\ns1,q4,plan-audit,O3,present,satisfied,covered\n', 'g.csv');
+      expect(importFinalLabels(dir, 's1', again)).toMatchObject({ imported: 1, total: 2 });
+      const m = readFinalLabels(dir);
+      expect(m.get('q4|plan-audit|O3')).toMatchObject({ plan: 'present', code: 'satisfied', test: 'covered' });
+      expect(() => importFinalLabels(dir, 's2', again)).toThrow(/expected s2/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

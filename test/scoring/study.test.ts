@@ -1,0 +1,38 @@
+/** Loading a study folder: missing runs keep the assigned-task denominators; pairing and final labels. */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { loadStudy, parseRecords } from '../../activities/scoring/study';
+import { scoreRun, summarizeCondition, pairedForBranch } from '../../activities/scoring/analysis';
+
+const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study');
+
+test('a missing run counts as assigned: not passed, zero scores, paired against one-pass', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-study-'));
+  try {
+    fs.cpSync(path.join(FIXTURE, 'runs', 'fx1'), dir, { recursive: true });
+    const recFile = path.join(dir, 'records.jsonl');
+    const kept = fs.readFileSync(recFile, 'utf8').split('\n').filter((l) => !(l.includes('"taskId": "q12"') && l.includes('"condition": "plan-audit"')));
+    fs.writeFileSync(recFile, kept.join('\n'));
+    const study = await loadStudy(dir, { tasksDir: path.join(FIXTURE, 'tasks') });
+    expect(study.runs).toHaveLength(12);
+    expect(study.replicates).toHaveLength(3);
+    expect(study.finalLabelsUnmatched).toEqual(['q3|one-pass|O12']);
+    const scored = study.runs.map(scoreRun);
+    const s = summarizeCondition(scored, 'plan-audit', study.tasks);
+    // q12 plan-audit missing: 3/4 passed, 1/4 matched (q3), plan (0.75 + 1 + 0.8125 + 0) / 4
+    expect(s).toMatchObject({ tasks: 4, testPassed: 3, referenceMatched: 1, falsePasses: 2, falsePassRate: 0.5, missingRuns: 1, planScoreMean: 0.640625, modelCalls: 21 });
+    expect(s.conditionalFalsePassProportion).toBeCloseTo(2 / 3, 12);
+    const p = pairedForBranch(scored, 'plan-audit', study.tasks);
+    // q12: 0 − 1 = −100 pp on every dimension
+    expect(p.code.changes.find((c) => c.task === 'q12')!.change).toBe(-100);
+    expect(p.code.decreased).toBe(1);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('records.jsonl errors name the line and field', () => {
+  expect(() => parseRecords('{"studyId":"s"}\n', 'r.jsonl')).toThrow(/r\.jsonl \(line 1: taskId\)/);
+  expect(() => parseRecords('\n{nope\n', 'r.jsonl')).toThrow(/r\.jsonl \(line 2\): not JSON/);
+});

@@ -1,0 +1,50 @@
+// A worker process for the crash test: the real workflows, the real model gateway (anthropic
+// backend pointed at a local stub by ANTHROPIC_BASE_URL) and the real store; pytest, execution
+// and evaluation are scripted (LOCKIN_TEST_SCRIPT) and slow enough to be killed mid-study.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+const { NativeConnection } = require('@temporalio/worker');
+const dist = path.resolve(__dirname, '..', '..', 'dist');
+const { createWorkers } = require(path.join(dist, 'worker', 'createWorkers'));
+
+const script = JSON.parse(process.env.LOCKIN_TEST_SCRIPT);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function whereIs(dir) {
+  const parts = dir.split(path.sep);
+  return { taskId: parts[parts.lastIndexOf('tasks') + 1], condition: parts[parts.length - 1] };
+}
+
+const overrides = {
+  async runPytest(req) {
+    await sleep(script.delayMs);
+    const { taskId, condition } = whereIs(req.dir);
+    const i = req.runLabel === 'initial' ? 0 : Number(/(\d+)$/.exec(req.runLabel)[1]);
+    const passed = script.pytest[condition][i];
+    fs.mkdirSync(req.outDir, { recursive: true });
+    const failuresFile = path.join(req.outDir, 'failures.txt');
+    fs.writeFileSync(failuresFile, passed ? '' : `${taskId}: test_total failed`);
+    return { passed, exitCode: passed ? 0 : 1, counts: { passed: passed ? 1 : 0, failed: passed ? 0 : 1, errored: 0, collectionFailed: 0, skipped: 0, total: 1 }, status: 'completed', failuresFile, durationMs: script.delayMs };
+  },
+  async smokeCheck() {
+    return { ok: true, durationMs: 0 };
+  },
+  async executeCandidate(req) {
+    await sleep(script.delayMs);
+    return { status: 'exception', reason: 'scripted: no database in this test', isolation: 'scripted', durationMs: script.delayMs };
+  },
+  async evaluateRun() {
+    return { agree: false, categories: ['runtime'], primaryCategory: 'runtime', summary: 'scripted' };
+  },
+};
+
+(async () => {
+  const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS });
+  const workers = await createWorkers({ connection, namespace: 'default', activityOverrides: overrides });
+  process.stdout.write('worker ready\n');
+  await Promise.all(workers.map((w) => w.run()));
+})().catch((e) => {
+  process.stderr.write(`${e.stack}\n`);
+  process.exit(1);
+});

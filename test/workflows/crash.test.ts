@@ -1,0 +1,139 @@
+/**
+ * Crash test (issue "The study as Temporal workflows"): SIGKILL the worker process mid-study,
+ * start it again; the study completes, its run records equal an uninterrupted run's, and the
+ * model backend (a local stub of the Messages API) received exactly one request per distinct
+ * request: no call paid twice.
+ */
+import { ChildProcess, spawn } from 'child_process';
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as http from 'http';
+import * as os from 'os';
+import * as path from 'path';
+import { AddressInfo } from 'net';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { createTestEnv } from '../support/temporalEnv';
+import { buildStudyInput } from '../../client/studyInput';
+import { readRunRecords } from '../../activities/store/records';
+import { REPO_ROOT, sparkTestsJar } from '../../activities/common/paths';
+
+const FENCE = '```';
+const REPLY = [
+  'Here are the artifacts.',
+  `${FENCE}markdown plan.md`, '# Plan', 'Join store_sales to date_dim; filter; aggregate.', FENCE,
+  `${FENCE}python solution.py`, 'def solve(spark, tables):', "    return tables['date_dim'].limit(1)", FENCE,
+  `${FENCE}python test_solution.py`, 'def test_total(spark):', '    assert 1 == 1', FENCE,
+  `${FENCE}json`,
+  JSON.stringify({
+    obligations: [{ id: 'A1', statement: 'join on the date key' }],
+    assessments: [{ id: 'A1', support: 'stated' }],
+    groundings: [],
+    audit: [{ id: 'A1', plan: 'covered', code: 'covered', tests: 'partial' }],
+    actionable: true,
+    repairs: [{ id: 'A1', artifact: 'test_solution.py', action: 'assert the join' }],
+  }),
+  FENCE,
+].join('\n');
+
+interface Stub {
+  server: http.Server;
+  url: string;
+  bodies: string[];
+}
+
+function startStub(): Promise<Stub> {
+  const bodies: string[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      bodies.push(crypto.createHash('sha256').update(body).digest('hex'));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: `msg_${bodies.length}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: REPLY }], stop_reason: 'end_turn', usage: { input_tokens: 1000, output_tokens: 200 } }));
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies })));
+}
+
+let env: TestWorkflowEnvironment;
+let stub: Stub;
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-home-'));
+const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-runs-'));
+const script = { delayMs: 600, pytest: { 'one-pass': [false], 'test-guided': [false, false, true], 'plan-audit': [false, true] } };
+
+function startWorker(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'test', 'support', 'crashWorker.js')], {
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: env.address,
+      LOCKIN_HOME: home,
+      LOCKIN_RUNS: runs,
+      ANTHROPIC_BASE_URL: stub.url,
+      ANTHROPIC_API_KEY: 'test-key',
+      LOCKIN_MODEL_RPM: '0',
+      LOCKIN_TEST_SCRIPT: JSON.stringify(script),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('worker ready') && resolve(child));
+    child.once('exit', (code) => reject(new Error(`worker exited early (${code})`)));
+  });
+}
+
+beforeAll(async () => {
+  // The preflight reads the query texts from the Spark tests jar under LOCKIN_HOME.
+  fs.mkdirSync(path.dirname(path.join(home, 'cache', 'jars', 'x')), { recursive: true });
+  const realJar = sparkTestsJar();
+  process.env.LOCKIN_HOME = home;
+  if (fs.existsSync(realJar)) fs.symlinkSync(realJar, sparkTestsJar());
+  process.env.LOCKIN_RUNS = runs;
+  stub = await startStub();
+  env = await createTestEnv();
+}, 120_000);
+
+afterAll(async () => {
+  await env?.teardown();
+  stub?.server.close();
+});
+
+function comparable(studyId: string) {
+  return readRunRecords(studyId).map((r) => ({ task: r.taskId, condition: r.condition, calls: r.callsUsed, stop: r.stopReason, stages: r.stages.map((s) => s.stage), artifacts: r.artifacts, testPassed: r.testPassed }));
+}
+
+test('SIGKILL mid-study: the study completes, equals an uninterrupted run, and pays each call once', async () => {
+  const tasks = ['q3', 'q7'];
+  // Interrupted run.
+  const input = buildStudyInput({ studyId: 'crash', tasks, model: 'anthropic:claude-sonnet-4-6', taskConcurrency: 2, report: false });
+  let worker = await startWorker();
+  const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-crash', taskQueue: 'lockin-default' });
+  const deadline = Date.now() + 60_000;
+  while (stub.bodies.length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  expect(stub.bodies.length).toBeGreaterThanOrEqual(6);
+  worker.kill('SIGKILL');
+  await new Promise((r) => worker.once('exit', r));
+  const atKill = stub.bodies.length;
+  worker = await startWorker();
+  try {
+    await handle.result();
+  } finally {
+    worker.kill('SIGKILL');
+  }
+  expect(atKill).toBeLessThan(stub.bodies.length);
+  // Per task: 1 shared generate + test-guided 2 revisions + plan-audit 5 audit + 1 revision = 9 distinct requests.
+  expect(new Set(stub.bodies).size).toBe(tasks.length * 9);
+  expect(stub.bodies.length).toBe(new Set(stub.bodies).size);
+
+  // Uninterrupted run with a fresh model cache: the same records.
+  fs.rmSync(path.join(home, 'cache', 'model'), { recursive: true, force: true });
+  worker = await startWorker();
+  try {
+    await env.client.workflow.execute('runStudy', { args: [{ ...input, studyId: 'clean' }], workflowId: 'study-clean', taskQueue: 'lockin-default' });
+  } finally {
+    worker.kill('SIGKILL');
+  }
+  const a = comparable('crash');
+  expect(a).toHaveLength(6);
+  expect(a.map((r) => `${r.task}/${r.condition}:${r.calls}`)).toEqual(['q3/one-pass:1', 'q3/test-guided:3', 'q3/plan-audit:7', 'q7/one-pass:1', 'q7/test-guided:3', 'q7/plan-audit:7']);
+  expect(comparable('clean')).toEqual(a);
+}, 300_000);
