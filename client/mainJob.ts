@@ -1,6 +1,22 @@
-/** The main job behind `npm run study` (filled in as the data, controls and report steps land). */
+/**
+ * The main job behind `npm run study`: one command, real inputs, a report at the end.
+ *   1. the embedded Temporal server and an in-process worker;
+ *   2. prepareDatabase: the SF=S database and the 33 references (skipped when already there);
+ *   3. the evaluator controls (Table II) and the SQL re-execution (Table V), into the study folder;
+ *   4. runStudy: the tasks × 3 conditions, then the report;
+ *   5. the summary table, the report path and the Temporal UI address.
+ * Running it again resumes an interrupted study and redoes nothing that finished.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { runControlsOnDisk } from '../activities/compare/activity';
+import { reproduceReferences } from '../activities/data/references';
+import { DEFAULT_SPARK_SETTINGS } from '../activities/common/settings';
+import { databaseDir, scaleTag } from '../activities/common/paths';
+import { studyDir } from '../activities/store/layout';
 import { buildStudyInput } from './studyInput';
-import { printSummary, runStudyWorkflow } from './studyRunner';
+import { printSummary, runStudyWith, studyUiUrl } from './studyRunner';
+import { withClientAndWorker } from './temporal';
 
 export interface MainJobOptions {
   scale: number;
@@ -9,12 +25,66 @@ export interface MainJobOptions {
   studyId?: string;
 }
 
+function step(n: number, text: string): number {
+  process.stderr.write(`[lockin] step ${n}/5: ${text}\n`);
+  return Date.now();
+}
+
+function done(t0: number): void {
+  process.stderr.write(`[lockin]   done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+}
+
+function dbManifestHash(scale: number): string | null {
+  const f = path.join(databaseDir(scale), 'manifest.json');
+  return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')).manifestHash ?? null) : null;
+}
+
 export async function runMainJob(o: MainJobOptions): Promise<void> {
   const replayed = o.model.startsWith('replay:');
-  process.stderr.write(`[lockin] model: ${o.model}${replayed ? ' — no ANTHROPIC_API_KEY, so replies are REPLAYED from the corpus, not a live model' : ''}\n`);
+  process.stderr.write(`[lockin] model: ${o.model}${replayed ? ' — no ANTHROPIC_API_KEY, so replies are REPLAYED from the corpus, not sampled from a live model' : ''}\n`);
   const studyId = o.studyId ?? `main-sf${o.scale}-${o.model.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
-  const input = buildStudyInput({ studyId, tasks: o.tasks, model: o.model, scale: o.scale });
-  const res = await runStudyWorkflow(input);
+  const settings = DEFAULT_SPARK_SETTINGS;
+  const input = buildStudyInput({ studyId, tasks: o.tasks, model: o.model, scale: o.scale, settings });
+  const sdir = studyDir(studyId);
+  fs.mkdirSync(sdir, { recursive: true });
+
+  let t = step(1, 'Temporal server and worker');
+  const res = await withClientAndWorker(async (client, target) => {
+    done(t);
+    if (target.uiUrl) process.stderr.write(`[lockin]   Temporal UI: ${target.uiUrl}\n`);
+
+    t = step(2, `TPC-DS database and references at scale ${o.scale} (prepareDatabase; skipped parts are already there)`);
+    const prep = await client.workflow.execute('prepareDatabase', {
+      args: [{ scale: o.scale, settings, analyze: true }],
+      workflowId: `lockin-prepare-${scaleTag(o.scale)}`,
+      taskQueue: 'lockin-default',
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    const refs = (prep as { references: { count: number; failed: unknown[] } }).references;
+    process.stderr.write(`[lockin]   ${refs.count} references stored${refs.failed.length ? `, ${refs.failed.length} FAILED` : ''}\n`);
+    done(t);
+
+    t = step(3, 'evaluator controls (Table II) and SQL re-execution (Table V)');
+    const controls = await runControlsOnDisk({ scale: o.scale, outDir: sdir });
+    process.stderr.write(`[lockin]   controls: ${controls.report.counts ? JSON.stringify(controls.report.counts) : ''} ${controls.report.allAsExpected ? 'all as expected' : 'SOME UNEXPECTED'}\n`);
+    const reproduceFile = path.join(sdir, 'reproduce.json');
+    const dbHash = dbManifestHash(o.scale);
+    const prior = fs.existsSync(reproduceFile) ? JSON.parse(fs.readFileSync(reproduceFile, 'utf8')) : null;
+    if (!prior || prior.databaseManifestHash !== dbHash) {
+      const rep = await reproduceReferences({ scale: o.scale, settings });
+      fs.writeFileSync(reproduceFile, JSON.stringify({ ...rep, databaseManifestHash: dbHash }, null, 2));
+      process.stderr.write(`[lockin]   SQL re-execution: ${rep.reproduced}/${rep.total} reproduced\n`);
+    } else process.stderr.write(`[lockin]   SQL re-execution: ${prior.reproduced}/${prior.total} reproduced (recorded earlier)\n`);
+    done(t);
+
+    t = step(4, `the study: ${input.tasks.length} tasks × ${input.conditions.length} conditions (${studyId})`);
+    const out = await runStudyWith(client, target, input);
+    done(t);
+    return { ...out, ui: studyUiUrl(target, studyId) };
+  });
+
+  step(5, 'summary');
   printSummary(studyId, replayed);
-  if (res.reportDir) process.stdout.write(`report: ${res.reportDir}/report.md\n`);
+  if (res.reportDir) process.stdout.write(`report: ${path.join(res.reportDir, 'report.md')}\n`);
+  if (res.ui) process.stdout.write(`Temporal UI: ${res.ui}\n`);
 }

@@ -47,47 +47,51 @@ async function statusOf(client: Client, workflowId: string): Promise<string | nu
 }
 
 /**
- * Runs (or resumes, or attaches to) the study and waits for it, printing progress.
+ * Runs (or resumes, or attaches to) the study with an existing client and worker, printing progress.
  * @returns the report directory (or null) and whether the workflow had already completed.
  */
-export async function runStudyWorkflow(input: StudyInput): Promise<{ reportDir: string | null; alreadyComplete: boolean }> {
+export async function runStudyWith(client: Client, target: TemporalTarget, input: StudyInput): Promise<{ reportDir: string | null; alreadyComplete: boolean }> {
   saveInput(input);
-  return withClientAndWorker(async (client, target) => {
-    const workflowId = studyWorkflowId(input.studyId);
-    const ui = studyUiUrl(target, input.studyId);
-    if (ui) process.stderr.write(`[lockin] Temporal UI: ${ui}\n`);
-    const status = await statusOf(client, workflowId);
-    if (status === 'COMPLETED') {
-      const res = (await client.workflow.getHandle(workflowId).result()) as { reportDir: string | null };
-      return { reportDir: res.reportDir, alreadyComplete: true };
-    }
-    if (status === 'RUNNING') process.stderr.write(`[lockin] study ${input.studyId} is already running: attaching to it\n`);
-    else if (status) process.stderr.write(`[lockin] study ${input.studyId} ended ${status}: resuming it (recorded work is reused)\n`);
-    const handle =
-      status === 'RUNNING'
-        ? client.workflow.getHandle(workflowId)
-        : await client.workflow.start('runStudy', {
-            args: [input],
-            workflowId,
-            taskQueue: 'lockin-default',
-            memo: { model: input.model, scale: input.scale, settings: input.settings, params: input.params },
-            typedSearchAttributes: [{ key: STUDY_KEY, value: input.studyId }],
-          });
-    const stop = showProgress(handle);
-    const onSigint = () => {
-      stop();
-      process.stderr.write(`\n[lockin] interrupted: study ${input.studyId} stays resumable; run the same command again (or \`lockin study resume ${input.studyId}\`)\n`);
-      process.exit(130);
-    };
-    process.once('SIGINT', onSigint);
-    try {
-      const res = (await handle.result()) as { reportDir: string | null };
-      return { reportDir: res.reportDir, alreadyComplete: false };
-    } finally {
-      stop();
-      process.removeListener('SIGINT', onSigint);
-    }
-  });
+  const workflowId = studyWorkflowId(input.studyId);
+  const ui = studyUiUrl(target, input.studyId);
+  if (ui) process.stderr.write(`[lockin] Temporal UI: ${ui}\n`);
+  const status = await statusOf(client, workflowId);
+  if (status === 'COMPLETED') {
+    const res = (await client.workflow.getHandle(workflowId).result()) as { reportDir: string | null };
+    process.stderr.write(`[lockin] study ${input.studyId} already completed: nothing to redo\n`);
+    return { reportDir: res.reportDir, alreadyComplete: true };
+  }
+  if (status === 'RUNNING') process.stderr.write(`[lockin] study ${input.studyId} is already running: attaching to it\n`);
+  else if (status) process.stderr.write(`[lockin] study ${input.studyId} ended ${status}: resuming it (recorded work is reused)\n`);
+  const handle =
+    status === 'RUNNING'
+      ? client.workflow.getHandle(workflowId)
+      : await client.workflow.start('runStudy', {
+          args: [input],
+          workflowId,
+          taskQueue: 'lockin-default',
+          memo: { model: input.model, scale: input.scale, settings: input.settings, params: input.params },
+          typedSearchAttributes: [{ key: STUDY_KEY, value: input.studyId }],
+        });
+  const stop = showProgress(handle);
+  const onSigint = () => {
+    stop();
+    process.stderr.write(`\n[lockin] interrupted: study ${input.studyId} stays resumable; run the same command again (or \`lockin study resume ${input.studyId}\`)\n`);
+    process.exit(130);
+  };
+  process.once('SIGINT', onSigint);
+  try {
+    const res = (await handle.result()) as { reportDir: string | null };
+    return { reportDir: res.reportDir, alreadyComplete: false };
+  } finally {
+    stop();
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+/** Runs (or resumes, or attaches to) the study with an in-process worker. */
+export function runStudyWorkflow(input: StudyInput): Promise<{ reportDir: string | null; alreadyComplete: boolean }> {
+  return withClientAndWorker((client, target) => runStudyWith(client, target, input));
 }
 
 /** Prints the summary table of a study from its records. */

@@ -2,7 +2,7 @@
  * Builds the lockin workers, one per task queue, sharing one workflow bundle.
  *
  * Concurrency (env overrides): LOCKIN_MODEL_CONCURRENCY (default 4) model calls,
- * LOCKIN_SPARK_CONCURRENCY (default 1 on a 2-core machine) JVM activities,
+ * LOCKIN_SPARK_CONCURRENCY (default: the number of cores) JVM activities,
  * LOCKIN_DEFAULT_CONCURRENCY (default 8) the rest.
  */
 import * as os from 'os';
@@ -95,7 +95,7 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
     Worker.create({
       ...common,
       taskQueue: prefix + QUEUES.spark,
-      maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_SPARK_CONCURRENCY ?? Math.max(1, Math.floor(cores / 2))),
+      maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_SPARK_CONCURRENCY ?? Math.max(1, cores)),
     }),
   ]);
 }

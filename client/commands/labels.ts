@@ -5,6 +5,7 @@ import * as path from 'path';
 import { runsRoot } from '../../activities/common/paths';
 import { InputError } from '../../activities/common/errors';
 import { parseFinalLabels, importFinalLabels, FINAL_COLUMNS } from '../../activities/scoring/finalLabels';
+import { loadObligations } from '../../activities/scoring/corpusFiles';
 
 export function register(program: Command): void {
   const labels = program.command('labels').description('obligation labels: import final (adjudicated) labels');
@@ -16,6 +17,12 @@ export function register(program: Command): void {
     .action((file: string, opts: { runs?: string }) => {
       if (!fs.existsSync(file)) throw new InputError('file not found', file);
       const rows = parseFinalLabels(fs.readFileSync(file, 'utf8'), file);
+      // Every row must name an obligation of its task (tasks/<qid>/obligations.yaml).
+      const known = new Map<string, Set<string>>();
+      rows.forEach((r, i) => {
+        if (!known.has(r.task)) known.set(r.task, new Set(loadObligations(r.task).map((o) => o.id)));
+        if (!known.get(r.task)!.has(r.obligation)) throw new InputError(`task ${r.task} has no obligation ${r.obligation}`, file, `line ${i + 2}: obligation`);
+      });
       const root = opts.runs ? path.resolve(opts.runs) : runsRoot();
       for (const study of [...new Set(rows.map((r) => r.study))]) {
         const dir = path.join(root, study);
