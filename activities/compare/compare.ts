@@ -90,8 +90,20 @@ export interface ComparisonResult {
   summary: string;
 }
 
-/** Canonical numeric text: no exponent, no trailing fraction zeros, "-0" -> "0". */
-function canonicalNumber(text: string): string {
+/** Canonical numeric text: no exponent, no leading or trailing fraction zeros, "-0" -> "0". */
+export function canonicalNumber(text: string): string {
+  if (/[eE]/.test(text) || /^-?0\d/.test(text)) return slowCanonicalNumber(text);
+  let s = text;
+  if (s.includes('.')) {
+    let end = s.length;
+    while (s.charCodeAt(end - 1) === 48) end--; // '0'
+    if (s.charCodeAt(end - 1) === 46) end--; // '.'
+    s = s.slice(0, end);
+  }
+  return s === '-0' || s === '' || s === '-' ? '0' : s;
+}
+
+function slowCanonicalNumber(text: string): string {
   let s = text;
   let neg = false;
   if (s.startsWith('-')) {
@@ -108,7 +120,7 @@ function canonicalNumber(text: string): string {
   }
   if (s.includes('.')) s = s.replace(/0+$/, '').replace(/\.$/, '');
   s = s.replace(/^0+(?=\d)/, '');
-  if (s === '0' || s === '') return '0';
+  if (/^0*$/.test(s.replace('.', ''))) return '0';
   return neg ? `-${s}` : s;
 }
 
@@ -128,12 +140,19 @@ export function cellKey(type: string, v: Cell): string {
     return `n${canonicalNumber(String(v))}`;
   }
   if (typeof v === 'boolean') return v ? 'b1' : 'b0';
-  return `${type.startsWith('date') ? 'd' : type.startsWith('timestamp') ? 't' : 's'}${String(v)}`;
+  if (type === 'date') return `d${String(v)}`;
+  if (type.startsWith('timestamp')) return `t${String(v)}`;
+  return `s${JSON.stringify(String(v))}`; // quoted: a self-delimiting token inside a row key
 }
 
-/** The canonical key of a row under the given column types. */
+/**
+ * The canonical key of a row under the given column types. Cell keys are joined with ",":
+ * unambiguous because string keys are JSON-quoted and no other key contains a comma.
+ */
 export function rowKey(types: string[], row: Cell[]): string {
-  return JSON.stringify(row.map((v, j) => cellKey(types[j], v)));
+  let k = '';
+  for (let j = 0; j < row.length; j++) k += (j ? ',' : '') + cellKey(types[j], row[j]);
+  return k;
 }
 
 function lowerNames(cols: TableColumn[]): string[] {

@@ -79,8 +79,9 @@ export function sparkJsonTypeToString(t: unknown): string {
     const dec = /^decimal\((\d+),\s*(\d+)\)$/.exec(t);
     if (dec) return `decimal(${dec[1]},${dec[2]})`;
     if (t === 'decimal') return 'decimal(10,0)';
-    if (/^(var)?char\(\d+\)$/.test(t)) return t;
-    throw new Error(`unknown Spark type "${t}"`);
+    // Other atomic types (char/varchar, intervals, variant, ...) keep Spark's own name: they
+    // compare by name, and their values fall back to Arrow's JSON form.
+    return t;
   }
   const o = t as Record<string, unknown>;
   if (o && o.type === 'array') return `array<${sparkJsonTypeToString(o.elementType)}>`;
@@ -88,6 +89,7 @@ export function sparkJsonTypeToString(t: unknown): string {
   if (o && o.type === 'struct' && Array.isArray(o.fields)) {
     return `struct<${(o.fields as Record<string, unknown>[]).map((f) => `${String(f.name)}:${sparkJsonTypeToString(f.type)}`).join(',')}>`;
   }
+  if (o && typeof o === 'object' && typeof o.type === 'string') return JSON.stringify(o);
   throw new Error(`unknown Spark type ${JSON.stringify(t)}`);
 }
 

@@ -3,6 +3,10 @@
  * build them with the study's Spark settings, reproduce them in a fresh session, and compare them
  * with Spark's golden SF=1 answers in the tests jar.
  */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { compareOutputs } from '../compare/activity';
 import { databaseDir, referencesDir } from '../common/paths';
 import type { SparkSettings } from '../common/settings';
 import { REFERENCE_INVENTORY } from '../tasks/schema';
@@ -33,11 +37,30 @@ export async function buildReferences(input: ReferencesInput): Promise<BuildResu
 }
 
 /**
- * Re-executes each reference in a fresh Spark session and compares schema and multiset of rows.
- * @returns {reproduced, total, results: [{id, reproduced, reason, seconds}]}.
+ * Re-executes each reference in a fresh Spark session and compares it with the stored reference
+ * twice: in Python (schema + order-independent content hash, then a row diff) and with the study's
+ * comparator (activities/compare, the primary reference-agreement verdict). Reproduced = both agree.
+ * @returns {reproduced, total, results: [{id, reproduced, reason, seconds, comparator}]}.
  */
 export async function reproduceReferences(input: ReferencesInput): Promise<ReproduceResult> {
-  return runDataScript('references.py', args('reproduce', input), ReproduceResult);
+  const outputs = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-reproduce-'));
+  try {
+    const res = await runDataScript('references.py', [...args('reproduce', input), '--outputs-dir', outputs], ReproduceResult);
+    for (const r of res.results) {
+      const candidateDir = path.join(outputs, r.id);
+      if (!fs.existsSync(path.join(candidateDir, 'output.arrow'))) continue;
+      const { outcome } = await compareOutputs({ candidateDir, referenceDir: path.join(referencesDir(input.scale), r.id), outDir: candidateDir });
+      r.comparator = { agree: outcome.agree, summary: outcome.summary };
+      if (r.reproduced && !outcome.agree) {
+        r.reproduced = false;
+        r.reason = `comparator: ${outcome.summary}`;
+      }
+    }
+    res.reproduced = res.results.filter((r) => r.reproduced).length;
+    return res;
+  } finally {
+    fs.rmSync(outputs, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -74,7 +74,16 @@ export const ReproduceResult = z.object({
   reproduced: z.number().int(),
   total: z.number().int(),
   querySource: z.string(),
-  results: z.array(z.object({ id: z.string(), reproduced: z.boolean(), reason: z.string(), seconds: z.number() })),
+  results: z.array(
+    z.object({
+      id: z.string(),
+      reproduced: z.boolean(),
+      reason: z.string(),
+      seconds: z.number(),
+      /** The study comparator's verdict on the re-executed output (added by the activity). */
+      comparator: z.object({ agree: z.boolean(), summary: z.string() }).optional(),
+    }),
+  ),
 });
 export type ReproduceResult = z.infer<typeof ReproduceResult>;
 

@@ -12,7 +12,8 @@ import { databaseDir, pythonDir, venvPython } from '../common/paths';
 import { InputError } from '../common/errors';
 import { SparkSettingsSchema, type SparkSettings } from '../common/settings';
 import type { ExecutionOutcome, ExecutionStatus, SmokeOutcome } from '../common/types';
-import { runSandboxed, type SandboxRun } from './sandbox';
+import { runSandboxed, toMiB, type SandboxRun } from './sandbox';
+import { activityHooks, throwIfCancelled } from './activityContext';
 import { forbiddenPrefixes, stageArtifacts } from './staging';
 
 /** The result line of exec_candidate.py / smoke.py. */
@@ -59,15 +60,6 @@ export interface SmokeCheckInput {
   /** Default 5 minutes. */
   timeoutMs?: number;
   dbDir?: string;
-}
-
-/** "4g" / "512m" / "2048k" -> MiB. */
-function toMiB(mem: string): number {
-  const m = /^(\d+)([kmgt]?)b?$/i.exec(mem.trim());
-  if (!m) return 4096;
-  const n = Number(m[1]);
-  const unit = m[2].toLowerCase();
-  return unit === 'k' ? Math.ceil(n / 1024) : unit === 'g' ? n * 1024 : unit === 't' ? n * 1024 * 1024 : unit === 'm' ? n : Math.ceil(n / 1048576);
 }
 
 function lastJsonLine(stdout: string): ResultLine | null {
@@ -118,7 +110,9 @@ async function runCandidateScript(
       timeoutMs,
       memoryLimitMb: toMiB(settings.driverMemory) + memoryMb + 1024,
       forbidden: forbiddenPrefixes(),
+      ...activityHooks(),
     });
+    throwIfCancelled(run.cancelled);
     return { run, result: lastJsonLine(run.stdout) };
   } finally {
     fs.rmSync(staged, { recursive: true, force: true });

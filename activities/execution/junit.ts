@@ -30,6 +30,7 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   parseTagValue: false,
   trimValues: false,
+  htmlEntities: true,
   isArray: (name) => ['testsuite', 'testcase', 'failure', 'error', 'skipped'].includes(name),
 });
 
@@ -116,13 +117,16 @@ function clip(text: string, limit: number): string {
  * the candidate's own tests inside the sandbox, so it cannot contain reference data.
  */
 export function formatFailures(header: string, cases: JunitCase[]): string {
-  const lines = [`# pytest failure summary`, '', header, ''];
+  const lines = [`# pytest failure summary`, '', header, '', ''];
   let body = '';
   for (const c of cases) {
     for (const d of c.details) {
       if (d.kind === 'skipped') continue;
       const label = d.kind === 'failed' ? 'FAILED' : d.kind === 'errored' ? 'ERROR' : 'COLLECTION ERROR';
-      body += `## ${label} ${c.id}\n${d.message ? `${clip(d.message, 500)}\n` : ''}\n\`\`\`\n${clip(d.text, PER_CASE_CHARS)}\n\`\`\`\n\n`;
+      // A collection error's traceback is pytest's import machinery; its "E" lines say what broke.
+      const eLines = d.text.split('\n').filter((l) => l.startsWith('E '));
+      const text = d.kind === 'collection-failed' && eLines.length ? eLines.join('\n') : d.text;
+      body += `## ${label} ${c.id}\n${d.message ? `${clip(d.message, 500)}\n` : ''}\n\`\`\`\n${clip(text, PER_CASE_CHARS)}\n\`\`\`\n\n`;
     }
   }
   if (!body) body = 'No failing case was reported.\n';

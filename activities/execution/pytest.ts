@@ -17,7 +17,8 @@ import type { PytestCounts, PytestOutcome } from '../common/types';
 import { InputError } from '../common/errors';
 import { pythonDir, venvPython } from '../common/paths';
 import { countCases, formatFailures, parseJunit, suitePassed, type JunitCase } from './junit';
-import { runSandboxed } from './sandbox';
+import { runSandboxed, toMiB } from './sandbox';
+import { activityHooks, throwIfCancelled } from './activityContext';
 import { forbiddenPrefixes, stageArtifacts } from './staging';
 
 export interface RunPytestInput {
@@ -33,7 +34,8 @@ export interface RunPytestInput {
   outDir?: string;
   /** Per-test limit (pytest-timeout), seconds; default half the run's limit, at least 10 s. */
   perTestTimeoutS?: number;
-  /** Resident-memory limit of the whole run (pytest + JVM), MiB; default 6144. */
+  /** Memory beyond the JVM heap, MiB (default 2048): the whole run (pytest + JVM) is killed
+   *  when it holds more than driverMemory + memoryMb + 1024 MiB resident. */
   memoryMb?: number;
 }
 
@@ -69,6 +71,7 @@ export async function runPytest(input: RunPytestInput): Promise<PytestOutcome> {
   const staged = stageArtifacts(dir, ['solution.py', 'test_solution.py']);
   const harness = stageArtifacts(dir, []);
   fs.writeFileSync(path.join(harness, 'pytest.ini'), '[pytest]\naddopts =\njunit_family = xunit2\njunit_logging = no\n');
+  const memLimit = toMiB(settings.driverMemory) + (input.memoryMb ?? 2048) + 1024;
   const perTest = input.perTestTimeoutS ?? Math.max(10, Math.floor(timeoutMs / 2000));
   let run;
   try {
@@ -91,13 +94,15 @@ export async function runPytest(input: RunPytestInput): Promise<PytestOutcome> {
         PYTEST_ADDOPTS: '',
       }),
       timeoutMs,
-      memoryLimitMb: input.memoryMb ?? 6144,
+      memoryLimitMb: memLimit,
       forbidden: forbiddenPrefixes(),
+      ...activityHooks(),
     });
   } finally {
     fs.rmSync(staged, { recursive: true, force: true });
     fs.rmSync(harness, { recursive: true, force: true });
   }
+  throwIfCancelled(run.cancelled);
   fs.writeFileSync(logFile, `${run.stdout}\n--- stderr (tail) ---\n${run.stderr}`);
 
   let cases: JunitCase[] | null = null;
@@ -115,7 +120,7 @@ export async function runPytest(input: RunPytestInput): Promise<PytestOutcome> {
   const completed = !run.timedOut && !run.memoryExceeded && cases !== null && exitCode !== null && [0, 1, 2, 5].includes(exitCode);
   const status: PytestOutcome['status'] = run.timedOut ? 'timeout' : completed ? 'completed' : 'crash';
   const passed = status === 'completed' && suitePassed(exitCode, counts);
-  const header = summaryLine(status, exitCode, counts, timeoutMs, run.memoryExceeded ? input.memoryMb ?? 6144 : 0);
+  const header = summaryLine(status, exitCode, counts, timeoutMs, run.memoryExceeded ? memLimit : 0);
   let text = formatFailures(header, cases ?? []);
   if (status !== 'completed') {
     const tail = `${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-40).join('\n');

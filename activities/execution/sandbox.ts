@@ -44,6 +44,10 @@ export interface SandboxSpec {
   memoryLimitMb?: number;
   /** Host path prefixes the process must not read (enforced by exec_guard.py in every mode). */
   forbidden: string[];
+  /** Kills the process tree when aborted (e.g. the Temporal activity's cancellation signal). */
+  signal?: AbortSignal;
+  /** Called every 5 s while the process runs (e.g. an activity heartbeat). */
+  onAlive?: () => void;
 }
 
 export interface SandboxRun {
@@ -52,6 +56,8 @@ export interface SandboxRun {
   timedOut: boolean;
   /** True when the memory watchdog killed the process tree. */
   memoryExceeded: boolean;
+  /** True when `signal` aborted the run. */
+  cancelled: boolean;
   /** The last 1 MiB of stdout. */
   stdout: string;
   /** The last 64 KiB of stderr. */
@@ -154,7 +160,20 @@ function treeRssKb(root: number): number {
   return total;
 }
 
+/** A JVM memory string ("4g", "512m", "2048k", bytes) in MiB; 4096 when unreadable. */
+export function toMiB(mem: string): number {
+  const m = /^(\d+)([kmgt]?)b?$/i.exec(mem.trim());
+  if (!m) return 4096;
+  const n = Number(m[1]);
+  const unit = m[2].toLowerCase();
+  if (unit === 'k') return Math.ceil(n / 1024);
+  if (unit === 'g') return n * 1024;
+  if (unit === 't') return n * 1024 * 1024;
+  return unit === 'm' ? n : Math.ceil(n / 1048576);
+}
+
 function killGroup(pid: number, signal: NodeJS.Signals): void {
+  if (!Number.isInteger(pid) || pid <= 1) return; // never signal init or every process
   try {
     process.kill(-pid, signal);
   } catch {
@@ -242,6 +261,14 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
         }
       }, 500)
     : undefined;
+  let cancelled = false;
+  const onAbort = () => {
+    cancelled = true;
+    terminate();
+  };
+  if (spec.signal?.aborted) onAbort();
+  spec.signal?.addEventListener('abort', onAbort);
+  const alive = spec.onAlive ? setInterval(spec.onAlive, 5000) : undefined;
   const ended = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     child.on('error', (err) => {
       stderr += `\nsandbox: ${cmd} could not start: ${err.message}`;
@@ -257,6 +284,8 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
   });
   clearTimeout(timer);
   if (watchdog) clearInterval(watchdog);
+  if (alive) clearInterval(alive);
+  spec.signal?.removeEventListener('abort', onAbort);
   killGroup(pid, 'SIGKILL'); // anything left behind in the group
   fs.rmSync(scratch, { recursive: true, force: true });
   return {
@@ -264,6 +293,7 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     signal: ended.signal,
     timedOut,
     memoryExceeded,
+    cancelled,
     stdout,
     stderr,
     durationMs: Date.now() - started,

@@ -12,10 +12,10 @@ Result JSON: {"status": "ok" | "exception" | "out-of-memory" | "forbidden-access
 "forbidden"?: [path], "phasesMs": {phase: ms}}. "harness-error" means lockin itself failed
 (Spark did not start, the database did not load): not the candidate's fault, the caller retries.
 
-Order: guard installed -> solution imported (import-time code already counts as the candidate)
--> Spark session from the study settings -> tables loaded -> Python address-space limit applied
-(after the JVM started, so the JVM keeps its own -Xmx = settings.driverMemory) -> solve ->
-output written. STUDY-PROTOCOL.md §4 "Execution".
+Order: Spark session from the study settings -> tables loaded -> guard installed -> solution
+imported (import-time code already counts as the candidate) -> Python address-space limit
+applied (after the JVM started, so the JVM keeps its own -Xmx = settings.driverMemory) -> solve
+-> output written. STUDY-PROTOCOL.md §4 "Execution".
 """
 from __future__ import annotations
 
@@ -112,6 +112,9 @@ def main(argv: list[str]) -> None:
     _RESULT_FD = os.dup(1)
     os.dup2(2, 1)
 
+    # lockin's own modules are imported before any candidate code runs.
+    from pyspark.sql import DataFrame
+    from outputs import write_output
     from spark_session import parse_settings_arg, build_session
     from tables import load_tables
 
@@ -126,10 +129,20 @@ def main(argv: list[str]) -> None:
     if not os.path.isfile(sol):
         _emit({"status": "missing-solution", "reason": f"{sol}: no solution.py in the frozen artifacts"})
 
+    t = time.monotonic()
+    try:
+        spark = build_session(settings, f"lockin-{args.mode}")
+        t = _phase("spark", t)
+        tables = load_tables(spark, args.db)
+        t = _phase("tables", t)
+    except BaseException as exc:  # noqa: BLE001
+        _emit({"status": "harness-error", "reason": _short(f"{type(exc).__name__}: {exc}")})
+
+    # From here on, candidate code runs. The study's session exists already, so a candidate's
+    # own SparkSession.builder.getOrCreate() (often at module level) gets it, settings intact.
     exec_guard.install()
     exec_guard.activate()
     sys.path.insert(0, args.candidate)
-    t = time.monotonic()
     try:
         module = importlib.import_module("solution")
         solve = getattr(module, "solve", None)
@@ -140,26 +153,14 @@ def main(argv: list[str]) -> None:
     t = _phase("import", t)
 
     try:
-        spark = build_session(settings, f"lockin-{args.mode}")
-        t = _phase("spark", t)
-        tables = load_tables(spark, args.db)
-        t = _phase("tables", t)
-    except BaseException as exc:  # noqa: BLE001
-        _emit({"status": "harness-error", "reason": _short(f"{type(exc).__name__}: {exc}")})
-
-    try:
         _limit_address_space(args.python_memory_mb)
         df = solve(spark, tables)
-        from pyspark.sql import DataFrame
-
         if not isinstance(df, DataFrame):
             raise TypeError(f"solve returned {type(df).__name__}, not a pyspark.sql.DataFrame")
         schema = df.schema.simpleString()  # forces analysis
         t = _phase("solve", t)
         if args.mode == "smoke":
             _emit({"status": "ok", "schema": schema})
-        from outputs import write_output
-
         written = write_output(df, args.out)
         _phase("output", t)
         _emit({"status": "ok", "rows": int(written["rows"]), "schema": schema})

@@ -8,8 +8,9 @@ Subcommands (progress on stderr, ONE JSON line last on stdout):
   reproduce --scale S --settings JSON [...]   re-executes in a fresh session (this process) and
             compares schema + multiset of rows (order-independent hash, then a row-by-row
             diff to name the first difference) with the stored reference.
-  golden    --scale S --settings JSON [...]   compares each reference with Spark's golden answer
-            in the jar (tpcds-query-results/v1_4/<q>.sql.out; strings right-trimmed).
+  golden    --scale S --settings JSON [...]   compares each stored reference with Spark's golden
+            answer in the jar (tpcds-query-results/v1_4/<q>.sql.out; strings right-trimmed),
+            formatting ours as the golden files were (HiveResult.hiveResultString).
 """
 from __future__ import annotations
 
@@ -192,9 +193,11 @@ def first_row_difference(expected, actual):
     return None
 
 
-def reproduce(settings, ids, db_dir, refs_dir, jar) -> dict:
+def reproduce(settings, ids, db_dir, refs_dir, jar, outputs_dir=None) -> dict:
     """Re-executes each reference variant in this (fresh) session and compares it with the stored
     reference: schema (Spark schema JSON) and multiset of rows (STUDY-PROTOCOL.md §4, SQL re-execution).
+    With `outputs_dir`, each re-executed output is also written as `<outputs_dir>/<qid>/output.arrow`
+    + schema.json (candidate form) so the TypeScript comparator can judge it too.
 
     Returns: {"reproduced": n, "total": n, "results": [{id, reproduced, reason, seconds}]}.
     """
@@ -219,7 +222,10 @@ def reproduce(settings, ids, db_dir, refs_dir, jar) -> dict:
             else:
                 df = spark.sql(texts[vid])
                 schema = json.loads(df.schema.json())
-                table = df.toArrow()
+                if outputs_dir:
+                    table = write_output(df, os.path.join(outputs_dir, vid))["table"]
+                else:
+                    table = df.toArrow()
                 stored_path = os.path.join(refs_dir, vid, ARROW)
                 stored = read_arrow_ipc(stored_path) if os.path.exists(stored_path) else None
                 if stored is None:
@@ -301,18 +307,24 @@ def compare_golden_rows(golden: list, ours: list):
     return None
 
 
-def golden(settings, ids, db_dir, jar) -> dict:
-    """Compares each variant's result on our database with Spark's golden SF=1 answer in the jar.
+def golden(settings, ids, refs_dir, jar) -> dict:
+    """Compares each stored reference with Spark's golden SF=1 answer in the jar.
 
-    Our rows are formatted exactly as the golden files were (Spark's HiveResult.hiveResultString
-    over the executed plan). Returns {"agree": n, "total": n, "results": [{id, agree, difference,
+    The stored reference.parquet is read back into Spark and formatted exactly as the golden
+    files were (Spark's HiveResult.hiveResultString over the executed plan), so no query is
+    re-executed. Returns {"agree": n, "total": n, "results": [{id, agree, difference,
     schemaMatches}]}. Disagreements are findings (older generator kit, CHAR padding), not errors.
     """
-    source, texts = load_texts(jar)
+    from pyspark.sql.types import StructType
+
+    source, _texts = load_texts(jar)
     if source != "spark-tests-jar":
         raise ReferenceError_(f"{jar}: the golden answers need the Spark tests jar")
+    index = _read_json(os.path.join(refs_dir, REFERENCES_JSON)) or {"variants": {}}
     results = []
-    spark = _session(settings, db_dir, "lockin-golden")
+    from spark_session import build_session
+
+    spark = build_session(settings, "lockin-golden")
     hive = spark._jvm.org.apache.spark.sql.execution.HiveResult
     try:
         with zipfile.ZipFile(jar) as zf:
@@ -320,20 +332,25 @@ def golden(settings, ids, db_dir, jar) -> dict:
             for i, vid in enumerate(ids, 1):
                 entry = f"{GOLDEN_FOLDER}{vid}.sql.out"
                 res = {"id": vid, "agree": False, "difference": "", "schemaMatches": None}
+                parquet = os.path.join(refs_dir, vid, PARQUET)
                 if entry not in names:
                     res["difference"] = f"no golden answer {entry} in the jar"
+                elif vid not in index.get("variants", {}) or not os.path.exists(parquet):
+                    res["difference"] = f"no stored reference for {vid} in {refs_dir}"
                 else:
                     g_schema, g_rows = parse_golden(zf.read(entry).decode("utf-8"))
-                    df = spark.sql(texts[vid])
-                    ours = list(hive.hiveResultString(df._jdf.queryExecution().executedPlan()))
-                    res["schemaMatches"] = (df.schema.simpleString() == g_schema)
+                    ours_schema = StructType.fromJson(index["variants"][vid]["schema"])
+                    df = spark.read.parquet(parquet)
+                    seq = hive.hiveResultString(df._jdf.queryExecution().executedPlan())
+                    ours = list(spark._jvm.scala.jdk.javaapi.CollectionConverters.asJava(seq))
+                    res["schemaMatches"] = (ours_schema.simpleString() == g_schema)
                     diff = compare_golden_rows(g_rows, ours)
                     res["agree"] = diff is None
                     res["difference"] = diff or ""
                     res["rows"] = len(ours)
                     res["goldenRows"] = len(g_rows)
                     if not res["schemaMatches"]:
-                        res["schemaNote"] = f"ours {df.schema.simpleString()}, golden {g_schema}"
+                        res["schemaNote"] = f"ours {ours_schema.simpleString()}, golden {g_schema}"
                 results.append(res)
                 progress(f"golden: [{i}/{len(ids)}] {vid}: "
                          f"{'agree' if res['agree'] else 'DISAGREE: ' + res['difference'][:300]}")
@@ -355,6 +372,8 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--db-dir")
         sp.add_argument("--refs-dir")
         sp.add_argument("--jar")
+        if name == "reproduce":
+            sp.add_argument("--outputs-dir", help="also write each re-executed output here (candidate form)")
     return p
 
 
@@ -373,9 +392,9 @@ def main(argv=None) -> None:
         if args.cmd == "build":
             out = build(args.scale, settings, ids, db_dir, refs_dir, jar)
         elif args.cmd == "reproduce":
-            out = reproduce(settings, ids, db_dir, refs_dir, jar)
+            out = reproduce(settings, ids, db_dir, refs_dir, jar, args.outputs_dir)
         else:
-            out = golden(settings, ids, db_dir, jar)
+            out = golden(settings, ids, refs_dir, jar)
         emit({"scale": args.scale, **out})
     except (ReferenceError_, QueryError, ValueError, FileNotFoundError) as exc:
         fail(str(exc))

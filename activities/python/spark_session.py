@@ -91,6 +91,19 @@ def _quiet_log4j_file() -> str:
     return path
 
 
+def _quiet_query_context_loggers() -> None:
+    """PySpark logs every failing query's context (with stack traces) as JSON at ERROR level;
+    the exception itself still reaches the caller, so these loggers are raised to CRITICAL."""
+    import logging
+
+    try:
+        from pyspark.logger import PySparkLogger
+    except ImportError:  # pragma: no cover - older pyspark
+        return
+    for name in ("SQLQueryContextLogger", "DataFrameQueryContextLogger"):
+        PySparkLogger.getLogger(name).setLevel(logging.CRITICAL)
+
+
 def build_session(settings: Mapping[str, Any], app_name: str):
     """Builds (or replaces) the local SparkSession configured exactly by `settings`.
 
@@ -117,6 +130,7 @@ def build_session(settings: Mapping[str, Any], app_name: str):
         .config("spark.sql.sources.default", "parquet")
         .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{log_conf}")
     )
+    _quiet_query_context_loggers()
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark

@@ -80,6 +80,10 @@ runs[runs.replicate.notna()][["task", "replicate", "condition", "pytest_passed",
 # Trajectories (count, and how many had assertions changed)
 traj.groupby(["branch", "trajectory"]).agg(count=("obligation", "size"), assertions_changed=("assertions_changed", "sum"))
 
+# Robustness and usage
+primary[primary.present].groupby(["condition", "ladder_level"], dropna=False).size()
+primary.groupby("condition")[["input_tokens", "output_tokens", "cost_usd"]].sum()
+
 # Figure 1 counts: high internal scores without reference agreement
 p = primary[primary.present]
 p[(p.plan_score >= 0.9) & ~p.reference_matched].groupby("condition").size()

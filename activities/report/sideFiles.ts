@@ -35,9 +35,10 @@ function asList(json: unknown, keys: string[], file: string): Record<string, unk
 }
 
 /**
- * controls.json: a list (or {controls: [...]}) of {category, query, expected, outcome,
- * verified?}. expected/outcome are accept/reject words (acceptReject); an outcome that is
- * neither (e.g. "error", "skipped") counts as not as expected.
+ * controls.json: a list (or {controls: [...]}, as activities/compare writes it) of
+ * {category|kind, query|qid, expected, outcome|observed, verified?}. expected/outcome are
+ * accept/reject words (acceptReject); an outcome that is neither (e.g. "error", "skipped")
+ * counts as not as expected.
  */
 export function parseControls(json: unknown, file = 'controls.json'): ControlRow[] {
   return asList(json, ['controls', 'results'], file).map((c, i) => {
@@ -46,8 +47,8 @@ export function parseControls(json: unknown, file = 'controls.json'): ControlRow
     const outcomeRaw = c.outcome ?? c.observed ?? c.actual;
     const outcome = acceptReject(outcomeRaw) ?? String(outcomeRaw ?? 'missing');
     return {
-      category: String(c.category ?? 'unknown'),
-      query: String(c.query ?? c.variant ?? c.task ?? ''),
+      category: String(c.category ?? c.kind ?? 'unknown'),
+      query: String(c.query ?? c.qid ?? c.variant ?? c.task ?? ''),
       expected,
       outcome,
       asExpected: outcome === expected,

@@ -108,11 +108,13 @@ export interface SensitivityResult {
 /** Table V (part B): outcomes and paired changes under each sensitivity restriction (pairing preserved). */
 export function tableVSensitivity(results: SensitivityResult[]): string {
   const a = mdTable(
-    ['Restriction', 'Tasks', ...CONDITIONS.flatMap((c) => [`${NAME(c)}: passed / matched / false passes`, `${NAME(c)}: code / test`])],
-    results.map((r) => [r.label, r.tasks.length, ...CONDITIONS.flatMap((c) => {
-      const s = r.summary[c];
-      return [`${s.testPassed}/${s.tasks} / ${s.referenceMatched}/${s.tasks} / ${s.falsePasses}`, `${pct(s.codeScoreMean)} / ${pct(s.testScoreMean)}`];
-    })]),
+    ['Restriction', 'Condition', 'Tasks', 'Obligations', 'Tests passed', 'Reference matched', 'False passes', 'Conditional false-pass proportion', 'Plan score', 'Code score', 'Test coverage'],
+    results.flatMap((r) =>
+      CONDITIONS.map((c) => {
+        const s = r.summary[c];
+        return [r.label, NAME(c), s.tasks, s.obligations, `${s.testPassed}/${s.tasks}`, `${s.referenceMatched}/${s.tasks}`, `${s.falsePasses}/${s.tasks}`, pct(s.conditionalFalsePassProportion), pct(s.planScoreMean), pct(s.codeScoreMean), pct(s.testScoreMean)];
+      }),
+    ),
   );
   const rows: (string | number)[][] = [];
   for (const r of results)
@@ -171,6 +173,49 @@ export function tableMutation(rows: MutationRow[] | null): string {
       const k = rs.reduce((a, r) => a + r.killed, 0);
       const t = rs.reduce((a, r) => a + r.total, 0);
       return [NAME(c), rs.length, `${k}/${t}`, t ? pct(k / t) : '—', rs.filter((r) => r.validOnGold === false).length];
+    }),
+  );
+}
+
+/** One run's robustness results and usage (from its record). */
+export interface RunExtras {
+  condition: ConditionId;
+  agree: boolean | null;
+  ladderLevel: number | null | undefined;
+  toleranceAgreement: number | null | undefined;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  costUsd: number;
+}
+
+/**
+ * Robustness per condition: the normalization ladder's first agreeing level (0 exact,
+ * 1 positional alias normalization, 2 numeric cast to float64, 3 row sorting; "none" when no
+ * level agrees; "—" when not computed) and key-aligned tolerance agreement.
+ */
+export function tableRobustness(runs: RunExtras[]): string {
+  return mdTable(
+    ['Condition', 'Ladder level 0', 'Level 1', 'Level 2', 'Level 3', 'No level agrees', 'Ladder not computed', 'Tolerance comparison agrees (tightest tolerance: count)'],
+    CONDITIONS.map((c) => {
+      const rs = runs.filter((r) => r.condition === c);
+      const lv = (n: number) => rs.filter((r) => r.ladderLevel === n).length;
+      const tol = new Map<number, number>();
+      for (const r of rs) if (typeof r.toleranceAgreement === 'number') tol.set(r.toleranceAgreement, (tol.get(r.toleranceAgreement) ?? 0) + 1);
+      const tolText = [...tol.entries()].sort((a, b) => a[0] - b[0]).map(([t, n]) => `${t}: ${n}`).join(', ') || '—';
+      return [NAME(c), lv(0), lv(1), lv(2), lv(3), rs.filter((r) => r.ladderLevel === null).length, rs.filter((r) => r.ladderLevel === undefined).length, tolText];
+    }),
+  );
+}
+
+/** Model usage per condition: calls are in Table III; tokens and cost summed over the condition's runs. */
+export function tableUsage(runs: RunExtras[]): string {
+  return mdTable(
+    ['Condition', 'Input tokens', 'Output tokens', 'Cache-read tokens', 'Cost (USD)'],
+    CONDITIONS.map((c) => {
+      const rs = runs.filter((r) => r.condition === c);
+      const sum = (f: (r: RunExtras) => number) => rs.reduce((a, r) => a + f(r), 0);
+      return [NAME(c), sum((r) => r.inputTokens), sum((r) => r.outputTokens), sum((r) => r.cacheReadTokens), sum((r) => r.costUsd).toFixed(4)];
     }),
   );
 }

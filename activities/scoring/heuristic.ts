@@ -5,9 +5,11 @@
  * it from rule-decided and judge labels. It is evidence of mention, not of semantics.
  *
  * Key terms of an obligation (keyTerms): text in backticks, text in single or double quotes,
- * snake_case identifiers (column names such as ss_ext_sales_price) and numeric literals with a
- * decimal point or at least two digits (filter values such as 2000 or 1.3), lower-cased and
- * de-duplicated. Matching is case-insensitive substring search.
+ * snake_case identifiers (column names such as ss_ext_sales_price; a prefix pattern such as
+ * cs_ext_* becomes the prefix cs_ext_) and numeric literals with a decimal point or at least
+ * two digits (filter values such as 2000 or 1.3), lower-cased and de-duplicated. The rest of a
+ * clause after "not", "never", "rather than" or "instead of" is ignored (it names the wrong
+ * alternative). Matching is case-insensitive substring search.
  *
  * - plan: all key terms in plan.md → present; some → partial; none → absent;
  *   no key terms → ambiguous.
@@ -17,8 +19,9 @@
  * - code: the candidate agrees with the reference → satisfied. Otherwise, if the comparison's
  *   failure categories include the one matching the obligation's kind (alias → alias-mismatch,
  *   type-precision → precision, schema → structural-schema or column-order) → violated;
- *   otherwise all key terms in solution.py → satisfied; some → partial; none (or no key
- *   terms) → violated.
+ *   otherwise all key terms in solution.py → satisfied; some → partial; none → violated;
+ *   no key terms → partial (undecided: weight 0 like violated, but never counted as a
+ *   violation in SCOs or Table VI without evidence).
  */
 import type { Obligation } from '../tasks/schema';
 import type { FailureCategory } from '../common/types';
@@ -26,6 +29,9 @@ import type { PlanLabel, CodeLabel, TestLabel } from './labels';
 
 /** Extracts an obligation statement's key terms (see the module docstring). Output: lower-cased, unique, in order of appearance. */
 export function keyTerms(statement: string): string[] {
+  // Terms named as what NOT to do ("not unit prices such as ss_list_price", "rather than
+  // ss_sales_price") are not evidence: drop the rest of such a clause.
+  statement = statement.replace(/\b(not|never|rather than|instead of)\b[^.;:()]*/gi, ' ');
   const out: string[] = [];
   const add = (t: string) => {
     const v = t.trim().toLowerCase();
@@ -33,7 +39,7 @@ export function keyTerms(statement: string): string[] {
   };
   for (const m of statement.matchAll(/`([^`]+)`/g)) add(m[1]);
   for (const m of statement.matchAll(/"([^"]+)"|'([^']+)'/g)) add(m[1] ?? m[2]);
-  for (const m of statement.matchAll(/\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b/g)) add(m[0]);
+  for (const m of statement.matchAll(/\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?:_\*|\b)/g)) add(m[0].replace(/\*$/, ''));
   for (const m of statement.matchAll(/(?<![\w.])(\d+\.\d+|\d{2,})(?![\w.])/g)) add(m[1]);
   return out;
 }
@@ -80,7 +86,7 @@ const KIND_CATEGORIES: Partial<Record<Obligation['kind'], FailureCategory[]>> = 
 export function heuristicCode(ob: Pick<Obligation, 'kind'>, terms: string[], solution: string, agree: boolean, categories: FailureCategory[]): CodeLabel {
   if (agree) return 'satisfied';
   if ((KIND_CATEGORIES[ob.kind] ?? []).some((c) => categories.includes(c))) return 'violated';
-  if (terms.length === 0) return 'violated';
+  if (terms.length === 0) return 'partial';
   const n = found(terms, solution);
   return n === terms.length ? 'satisfied' : n > 0 ? 'partial' : 'violated';
 }

@@ -133,3 +133,11 @@ describe('primary reference agreement (§4)', () => {
     expect(r.rows.extraDistinct).toBe(30);
   });
 });
+
+describe('canonical numbers', () => {
+  test('one text per value', () => {
+    const { canonicalNumber } = jest.requireActual('../../activities/compare/compare');
+    expect(['1.500', '-0.00', '0', '-0', '1e-7', '1.5e+21', '007.10', '-0.0', '123', '-12.30'].map(canonicalNumber))
+      .toEqual(['1.5', '0', '0', '0', '0.0000001', '1500000000000000000000', '7.1', '0', '123', '-12.3']);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * Execution group: pytest outcomes on fixture suites, and sandboxed candidate runs (timeout,
  * exception, forbidden read of a reference, correct output) on a tiny typed database.
- * Starts about five JVMs (local[1], 1g); roughly 1.5–2.5 minutes on the shared 2-core machine.
+ * Starts five JVMs in bubblewrap (local[1], 1g) plus one killed by the timeout: about 1.5 minutes
+ * on an idle 2-core machine, about 5 minutes when it is saturated (load average 25+).
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
@@ -82,6 +83,34 @@ describe('runPytest', () => {
   });
 });
 
+describe('runPytest limits', () => {
+  test('a hanging test is failed by the per-test limit; the rest of the report survives', async () => {
+    const dir = artifacts('suites/hangs', 'hangs-per-test');
+    const out = await runPytest({ dir, settings: SETTINGS, timeoutMs: 60000, runLabel: 'initial', perTestTimeoutS: 2 });
+    expect(out.status).toBe('completed');
+    expect(out.counts).toEqual({ passed: 1, failed: 1, errored: 0, collectionFailed: 0, skipped: 0, total: 2 });
+    expect(out.passed).toBe(false);
+    expect(fs.readFileSync(out.failuresFile, 'utf8')).toContain('Timeout');
+  });
+
+  test('no test_solution.py: a crash outcome with a summary that says so', async () => {
+    const dir = artifacts('candidates/raises', 'no-tests');
+    const out = await runPytest({ dir, settings: SETTINGS, timeoutMs: 6000, runLabel: 'initial' });
+    expect(out).toMatchObject({ status: 'crash', passed: false, exitCode: null });
+    expect(fs.readFileSync(out.failuresFile, 'utf8')).toContain('there is no test_solution.py');
+  });
+
+  test('a suite that outlives the wall-clock limit is a timeout outcome, not an exception', async () => {
+    const dir = artifacts('suites/hangs', 'hangs-wall');
+    const out = await runPytest({ dir, settings: SETTINGS, timeoutMs: 6000, runLabel: 'initial', perTestTimeoutS: 600 });
+    expect(out.status).toBe('timeout');
+    expect(out.passed).toBe(false);
+    expect(out.exitCode).toBeNull();
+    expect(out.junitFile).toBeUndefined();
+    expect(fs.readFileSync(out.failuresFile, 'utf8')).toContain('pytest did not finish within 6 s and was stopped.');
+  });
+});
+
 describe('executeCandidate', () => {
   test('the sandbox is bubblewrap on this machine', () => {
     expect(isolationMode()).toBe('bwrap');
@@ -116,9 +145,10 @@ describe('executeCandidate', () => {
   test('a candidate that loops forever: timeout, process tree killed, the test process stays up', async () => {
     const dir = artifacts('candidates/loops', 'loops');
     const started = Date.now();
-    const out = await executeCandidate({ dir, scale: 0.01, settings: SETTINGS, outDir: path.join(work, 'loops', 'execution'), timeoutMs: 20000, memoryMb: 1024, dbDir });
+    const out = await executeCandidate({ dir, scale: 0.01, settings: SETTINGS, outDir: path.join(work, 'loops', 'execution'), timeoutMs: 15000, memoryMb: 1024, dbDir });
     expect(out.status).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(20000 + 10000);
+    expect(out.reason).toBe('no result within 15 s; the process tree was killed');
+    expect(Date.now() - started).toBeLessThan(15000 + 10000);
   });
 
   /** Plants a fake reference under the test LOCKIN_HOME and a candidate that reads it at import. */
@@ -145,19 +175,6 @@ describe('executeCandidate', () => {
     expect(out.outputFile).toBeUndefined();
   });
 
-  test('without bubblewrap the in-process check still refuses the reference (isolation recorded)', async () => {
-    const { dir, ref } = peekingCandidate('peeks-checked');
-    process.env.LOCKIN_ISOLATION = 'checked-only';
-    try {
-      const out = await executeCandidate({ dir, scale: 0.01, settings: SETTINGS, outDir: path.join(work, 'peeks-checked', 'execution'), timeoutMs: 60000, memoryMb: 1024, dbDir });
-      expect(out.status).toBe('forbidden-access');
-      expect(out.isolation).toBe('checked-only');
-      expect(out.reason).toContain(`candidate tried to read ${ref}`);
-      expect(out.reason).not.toContain('SECRET-REFERENCE-ROWS');
-    } finally {
-      delete process.env.LOCKIN_ISOLATION;
-    }
-  });
 });
 
 describe('smokeCheck', () => {

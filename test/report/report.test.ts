@@ -69,7 +69,7 @@ test('report.md: banner, tables and hand-worked cells', () => {
   // Table II and V side files; mutation not run
   expect(md).toContain('| **Total** | 4 accept / 3 reject | 3 | 7 | 6/7 | 4 |');
   expect(md).toContain('Reproduced: 4/5 references; 3/4 study tasks.');
-  expect(md).toContain('| SQL-reproduced references only | 3 | 1/3 / 0/3 / 1 |');
+  expect(md).toContain('| SQL-reproduced references only | Frozen One-Pass | 3 | 24 | 1/3 | 0/3 | 1/3 | 100.00% | 72.92% | 41.67% | 62.50% |');
   expect(md).toContain('Mutation scores: not run');
   expect(md).toContain('1 adjudicated labels used (labels/final.csv); the rest default to automated; 1 match no labelled run and were ignored: q3 one-pass O12');
 });

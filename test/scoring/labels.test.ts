@@ -57,6 +57,7 @@ describe('heuristic fallback', () => {
     expect(heuristicCode({ kind: 'filter' }, terms, 'ss_ext_list_price d_year', false, ['alias-mismatch'])).toBe('satisfied');
     expect(heuristicCode({ kind: 'filter' }, terms, 'd_year', false, [])).toBe('partial');
     expect(heuristicCode({ kind: 'filter' }, terms, '', false, [])).toBe('violated');
+    expect(heuristicCode({ kind: 'filter' }, [], 'anything', false, [])).toBe('partial');
   });
 });
 
@@ -148,5 +149,13 @@ describe('final labels import', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('key terms ignore the named wrong alternative and keep prefix patterns', () => {
+  test('negated clauses and cs_ext_* prefixes', () => {
+    expect(keyTerms('Use the extended (ext_) columns, not unit prices such as ss_list_price.')).toEqual([]);
+    expect(keyTerms('Sum ss_ext_sales_price rather than ss_sales_price; group by d_year')).toEqual(['ss_ext_sales_price', 'd_year']);
+    expect(keyTerms('The catalog formulas use the cs_ext_* columns')).toEqual(['cs_ext_']);
   });
 });

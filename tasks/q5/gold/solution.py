@@ -6,7 +6,11 @@ from pyspark.sql.types import DecimalType
 
 START = datetime.date(2000, 8, 23)
 END = START + datetime.timedelta(days=14)
-ZERO = F.lit(0).cast(DecimalType(7, 2))
+
+
+def _zero():
+    """cast(0 AS DECIMAL(7,2)) (built lazily: needs an active session)."""
+    return F.lit(0).cast(DecimalType(7, 2))
 
 
 def _rows(df: DataFrame, entity, date, sales, profit, ret, loss) -> DataFrame:
@@ -32,6 +36,7 @@ def _channel(per_entity: DataFrame, label: str, prefix: str) -> DataFrame:
 
 def solve(spark, tables) -> DataFrame:
     """Returns channel, id, sales, returns, profit with ROLLUP(channel, id) rows, ordered, first 100."""
+    ZERO = _zero()
     ss, sr = tables["store_sales"], tables["store_returns"]
     store_rows = _rows(ss, ss.ss_store_sk, ss.ss_sold_date_sk, ss.ss_ext_sales_price, ss.ss_net_profit, ZERO, ZERO) \
         .unionAll(_rows(sr, sr.sr_store_sk, sr.sr_returned_date_sk, ZERO, ZERO, sr.sr_return_amt, sr.sr_net_loss))

@@ -80,5 +80,5 @@ def test_rollup_rows(rows):
     assert len(subtotals) == 3
     grand = [r for r in rows if not r["channel"] and r["id"] is None]
     assert len(grand) == 1
-    assert grand[0]["sales"] == D("280.00")
+    assert grand[0]["sales"] == D("350.00")
     assert grand[0]["returns"] == D("50.00")  # 30 + 10 + 10 + 0

@@ -1,0 +1,110 @@
+/**
+ * The small study database (SF=0.01): typed schemas equal tpcds-types.md column for column,
+ * manifest row counts, and the analysis check of all 103 variants.
+ * First run builds the database (see test/support/database.ts); later runs reuse it.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { ensureTestDatabase, TEST_SPARK_SETTINGS, type TestDatabase } from '../support/database';
+import { analyzeQueries, verifyDatabase } from '../../activities/data';
+
+let db: TestDatabase;
+let manifest: any;
+
+/** Runs `fn` with LOCKIN_HOME pointing at the test database's home. */
+async function inHome<T>(fn: () => Promise<T>): Promise<T> {
+  const prev = process.env.LOCKIN_HOME;
+  process.env.LOCKIN_HOME = db.home;
+  try {
+    return await fn();
+  } finally {
+    if (prev === undefined) delete process.env.LOCKIN_HOME;
+    else process.env.LOCKIN_HOME = prev;
+  }
+}
+
+beforeAll(async () => {
+  process.env.LOCKIN_DATA_QUIET = '1';
+  db = await ensureTestDatabase(0.01);
+  manifest = JSON.parse(fs.readFileSync(path.join(db.dbDir, 'manifest.json'), 'utf8'));
+}, 45 * 60_000);
+
+function columns(table: string): [string, string][] {
+  return manifest.tables[table].schema.fields.map((f: { name: string; type: string }) => [f.name, f.type]);
+}
+
+// Spark schema JSON type names: int -> "integer", bigint -> "long".
+const I = 'integer';
+const L = 'long';
+const S = 'string';
+const D = 'date';
+const M = 'decimal(7,2)';
+const P = 'decimal(5,2)';
+
+test('store: every column has the tpcds-types.md type (decimal(5,2) gmt offset and s_tax_precentage)', () => {
+  expect(columns('store')).toEqual([
+    ['s_store_sk', I], ['s_store_id', S], ['s_rec_start_date', D], ['s_rec_end_date', D], ['s_closed_date_sk', I],
+    ['s_store_name', S], ['s_number_employees', I], ['s_floor_space', I], ['s_hours', S], ['s_manager', S],
+    ['s_market_id', I], ['s_geography_class', S], ['s_market_desc', S], ['s_market_manager', S], ['s_division_id', I],
+    ['s_division_name', S], ['s_company_id', I], ['s_company_name', S], ['s_street_number', S], ['s_street_name', S],
+    ['s_street_type', S], ['s_suite_number', S], ['s_city', S], ['s_county', S], ['s_state', S], ['s_zip', S],
+    ['s_country', S], ['s_gmt_offset', P], ['s_tax_precentage', P],
+  ]);
+});
+
+test('store_returns: keys int, the ticket number bigint, money decimal(7,2)', () => {
+  expect(columns('store_returns')).toEqual([
+    ['sr_returned_date_sk', I], ['sr_return_time_sk', I], ['sr_item_sk', I], ['sr_customer_sk', I], ['sr_cdemo_sk', I],
+    ['sr_hdemo_sk', I], ['sr_addr_sk', I], ['sr_store_sk', I], ['sr_reason_sk', I], ['sr_ticket_number', L],
+    ['sr_return_quantity', I], ['sr_return_amt', M], ['sr_return_tax', M], ['sr_return_amt_inc_tax', M], ['sr_fee', M],
+    ['sr_return_ship_cost', M], ['sr_refunded_cash', M], ['sr_reversed_charge', M], ['sr_store_credit', M], ['sr_net_loss', M],
+  ]);
+});
+
+test('customer: c_last_review_date (the v1.4 query name) replaces c_last_review_date_sk', () => {
+  expect(columns('customer')).toEqual([
+    ['c_customer_sk', I], ['c_customer_id', S], ['c_current_cdemo_sk', I], ['c_current_hdemo_sk', I], ['c_current_addr_sk', I],
+    ['c_first_shipto_date_sk', I], ['c_first_sales_date_sk', I], ['c_salutation', S], ['c_first_name', S], ['c_last_name', S],
+    ['c_preferred_cust_flag', S], ['c_birth_day', I], ['c_birth_month', I], ['c_birth_year', I], ['c_birth_country', S],
+    ['c_login', S], ['c_email_address', S], ['c_last_review_date', I],
+  ]);
+});
+
+test('promotion: p_cost is decimal(15,2)', () => {
+  expect(columns('promotion')).toEqual([
+    ['p_promo_sk', I], ['p_promo_id', S], ['p_start_date_sk', I], ['p_end_date_sk', I], ['p_item_sk', I],
+    ['p_cost', 'decimal(15,2)'], ['p_response_target', I], ['p_promo_name', S], ['p_channel_dmail', S], ['p_channel_email', S],
+    ['p_channel_catalog', S], ['p_channel_tv', S], ['p_channel_radio', S], ['p_channel_press', S], ['p_channel_event', S],
+    ['p_channel_demo', S], ['p_channel_details', S], ['p_purpose', S], ['p_discount_active', S],
+  ]);
+});
+
+test('only the six ticket/order numbers are bigint, across all 24 tables', () => {
+  const bigints = Object.keys(manifest.tables)
+    .flatMap((t) => columns(t).filter(([, ty]) => ty === L).map(([n]) => n))
+    .sort();
+  expect(Object.keys(manifest.tables)).toHaveLength(24);
+  expect(bigints).toEqual(['cr_order_number', 'cs_order_number', 'sr_ticket_number', 'ss_ticket_number', 'wr_order_number', 'ws_order_number']);
+});
+
+test('manifest: generator, scale, row counts and a verifiable manifest hash', async () => {
+  expect(manifest.generator).toEqual({ name: 'tpcgen-cli', version: '4.0.0', flags: ['tpcds', 'parquet', '--compat', 'c', '-s', '0.01'] });
+  expect(manifest.scale).toBe(0.01);
+  expect(manifest.tables.date_dim.rows).toBe(73049);
+  expect(manifest.tables.time_dim.rows).toBe(86400);
+  expect(manifest.tables.customer_demographics.rows).toBe(1920800);
+  expect(manifest.tables.store_sales.rows).toBe(120527);
+  expect(manifest.tables.reason.rows).toBe(75);
+  expect(manifest.sparkSettings).toEqual(TEST_SPARK_SETTINGS);
+  const verified = await inHome(() => verifyDatabase({ scale: 0.01 }));
+  expect(verified.manifestHash).toBe(db.manifestHash);
+});
+
+test('all 103 query variants pass Spark analysis on the loaded tables', async () => {
+  const res = await inHome(() => analyzeQueries({ scale: 0.01, settings: TEST_SPARK_SETTINGS }));
+  expect(res.failed).toEqual([]);
+  expect(res.source).toBe('spark-tests-jar');
+  expect(res.passed).toBe(103);
+  expect(res.columns.q1).toBe(1);
+  expect(res.columns.q66).toBe(44);
+}, 20 * 60_000);
