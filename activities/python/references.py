@@ -91,6 +91,15 @@ def _stored_ok(refs_dir: str, vid: str, rec: dict) -> bool:
     return bool(rec.get("files"))
 
 
+#: Settings that cannot change a query's result: a reference built with another value is reused.
+RESULT_NEUTRAL_SETTINGS = ("driverMemory",)
+
+
+def _result_settings(settings: dict) -> dict:
+    """The Spark settings that can change a result (all but RESULT_NEUTRAL_SETTINGS)."""
+    return {k: v for k, v in settings.items() if k not in RESULT_NEUTRAL_SETTINGS}
+
+
 def build_one(spark, text: str, folder: str) -> dict:
     """Executes one variant's SQL and stores reference.arrow + reference.parquet + schema.json
     in `folder`. Returns {"rows", "schema", "contentHash", "seconds", "files": {name: sha256}}."""
@@ -123,11 +132,12 @@ def build(scale, settings, ids, db_dir, refs_dir, jar) -> dict:
     os.makedirs(refs_dir, exist_ok=True)
     index_path = os.path.join(refs_dir, REFERENCES_JSON)
     index = _read_json(index_path) or {}
-    same_base = (index.get("manifestHash") == mhash and index.get("sparkSettings") == settings
-                 and index.get("querySource") == source)
+    same_base = (index.get("manifestHash") == mhash and index.get("querySource") == source
+                 and _result_settings(index.get("sparkSettings") or {}) == _result_settings(settings))
     variants = index.get("variants", {}) if same_base else {}
     index = {"formatVersion": FORMAT_VERSION, "scale": scale, "manifestHash": mhash,
-             "sparkSettings": settings, "querySource": source, "variants": variants}
+             "sparkSettings": index["sparkSettings"] if same_base else settings,
+             "querySource": source, "variants": variants}
     built, skipped, failed, spark = [], [], [], None
     try:
         for i, vid in enumerate(ids, 1):
@@ -139,6 +149,7 @@ def build(scale, settings, ids, db_dir, refs_dir, jar) -> dict:
             if spark is None:
                 spark = _session(settings, db_dir, "lockin-references")
                 index["sparkVersion"] = spark.version
+                index["sparkSettings"] = settings
             progress(f"references: [{i}/{len(ids)}] {vid}: running")
             try:
                 rec = build_one(spark, texts[vid], os.path.join(refs_dir, vid))

@@ -100,6 +100,25 @@ export function leakCheck(taskText: string, queryText: string, n = LEAK_NGRAM, t
 }
 
 /**
+ * Locates a leak: the field paths of the task.yaml string values that share at least one
+ * n-gram with the query text (e.g. "notes[0]", "filters[2]").
+ * Inputs: the parsed task.yaml value (any JSON-like value), the query text.
+ * Returns: the paths, in document order (empty when the shared runs span several values).
+ */
+export function locateLeak(value: unknown, queryText: string, n = LEAK_NGRAM): string[] {
+  const q = ngrams(leakTokens(queryText), n);
+  const out: string[] = [];
+  const walk = (v: unknown, p: string) => {
+    if (typeof v === 'string') {
+      for (const g of ngrams(leakTokens(v), n)) if (q.has(g)) return void out.push(p || '(top level)');
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${p}[${i}]`));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, p ? `${p}.${k}` : k);
+  };
+  walk(value, '');
+  return out;
+}
+
+/**
  * Input tables of task.yaml against the database manifest: every listed table exists, every
  * listed column exists with the same type and nullability, and every column of the table is
  * listed (the convention: each table's full column list).
@@ -174,4 +193,39 @@ export function checkTaskSelf(t: LoadedTask): TaskProblem[] {
     ...checkPassages(t.taskText, t.obligations.obligations, t.obligationsFile, t.taskFile),
     ...checkObligationIds(t.obligations.obligations, t.obligationsFile),
   ];
+}
+
+/**
+ * Every obligation `rule` must hold on the reference schema (a rule states what the reference
+ * requires, so the reference satisfies it by construction): column-name -> the reference's
+ * column at `position` has that name; column-type -> the reference column of that name has that
+ * type; columns -> every listed name is a reference column. Names compare lower-cased.
+ * Inputs: obligations, the reference columns, the display name of obligations.yaml.
+ * Returns: one problem per rule the reference violates (field obligations[i].rule).
+ */
+export function checkRulesAgainstReference(
+  obligations: ReadonlyArray<{ id: string; rule?: { kind: string; position?: number; name?: string; type?: string; names?: string[] } }>,
+  reference: readonly ColumnType[],
+  obligationsFile: string,
+): TaskProblem[] {
+  const out: TaskProblem[] = [];
+  const names = reference.map((c) => c.name.toLowerCase());
+  obligations.forEach((o, i) => {
+    const r = o.rule;
+    if (!r) return;
+    const field = `obligations[${i}].rule`;
+    if (r.kind === 'column-name') {
+      const got = names[r.position ?? -1];
+      if (got !== r.name?.toLowerCase())
+        out.push({ file: obligationsFile, field, message: `${o.id}: the reference's column ${r.position} is ${got === undefined ? 'missing' : `"${got}"`}, not "${r.name}"` });
+    } else if (r.kind === 'column-type') {
+      const col = reference.find((c) => c.name.toLowerCase() === r.name?.toLowerCase());
+      if (!col) out.push({ file: obligationsFile, field, message: `${o.id}: the reference has no column "${r.name}"` });
+      else if (col.type !== r.type) out.push({ file: obligationsFile, field, message: `${o.id}: the reference's ${col.name} is ${col.type}, not ${r.type}` });
+    } else if (r.kind === 'columns') {
+      const missing = (r.names ?? []).filter((n) => !names.includes(n.toLowerCase()));
+      if (missing.length > 0) out.push({ file: obligationsFile, field, message: `${o.id}: the reference has no column(s) ${missing.join(', ')}` });
+    }
+  });
+  return out;
 }

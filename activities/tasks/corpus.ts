@@ -8,10 +8,13 @@ import * as path from 'path';
 import { databaseDir, referencesDir, tasksRoot } from '../common/paths';
 import {
   checkOutputAgainstReference,
+  checkRulesAgainstReference,
   checkTablesAgainstManifest,
   checkTaskSelf,
   leakCheck,
+  locateLeak,
 } from './check';
+import YAML from 'yaml';
 import { loadEligibility } from './eligibility';
 import { displayPath, listTaskIds, loadTaskFolder, TaskLoadError, type LoadedTask, type TaskProblem } from './load';
 import { readQueryTexts } from './queryTexts';
@@ -73,9 +76,15 @@ export function checkConventionNullability(t: Pick<LoadedTask, 'task' | 'taskFil
 export function leakProblem(file: string, qid: string, taskText: string, queryText: string): TaskProblem | null {
   const leak = leakCheck(taskText, queryText);
   if (!leak.leak) return null;
+  let fields: string[] = [];
+  try {
+    fields = locateLeak(YAML.parse(taskText), queryText);
+  } catch {
+    /* unparseable YAML: report the whole file */
+  }
   return {
     file,
-    field: '',
+    field: fields.join(', '),
     message: `reference SQL leak: ${leak.shared} shared ${leak.n}-token runs with the ${qid} query text (threshold ${leak.threshold}), e.g. "${leak.examples[0]}"`,
   };
 }
@@ -137,6 +146,7 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
       else {
         checked.reference = true;
         problems.push(...checkOutputAgainstReference(loaded, cols));
+        problems.push(...checkRulesAgainstReference(loaded.obligations.obligations, cols, loaded.obligationsFile));
       }
     } else refsMissing++;
     const text = texts[qid];

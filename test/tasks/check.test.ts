@@ -1,5 +1,5 @@
 /** Checks against the database manifest and the reference schema (pure functions, fixtures with known answers). */
-import { checkOutputAgainstReference, checkTablesAgainstManifest } from '../../activities/tasks/check';
+import { checkOutputAgainstReference, checkRulesAgainstReference, checkTablesAgainstManifest } from '../../activities/tasks/check';
 import { checkConventionNullability } from '../../activities/tasks/corpus';
 import type { TaskSpec } from '../../activities/tasks/schema';
 import { conventionNullable, manifestTables, sparkJsonTypeToSql, structColumns, tpcdsSparkType } from '../../activities/tasks/sparkTypes';
@@ -89,6 +89,21 @@ describe('reference schema check', () => {
       { file: 'tasks/q3/task.yaml', field: 'output.columns', message: 'describes 3 column(s) but the reference has 2' },
       { file: 'tasks/q3/task.yaml', field: 'output.columns[0].name', message: 'is "year" but the reference\'s column 0 is "d_year"' },
       { file: 'tasks/q3/task.yaml', field: 'output.columns[0].type', message: "is bigint but the reference's column 0 (d_year) is int" },
+    ]);
+  });
+
+  test('obligation rules must hold on the reference schema', () => {
+    const obl = [
+      { id: 'O1', rule: { kind: 'column-name', position: 0, name: 'D_YEAR' } },
+      { id: 'O2', rule: { kind: 'column-name', position: 1, name: 'total' } },
+      { id: 'O3', rule: { kind: 'column-type', name: 'sum_agg', type: 'decimal(38,2)' } },
+      { id: 'O4', rule: { kind: 'columns', names: ['d_year', 'brand'] } },
+      { id: 'O5' },
+    ];
+    expect(checkRulesAgainstReference(obl, ref, 'o.yaml')).toEqual([
+      { file: 'o.yaml', field: 'obligations[1].rule', message: 'O2: the reference\'s column 1 is "sum_agg", not "total"' },
+      { file: 'o.yaml', field: 'obligations[2].rule', message: "O3: the reference's sum_agg is decimal(17,2), not decimal(38,2)" },
+      { file: 'o.yaml', field: 'obligations[3].rule', message: 'O4: the reference has no column(s) brand' },
     ]);
   });
 });

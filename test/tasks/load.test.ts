@@ -4,6 +4,7 @@ import YAML from 'yaml';
 import { checkPassages, checkObligationIds, leakCheck, checkTaskSelf } from '../../activities/tasks/check';
 import { loadTaskFolder, TaskLoadError, fieldPath } from '../../activities/tasks/load';
 import { readQueryTexts } from '../../activities/tasks/queryTexts';
+import { checkCorpus } from '../../activities/tasks/corpus';
 import { fixtureObligations, fixtureTask, writeFixtureCorpus } from './fixtures';
 
 function loadError(root: string): TaskLoadError {
@@ -117,5 +118,17 @@ describe('SQL leak check (n = 8, threshold = 2)', () => {
     const query = 'select a1 a2 a3 a4 a5 a6 a7 a8 a9 from t';
     expect(leakCheck('x a1 a2 a3 a4 a5 a6 a7 a8 y', query)).toMatchObject({ shared: 1, leak: false });
     expect(leakCheck('x a1 a2 a3 a4 a5 a6 a7 a8 a9 y', query)).toMatchObject({ shared: 2, leak: true });
+  });
+
+  test('lockin tasks check reports a pasted fragment with the file, the field and the problem', async () => {
+    const where = q3.slice(q3.toUpperCase().indexOf('WHERE'), q3.toUpperCase().indexOf('GROUP BY'));
+    const root = writeFixtureCorpus({ ...fixtureTask(), notes: ['fine prose', where] });
+    const rep = await checkCorpus({ scale: 0.01, root, ids: ['q3'] });
+    const p = rep.tasks[0].problems.find((x) => x.message.startsWith('reference SQL leak'));
+    expect(p).toBeDefined();
+    expect(p!.file).toBe(path.join(root, 'q3', 'task.yaml'));
+    expect(p!.field).toBe('notes[1]');
+    expect(p!.message).toMatch(/^reference SQL leak: \d+ shared 8-token runs with the q3 query text \(threshold 2\)/);
+    expect(rep.tasks[0].ok).toBe(false);
   });
 });

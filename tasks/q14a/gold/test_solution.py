@@ -27,7 +27,7 @@ def tables(spark):
         (1, 3, 50, "100.00"),                            # not a cross item
         (3, 1, 50, "100.00"),                            # wrong month/year
     ])
-    catalog = sales(spark, "cs", [(2, 2, 1, "1.00"), (1, 1, 3, "100.00")])
+    catalog = sales(spark, "cs", [(2, 2, 1, "1.00"), (1, 1, 30, "100.00")])
     web = sales(spark, "ws", [(2, 1, 1, "1.00"), (1, 1, 1, "1.00")])
     return {"item": item, "date_dim": date_dim, "store_sales": store, "catalog_sales": catalog, "web_sales": web}
 
@@ -43,15 +43,15 @@ def test_six_columns_keys_named(result):
 
 
 def test_detail_rows_above_average(result):
-    # average over 1999-2001 rows: (1+1+1500/... ) -> the web Nov group (1.00) is below it and dropped.
+    # average over all 1999-2001 rows = 9505 / 9 = 1056.1; the web November group (1.00) is below it.
     detail = {tuple(r[:4]): (r[4], r[5]) for r in result.collect() if r[3] is not None}
-    assert detail == {("store", 1, 1, 1): (D("1500.00"), 2), ("catalog", 1, 1, 1): (D("300.00"), 1)}
+    assert detail == {("store", 1, 1, 1): (D("1500.00"), 2), ("catalog", 1, 1, 1): (D("3000.00"), 1)}
 
 
 def test_rollup_has_grand_total(result):
     totals = [r for r in result.collect() if r[0] is None]
     assert len(totals) == 1
-    assert (totals[0][4], totals[0][5]) == (D("1800.00"), 3)
+    assert (totals[0][4], totals[0][5]) == (D("4500.00"), 3)
 
 
 def test_rollup_row_count(result):
