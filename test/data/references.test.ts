@@ -24,6 +24,12 @@ beforeAll(async () => {
 }, 45 * 60_000);
 
 const BUILT = REFERENCE_INVENTORY.filter((id) => id !== 'q12');
+/**
+ * Re-executed by default: one variant per construct (correlated subquery, ROLLUP, windows,
+ * INTERSECT, EXCEPT, EXISTS, FULL OUTER JOIN, doubles from stddev). All 32 with LOCKIN_DATA_FULL=1
+ * (about 17 minutes on a busy 2-core machine; the default set about 4).
+ */
+const REPRODUCED = process.env.LOCKIN_DATA_FULL === '1' ? BUILT : ['q1', 'q14a', 'q17', 'q36', 'q38', 'q51', 'q87', 'q94'];
 
 test('references.json lists the inventory, built on this database; q12 fails under ANSI at SF=0.01', () => {
   expect(db.failed.map((f) => f.id)).toEqual(['q12']);
@@ -48,15 +54,15 @@ test('each reference folder holds reference.arrow, reference.parquet and schema.
   expect(index.variants.q1.rows).toBe(100);
 });
 
-test('re-execution in a fresh session reproduces 32/32 (schema + multiset, hash and comparator)', async () => {
+test('re-execution in a fresh session reproduces every re-run variant (schema + multiset, hash and comparator)', async () => {
   const prev = process.env.LOCKIN_HOME;
   process.env.LOCKIN_HOME = db.home;
   try {
-    const res = await reproduceReferences({ scale: 0.01, settings: TEST_SPARK_SETTINGS, ids: BUILT });
+    const res = await reproduceReferences({ scale: 0.01, settings: TEST_SPARK_SETTINGS, ids: [...REPRODUCED] });
     expect(res.results.filter((r) => !r.reproduced)).toEqual([]);
     expect(res.results.every((r) => r.comparator?.agree === true)).toBe(true);
-    expect(res.reproduced).toBe(32);
-    expect(res.total).toBe(32);
+    expect(res.reproduced).toBe(REPRODUCED.length);
+    expect(res.total).toBe(REPRODUCED.length);
   } finally {
     if (prev === undefined) delete process.env.LOCKIN_HOME;
     else process.env.LOCKIN_HOME = prev;
