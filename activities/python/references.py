@@ -318,6 +318,18 @@ def compare_golden_rows(golden: list, ours: list):
     return None
 
 
+def _read_positional(spark, parquet: str, tmp_dir: str):
+    """Reads a stored reference.parquet into Spark with columns renamed _c0.._cN (Spark cannot
+    read a Parquet file whose column names repeat, e.g. q14b's; names do not matter for formatting)."""
+    import pyarrow.parquet as pq
+
+    table = pq.ParquetFile(parquet).read()  # not read_table: its dataset layer rejects repeated names
+    renamed = table.rename_columns([f"_c{i}" for i in range(table.num_columns)])
+    path = os.path.join(tmp_dir, os.path.basename(os.path.dirname(parquet)) + ".parquet")
+    pq.write_table(renamed, path)
+    return spark.read.parquet(path)
+
+
 def golden(settings, ids, refs_dir, jar) -> dict:
     """Compares each stored reference with Spark's golden SF=1 answer in the jar.
 
@@ -335,8 +347,11 @@ def golden(settings, ids, refs_dir, jar) -> dict:
     results = []
     from spark_session import build_session
 
+    import tempfile
+
     spark = build_session(settings, "lockin-golden")
     hive = spark._jvm.org.apache.spark.sql.execution.HiveResult
+    tmp_dir = tempfile.mkdtemp(prefix="lockin-golden-")
     try:
         with zipfile.ZipFile(jar) as zf:
             names = set(zf.namelist())
@@ -351,7 +366,7 @@ def golden(settings, ids, refs_dir, jar) -> dict:
                 else:
                     g_schema, g_rows = parse_golden(zf.read(entry).decode("utf-8"))
                     ours_schema = StructType.fromJson(index["variants"][vid]["schema"])
-                    df = spark.read.parquet(parquet)
+                    df = _read_positional(spark, parquet, tmp_dir)
                     seq = hive.hiveResultString(df._jdf.queryExecution().executedPlan())
                     ours = list(spark._jvm.scala.jdk.javaapi.CollectionConverters.asJava(seq))
                     res["schemaMatches"] = (ours_schema.simpleString() == g_schema)
@@ -367,6 +382,9 @@ def golden(settings, ids, refs_dir, jar) -> dict:
                          f"{'agree' if res['agree'] else 'DISAGREE: ' + res['difference'][:300]}")
     finally:
         spark.stop()
+        import shutil
+
+        shutil.rmtree(tmp_dir, ignore_errors=True)
     return {"agree": sum(r["agree"] for r in results), "total": len(results), "results": results}
 
 
