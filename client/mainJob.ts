@@ -12,7 +12,7 @@ import * as path from 'path';
 import { runControlsOnDisk } from '../activities/compare/activity';
 import { reproduceReferences } from '../activities/data/references';
 import { DEFAULT_SPARK_SETTINGS } from '../activities/common/settings';
-import { databaseDir, scaleTag } from '../activities/common/paths';
+import { databaseDir, referencesDir, scaleTag } from '../activities/common/paths';
 import { studyDir } from '../activities/store/layout';
 import { buildStudyInput } from './studyInput';
 import { printSummary, runStudyWith, studyUiUrl } from './studyRunner';
@@ -76,6 +76,14 @@ export async function runMainJob(o: MainJobOptions): Promise<void> {
       process.stderr.write(`[lockin]   SQL re-execution: ${rep.reproduced}/${rep.total} reproduced\n`);
     } else process.stderr.write(`[lockin]   SQL re-execution: ${prior.reproduced}/${prior.total} reproduced (recorded earlier)\n`);
     done(t);
+
+    // A task whose reference could not be built at this scale (e.g. q12 divides by zero under ANSI
+    // at SF=0.01) cannot be evaluated: leave it out, and say so.
+    const missing = input.tasks.filter((q) => !fs.existsSync(path.join(referencesDir(o.scale), q, 'reference.arrow')));
+    if (missing.length) {
+      process.stderr.write(`[lockin]   no reference at scale ${o.scale} for ${missing.join(', ')}: left out of this study\n`);
+      input.tasks = input.tasks.filter((q) => !missing.includes(q));
+    }
 
     t = step(4, `the study: ${input.tasks.length} tasks × ${input.conditions.length} conditions (${studyId})`);
     const out = await runStudyWith(client, target, input);
