@@ -222,7 +222,9 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
   if (mode === 'bwrap') {
     writeEtc(path.join(scratch, 'etc'));
     args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--uid', '1000', '--gid', '1000', '--hostname', 'lockin'];
-    args.push(...runtimeBinds(path.join(scratch, 'etc')), '--dev', '/dev', '--proc', '/proc', '--bind', tmp, '/tmp');
+    // The private /tmp first: a repository (and so its venv) may itself live under /tmp, and a
+    // later bind must not be hidden by it.
+    args.push('--bind', tmp, '/tmp', ...runtimeBinds(path.join(scratch, 'etc')), '--dev', '/dev', '--proc', '/proc');
     for (const [name, m] of Object.entries(spec.mounts)) args.push(m.writable ? '--bind' : '--ro-bind', path.resolve(m.source), at[name]);
     args.push('--clearenv');
     for (const [k, v] of Object.entries(env)) args.push('--setenv', k, v);

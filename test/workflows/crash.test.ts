@@ -38,21 +38,36 @@ const REPLY = [
 interface Stub {
   server: http.Server;
   url: string;
+  /** sha256 of every request body received (a received request is a paid call). */
   bodies: string[];
+  /** Requests received and not yet answered. */
+  pending: number;
+  /** When the last answer was sent (ms since epoch). */
+  lastAnswerAt: number;
 }
 
+/** A Messages API stub that answers after 200 ms (so a test can tell when no call is in flight). */
 function startStub(): Promise<Stub> {
-  const bodies: string[] = [];
-  const server = http.createServer((req, res) => {
+  const stub = { bodies: [] as string[], pending: 0, lastAnswerAt: 0 } as Stub;
+  stub.server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      bodies.push(crypto.createHash('sha256').update(body).digest('hex'));
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: `msg_${bodies.length}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: REPLY }], stop_reason: 'end_turn', usage: { input_tokens: 1000, output_tokens: 200 } }));
+      stub.bodies.push(crypto.createHash('sha256').update(body).digest('hex'));
+      stub.pending += 1;
+      const n = stub.bodies.length;
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: REPLY }], stop_reason: 'end_turn', usage: { input_tokens: 1000, output_tokens: 200 } }));
+        stub.pending -= 1;
+        stub.lastAnswerAt = Date.now();
+      }, 200);
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies })));
+  return new Promise((resolve) => stub.server.listen(0, '127.0.0.1', () => {
+    stub.url = `http://127.0.0.1:${(stub.server.address() as AddressInfo).port}`;
+    resolve(stub);
+  }));
 }
 
 let env: TestWorkflowEnvironment;
@@ -104,12 +119,17 @@ function comparable(studyId: string) {
 test('SIGKILL mid-study: the study completes, equals an uninterrupted run, and pays each call once', async () => {
   const tasks = ['q3', 'q7'];
   // Interrupted run.
-  const input = buildStudyInput({ studyId: 'crash', tasks, model: 'anthropic:claude-sonnet-4-6', taskConcurrency: 2, report: false });
+  const input = buildStudyInput({ studyId: 'crash', tasks, model: 'anthropic:claude-sonnet-4-6', taskConcurrency: 1, report: false });
   let worker = await startWorker();
   const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-crash', taskQueue: 'lockin-default' });
   const deadline = Date.now() + 60_000;
-  while (stub.bodies.length < 6 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  expect(stub.bodies.length).toBeGreaterThanOrEqual(6);
+  // Kill mid-study, but not while a paid reply is on its way to the worker: a reply the worker
+  // never stored would be paid again on retry (at-least-once), which is not what this test measures.
+  const quiet = () => stub.pending === 0 && Date.now() - stub.lastAnswerAt > 300;
+  // Tasks run one at a time: after q3's 9 calls and q7's shared generation, every condition of
+  // q7 starts with a 600 ms pytest run, a quiet moment in the middle of the study.
+  while (!(stub.bodies.length >= 10 && quiet()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(stub.bodies.length).toBeGreaterThanOrEqual(10);
   worker.kill('SIGKILL');
   await new Promise((r) => worker.once('exit', r));
   const atKill = stub.bodies.length;
