@@ -25,11 +25,11 @@ beforeAll(async () => {
 
 const BUILT = REFERENCE_INVENTORY.filter((id) => id !== 'q12');
 /**
- * Re-executed by default: one variant per construct (correlated subquery, ROLLUP, windows,
- * INTERSECT, EXCEPT, EXISTS, FULL OUTER JOIN, doubles from stddev). All 32 with LOCKIN_DATA_FULL=1
- * (about 17 minutes on a busy 2-core machine; the default set about 4).
+ * Re-executed by default (kept small for the npm test budget): a correlated subquery (q1), doubles
+ * from stddev (q17), ROLLUP with GROUPING and a window (q36), EXISTS / NOT EXISTS (q94). All 32 with
+ * LOCKIN_DATA_FULL=1; the main job re-executes all 33 at SF=1.
  */
-const REPRODUCED = process.env.LOCKIN_DATA_FULL === '1' ? BUILT : ['q1', 'q14a', 'q17', 'q36', 'q38', 'q51', 'q87', 'q94'];
+const REPRODUCED = process.env.LOCKIN_DATA_FULL === '1' ? BUILT : ['q1', 'q17', 'q36', 'q94'];
 
 test('references.json lists the inventory, built on this database; q12 fails under ANSI at SF=0.01', () => {
   expect(db.failed.map((f) => f.id)).toEqual(['q12']);
