@@ -16,7 +16,7 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => v
   const tty = !!process.stderr.isTTY;
   const started = Date.now();
   const bar = new SingleBar(
-    { format: 'tasks {bar} {value}/{total} | calls {calls} | {step} | running {running} | {elapsed}', hideCursor: true, stream: process.stderr },
+    { format: 'tasks {bar} {value}/{total} | calls in finished tasks {calls} | {step} | running {running} | {elapsed}', hideCursor: true, stream: process.stderr },
     Presets.shades_classic,
   );
   let begun = false;
@@ -35,7 +35,7 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => v
         begun = true;
       } else bar.update(p.tasksDone, payload);
     } else {
-      const line = `[lockin] ${p.tasksDone}/${p.tasksTotal} tasks, ${p.callsUsed} calls, ${p.step}${p.running.length ? `, running ${p.running.join(',')}` : ''}${p.tasksFailed.length ? `, failed ${p.tasksFailed.join(',')}` : ''}`;
+      const line = `[lockin] ${p.tasksDone}/${p.tasksTotal} tasks, ${p.callsUsed} calls in finished tasks, ${p.step}${p.running.length ? `, running ${p.running.join(',')}` : ''}${p.tasksFailed.length ? `, failed ${p.tasksFailed.join(',')}` : ''}`;
       if (line !== last) process.stderr.write(`${line} (${payload.elapsed})\n`);
       last = line;
     }
