@@ -24,7 +24,7 @@ import zipfile
 from outputs import content_hash, read_arrow_ipc, write_output
 from queries import QueryError, check_ids, load_texts, text_sha256
 from tables import (default_database_dir, default_references_dir, emit, fail, progress,
-                    sha256_file)
+                    read_json, sha256_file, write_json)
 
 #: Mirrors REFERENCE_INVENTORY of activities/tasks/schema.ts (the 30 study tasks + q23b, q54, q85);
 #: the TypeScript activities always pass --ids explicitly.
@@ -46,21 +46,12 @@ class ReferenceError_(Exception):
 
 
 def _read_json(path: str):
-    try:
-        with open(path, "r", encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        return None
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ReferenceError_(f"{path}: unreadable ({exc})") from exc
+    """read_json with this module's error class."""
+    return read_json(path, ReferenceError_, "")
 
 
-def _write_json(path: str, value) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(value, fh, indent=2, sort_keys=True)
-        fh.write("\n")
-    os.replace(tmp, path)
+
+
 
 
 def _manifest_hash(db_dir: str) -> str:
@@ -159,18 +150,18 @@ def build(scale, settings, ids, db_dir, refs_dir, jar) -> dict:
                 message = str(exc).strip().splitlines()[0][:500]
                 failed.append({"id": vid, "error": message})
                 variants.pop(vid, None)
-                _write_json(index_path, index)
+                write_json(index_path, index)
                 progress(f"references: [{i}/{len(ids)}] {vid}: FAILED {message}")
                 continue
             rec["textSha256"] = text_sha256(texts[vid])
             variants[vid] = rec
             built.append(vid)
-            _write_json(index_path, index)
+            write_json(index_path, index)
             progress(f"references: [{i}/{len(ids)}] {vid}: {rec['rows']} rows in {rec['seconds']:.1f}s")
     finally:
         if spark is not None:
             spark.stop()
-    _write_json(index_path, index)
+    write_json(index_path, index)
     return {"built": built, "skipped": skipped, "failed": failed, "count": len(variants),
             "manifestHash": mhash, "querySource": source, "refsDir": refs_dir,
             "seconds": {v: variants[v]["seconds"] for v in ids if v in variants}}

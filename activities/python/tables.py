@@ -117,3 +117,26 @@ def sha256_file(path: str, chunk: int = 1 << 20) -> str:
                 break
             h.update(block)
     return h.hexdigest()
+
+
+def read_json(path: str, error_cls: type = ValueError, hint: str = ""):
+    """Reads a JSON file. Returns None when it does not exist.
+
+    Raises error_cls("<path>: unreadable (<reason>)<hint>") when it exists but cannot be read or parsed.
+    """
+    try:
+        with open(path, "r", encoding="utf-8") as fh:
+            return _json.load(fh)
+    except FileNotFoundError:
+        return None
+    except (OSError, _json.JSONDecodeError) as exc:
+        raise error_cls(f"{path}: unreadable ({exc}){hint}") from exc
+
+
+def write_json(path: str, value) -> None:
+    """Writes JSON atomically (a .tmp file renamed over the target), keys sorted, indented."""
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        _json.dump(value, fh, indent=2, sort_keys=True)
+        fh.write("\n")
+    os.replace(tmp, path)

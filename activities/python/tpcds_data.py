@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 from tables import (TPCDS_TABLES, default_database_dir, default_raw_dir, emit, fail, progress,
-                    REPO_ROOT, sha256_file)
+                    REPO_ROOT, read_json, sha256_file, write_json)
 
 GENERATOR = "tpcgen-cli"
 GENERATOR_FLAGS = ["tpcds", "parquet", "--compat", "c"]
@@ -45,6 +45,11 @@ RENAMES = {"customer": {"c_last_review_date_sk": "c_last_review_date"}}
 
 class DataError(Exception):
     """A clear, user-facing problem (missing package, corrupted file, bad input)."""
+
+
+def _read_json(path: str):
+    """read_json with this module's error class."""
+    return read_json(path, DataError, "; move it away to rebuild")
 
 
 # ----------------------------------------------------------------------------- types
@@ -111,22 +116,8 @@ def scale_arg(scale: float) -> str:
     return repr(float(scale))[:-2] if float(scale).is_integer() else repr(float(scale))
 
 
-def _read_json(path: str):
-    try:
-        with open(path, "r", encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        return None
-    except (OSError, json.JSONDecodeError) as exc:
-        raise DataError(f"{path}: unreadable record ({exc}); move it away to rebuild") from exc
 
 
-def _write_json(path: str, value) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(value, fh, indent=2, sort_keys=True)
-        fh.write("\n")
-    os.replace(tmp, path)
 
 
 def _parquet_rows(path: str) -> int:
@@ -191,7 +182,7 @@ def generate(scale: float, raw_dir: str, expect_version: str | None) -> dict:
             raise DataError(f"{path}: {GENERATOR} did not write this table")
         tables[table] = {"file": f"{table}.parquet", "sha256": sha256_file(path), "rows": _parquet_rows(path)}
         progress(f"generate: {table}: {tables[table]['rows']} rows")
-    _write_json(stamp_path, {"generator": gen, "scale": scale, "tables": tables})
+    write_json(stamp_path, {"generator": gen, "scale": scale, "tables": tables})
     return {"skipped": False, "generator": gen, "tables": tables, "seconds": time.monotonic() - t0}
 
 
@@ -259,7 +250,7 @@ def _write_typed_table(spark, raw_path: str, db_dir: str, table: str, source: di
         "files": table_files(tmp_dir),
         "source": source,
     }
-    _write_json(os.path.join(tmp_dir, TABLE_STAMP), record)
+    write_json(os.path.join(tmp_dir, TABLE_STAMP), record)
     final_dir = os.path.join(db_dir, table)
     os.replace(tmp_dir, final_dir)
     return record
@@ -335,7 +326,7 @@ def load(scale: float, settings: dict, raw_dir: str, db_dir: str, expect_version
         "tables": records,
     }
     manifest["manifestHash"] = manifest_hash(manifest)
-    _write_json(manifest_path, manifest)
+    write_json(manifest_path, manifest)
     progress(f"load: wrote {manifest_path} (hash {manifest['manifestHash'][:12]}…)")
     return {"skipped": False, "manifestHash": manifest["manifestHash"], "dbDir": db_dir,
             "rows": {t: r["rows"] for t, r in records.items()}, "seconds": time.monotonic() - t0}
