@@ -15,7 +15,7 @@ import { DEFAULT_SPARK_SETTINGS } from '../activities/common/settings';
 import { databaseDir, referencesDir, scaleTag } from '../activities/common/paths';
 import { studyDir } from '../activities/store/layout';
 import { buildStudyInput } from './studyInput';
-import { printSummary, runStudyWith, studyUiUrl } from './studyRunner';
+import { printSummary, reportFailures, runStudyWith, studyUiUrl } from './studyRunner';
 import { withClientAndWorker } from './temporal';
 
 export interface MainJobOptions {
@@ -95,4 +95,5 @@ export async function runMainJob(o: MainJobOptions): Promise<void> {
   printSummary(studyId, replayed);
   if (res.reportDir) process.stdout.write(`report: ${path.join(res.reportDir, 'report.md')}\n`);
   if (res.ui) process.stdout.write(`Temporal UI: ${res.ui}\n`);
+  reportFailures(res, studyId);
 }

@@ -21,6 +21,7 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => v
   );
   let begun = false;
   let last = '';
+  let lastPrinted = 0;
   const tick = async () => {
     let p: StudyProgress;
     try {
@@ -36,7 +37,10 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => v
       } else bar.update(p.tasksDone, payload);
     } else {
       const line = `[lockin] ${p.tasksDone}/${p.tasksTotal} tasks, ${p.callsUsed} calls in finished tasks, ${p.step}${p.running.length ? `, running ${p.running.join(',')}` : ''}${p.tasksFailed.length ? `, failed ${p.tasksFailed.join(',')}` : ''}`;
-      if (line !== last) process.stderr.write(`${line} (${payload.elapsed})\n`);
+      if (line !== last || Date.now() - lastPrinted > 60_000) {
+        process.stderr.write(`${line} (${payload.elapsed})\n`);
+        lastPrinted = Date.now();
+      }
       last = line;
     }
   };

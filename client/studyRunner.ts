@@ -46,20 +46,36 @@ async function statusOf(client: Client, workflowId: string): Promise<string | nu
   }
 }
 
+export interface StudyOutcome {
+  reportDir: string | null;
+  alreadyComplete: boolean;
+  failed: { task: string; error: string }[];
+}
+
+/** Prints the failed tasks (if any) and sets a non-zero exit code. @returns true when some failed. */
+export function reportFailures(o: StudyOutcome, studyId: string): boolean {
+  if (!o.failed.length) return false;
+  process.stderr.write(`\n[lockin] ${o.failed.length} task(s) FAILED; their records are missing from the summary and the report:\n`);
+  for (const f of o.failed) process.stderr.write(`  ${f.task}: ${f.error.split('\n')[0].slice(0, 400)}\n`);
+  process.stderr.write(`[lockin] details in the Temporal UI (workflow study-${studyId}/<task>); fix the cause and run \`lockin study resume ${studyId}\`\n`);
+  process.exitCode = 1;
+  return true;
+}
+
 /**
  * Runs (or resumes, or attaches to) the study with an existing client and worker, printing progress.
  * @returns the report directory (or null) and whether the workflow had already completed.
  */
-export async function runStudyWith(client: Client, target: TemporalTarget, input: StudyInput): Promise<{ reportDir: string | null; alreadyComplete: boolean }> {
+export async function runStudyWith(client: Client, target: TemporalTarget, input: StudyInput): Promise<StudyOutcome> {
   saveInput(input);
   const workflowId = studyWorkflowId(input.studyId);
   const ui = studyUiUrl(target, input.studyId);
   if (ui) process.stderr.write(`[lockin] Temporal UI: ${ui}\n`);
   const status = await statusOf(client, workflowId);
   if (status === 'COMPLETED') {
-    const res = (await client.workflow.getHandle(workflowId).result()) as { reportDir: string | null };
+    const res = (await client.workflow.getHandle(workflowId).result()) as { reportDir: string | null; failed?: StudyOutcome['failed'] };
     process.stderr.write(`[lockin] study ${input.studyId} already completed: nothing to redo\n`);
-    return { reportDir: res.reportDir, alreadyComplete: true };
+    return { reportDir: res.reportDir, alreadyComplete: true, failed: res.failed ?? [] };
   }
   if (status === 'RUNNING') process.stderr.write(`[lockin] study ${input.studyId} is already running: attaching to it\n`);
   else if (status) process.stderr.write(`[lockin] study ${input.studyId} ended ${status}: resuming it (recorded work is reused)\n`);
@@ -81,8 +97,8 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
   };
   process.once('SIGINT', onSigint);
   try {
-    const res = (await handle.result()) as { reportDir: string | null };
-    return { reportDir: res.reportDir, alreadyComplete: false };
+    const res = (await handle.result()) as { reportDir: string | null; failed?: StudyOutcome['failed'] };
+    return { reportDir: res.reportDir, alreadyComplete: false, failed: res.failed ?? [] };
   } finally {
     stop();
     process.removeListener('SIGINT', onSigint);
@@ -90,7 +106,7 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
 }
 
 /** Runs (or resumes, or attaches to) the study with an in-process worker. */
-export function runStudyWorkflow(input: StudyInput): Promise<{ reportDir: string | null; alreadyComplete: boolean }> {
+export function runStudyWorkflow(input: StudyInput): Promise<StudyOutcome> {
   return withClientAndWorker((client, target) => runStudyWith(client, target, input));
 }
 

@@ -6,7 +6,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { startServer, ServerInfo } from '../infra/devServer';
-import { createWorkers, runWorkersDuring } from '../worker/createWorkers';
+import { createWorkers, installQuietRuntime, runWorkersDuring } from '../worker/createWorkers';
 
 export interface TemporalTarget {
   address: string;
@@ -40,6 +40,7 @@ export async function withClientAndWorker<T>(fn: (client: Client, target: Tempor
   const { client, connection, target } = await connectClient();
   try {
     if (process.env.LOCKIN_NO_WORKER === '1') return await fn(client, target);
+    installQuietRuntime();
     const nativeConnection = await NativeConnection.connect({ address: target.address });
     try {
       const workers = await createWorkers({ connection: nativeConnection, namespace: target.namespace });

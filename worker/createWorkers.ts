@@ -21,7 +21,7 @@ export function installQuietRuntime(): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
   try {
-    Runtime.install({ logger: new DefaultLogger((process.env.LOCKIN_LOG_LEVEL as 'WARN') ?? 'WARN') });
+    Runtime.install({ logger: new DefaultLogger((process.env.LOCKIN_LOG_LEVEL as 'ERROR') ?? 'ERROR') });
   } catch {
     /* already installed */
   }

@@ -15,7 +15,15 @@ const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 /** The CLI polls this for its progress display. */
 export const progressQuery = defineQuery<StudyProgress>('progress');
 
-export async function runStudy(input: StudyInput): Promise<{ studyId: string; reportDir: string | null; tasks: TaskSummary[] }> {
+export interface StudyResult {
+  studyId: string;
+  reportDir: string | null;
+  tasks: TaskSummary[];
+  /** Tasks whose workflow failed, with the cause (their records are missing from the report). */
+  failed: { task: string; error: string }[];
+}
+
+export async function runStudy(input: StudyInput): Promise<StudyResult> {
   const progress: StudyProgress = {
     studyId: input.studyId,
     tasksTotal: input.tasks.length + (input.replicate?.tasks.length ?? 0),
@@ -35,6 +43,7 @@ export async function runStudy(input: StudyInput): Promise<{ studyId: string; re
     ...(input.replicate?.tasks ?? []).map((taskId) => ({ taskId, replicate: input.replicate!.label })),
   ];
   const summaries: TaskSummary[] = [];
+  const failed: StudyResult['failed'] = [];
   progress.step = 'running tasks';
 
   const next = async (): Promise<void> => {
@@ -59,6 +68,9 @@ export async function runStudy(input: StudyInput): Promise<{ studyId: string; re
         progress.callsUsed += summary.callsUsed;
       } catch (err) {
         progress.tasksFailed.push(key);
+        let cause = err as Error & { cause?: Error };
+        while (cause?.cause) cause = cause.cause as Error & { cause?: Error };
+        failed.push({ task: key, error: cause?.message ?? String(err) });
       } finally {
         progress.running = progress.running.filter((k) => k !== key);
         progress.tasksDone += 1;
@@ -70,5 +82,5 @@ export async function runStudy(input: StudyInput): Promise<{ studyId: string; re
   progress.step = 'writing the report';
   const finished = await local.finishStudy({ studyId: input.studyId, report: input.report });
   progress.step = progress.tasksFailed.length ? `finished with ${progress.tasksFailed.length} failed task(s)` : 'finished';
-  return { studyId: input.studyId, reportDir: finished.reportDir, tasks: summaries };
+  return { studyId: input.studyId, reportDir: finished.reportDir, tasks: summaries, failed };
 }

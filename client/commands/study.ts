@@ -2,11 +2,14 @@
  * `lockin study run|status|resume|history|replay-check|profile|main`.
  */
 import * as fs from 'fs';
+import * as path from 'path';
+import { referencesDir } from '../../activities/common/paths';
 import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
+import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import Table from 'cli-table3';
 import { buildStudyInput, defaultModel, parseConditions, parseTasks } from '../studyInput';
-import { loadInput, printSummary, runStudyWorkflow, studyWorkflowId } from '../studyRunner';
+import { loadInput, printSummary, reportFailures, runStudyWorkflow, studyWorkflowId } from '../studyRunner';
 import { connectClient } from '../temporal';
 import { profileStudy } from '../profile';
 import { installQuietRuntime, workflowBundle } from '../../worker/createWorkers';
@@ -56,10 +59,14 @@ export function register(program: Command): void {
         replicate: o.replicate ? { tasks: parseTasks(o.replicate), label: 'r1' } : undefined,
         report: o.report,
       });
+      const noRef = [...input.tasks, ...(input.replicate?.tasks ?? [])].filter((q) => !fs.existsSync(path.join(referencesDir(scale), q, 'reference.arrow')));
+      if (noRef.length)
+        throw new Error(`no reference at scale ${scale} for ${[...new Set(noRef)].join(', ')} (looked in ${referencesDir(scale)}): run \`lockin data prepare --scale ${scale}\` first; a reference that fails to build there (q12 at SF=0.01 divides by zero under ANSI) cannot be evaluated at that scale`);
       process.stderr.write(`[lockin] study ${input.studyId}: ${input.tasks.length} task(s) × ${input.conditions.length} condition(s), model ${model}${model.startsWith('replay:') ? ' (REPLAYED replies, no live model)' : ''}, scale ${scale}\n`);
       const res = await runStudyWorkflow(input);
       printSummary(input.studyId, model.startsWith('replay:'));
       if (res.reportDir) process.stdout.write(`report: ${res.reportDir}/report.md\n`);
+      reportFailures(res, input.studyId);
     });
 
   study
@@ -69,7 +76,9 @@ export function register(program: Command): void {
       const { client, connection } = await connectClient();
       try {
         const handle = client.workflow.getHandle(studyWorkflowId(id));
-        const d = await handle.describe();
+        const d = await handle.describe().catch(() => {
+          throw new Error(`no study named "${id}" on this Temporal server (workflow study-${id} not found)`);
+        });
         process.stdout.write(`study ${id}: ${d.status.name} (started ${d.startTime.toISOString()})\n`);
         if (d.status.name === 'RUNNING') process.stdout.write(`${JSON.stringify(await handle.query('progress'), null, 2)}\n`);
         printSummary(id, loadInput(id).model.startsWith('replay:'));
@@ -86,6 +95,7 @@ export function register(program: Command): void {
       const res = await runStudyWorkflow(input);
       printSummary(id, input.model.startsWith('replay:'));
       if (res.reportDir) process.stdout.write(`report: ${res.reportDir}/report.md\n`);
+      reportFailures(res, id);
     });
 
   study
@@ -97,7 +107,7 @@ export function register(program: Command): void {
       const { client, connection } = await connectClient();
       try {
         const history = await client.workflow.getHandle(o.workflow ?? studyWorkflowId(id)).fetchHistory();
-        fs.writeFileSync(o.export, JSON.stringify(history));
+        fs.writeFileSync(o.export, historyToJSON(history));
         process.stdout.write(`wrote ${history.events?.length ?? 0} events to ${o.export}\n`);
       } finally {
         await connection.close();
@@ -109,7 +119,8 @@ export function register(program: Command): void {
     .description('replay an exported history against the current workflow code (fails on a determinism error)')
     .action(async (file: string) => {
       installQuietRuntime();
-      const history = JSON.parse(fs.readFileSync(file, 'utf8'));
+      if (!fs.existsSync(file)) throw new Error(`${file}: no such file (export one with \`lockin study history <id> --export FILE\`)`);
+      const history = historyFromJSON(JSON.parse(fs.readFileSync(file, 'utf8')));
       await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history);
       process.stdout.write(`replay OK: ${file} is deterministic under the current workflow code\n`);
     });

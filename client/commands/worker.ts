@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { NativeConnection } from '@temporalio/worker';
 import { resolveTemporal } from '../temporal';
-import { createWorkers } from '../../worker/createWorkers';
+import { createWorkers, installQuietRuntime } from '../../worker/createWorkers';
 import { QUEUES } from '../../worker/queues';
 
 export function register(program: Command): void {
@@ -11,6 +11,7 @@ export function register(program: Command): void {
     .description(`run workers for ${Object.values(QUEUES).join(', ')} (Ctrl-C to stop)`)
     .action(async () => {
       const target = await resolveTemporal();
+      installQuietRuntime();
       const connection = await NativeConnection.connect({ address: target.address });
       const workers = await createWorkers({ connection, namespace: target.namespace });
       process.stdout.write(`lockin worker on ${target.address} (namespace ${target.namespace}), queues: ${Object.values(QUEUES).join(', ')}\n`);

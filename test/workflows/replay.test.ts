@@ -8,6 +8,7 @@ import * as path from 'path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { DeterminismViolationError } from '@temporalio/workflow';
+import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { createTestEnv } from '../support/temporalEnv';
 import { scriptedActivities } from '../support/scripted';
 import { createWorkers, runWorkersDuring, workflowBundle } from '../../worker/createWorkers';
@@ -43,4 +44,12 @@ test('a changed Test-Guided workflow fails replay with a determinism error', asy
   const history = await env.client.workflow.getHandle('study-replay/a/test-guided').fetchHistory();
   const replay = Worker.runReplayHistory({ workflowsPath: require.resolve('../fixtures/workflows/changed') }, history, 'study-replay/a/test-guided');
   await expect(replay).rejects.toBeInstanceOf(DeterminismViolationError);
+});
+
+test('a history exported as JSON (lockin study history --export) replays after loading (lockin study replay-check)', async () => {
+  const file = path.join(os.tmpdir(), `lockin-history-${process.pid}.json`);
+  fs.writeFileSync(file, historyToJSON(await env.client.workflow.getHandle('study-replay/a/plan-audit').fetchHistory()));
+  const history = historyFromJSON(JSON.parse(fs.readFileSync(file, 'utf8')));
+  expect(history.events!.length).toBeGreaterThan(5);
+  await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, 'study-replay/a/plan-audit')).resolves.toBeUndefined();
 });
