@@ -52,6 +52,21 @@ export function preflightLayout(req: Pick<StageRequest, 'workDir' | 'condition'>
   return { sharedSnapshotDir: path.join(taskDir, 'snapshot'), otherConditionDirs: CONDITIONS.filter((c) => c !== req.condition).map((c) => path.join(taskDir, c)) };
 }
 
+/** The ledger fields that identify a call (who asked, for which stage, through which backend). */
+function ledgerIdentity(req: StageRequest, backend: string, startedAt: string) {
+  return {
+    at: startedAt,
+    studyId: req.studyId,
+    taskId: req.taskId,
+    condition: req.condition,
+    stage: req.stage,
+    replicate: req.replicate,
+    callIndex: req.callIndex,
+    backend,
+    model: req.model,
+  };
+}
+
 /** The Temporal activity context, or null when called outside an activity (tests, CLI). */
 function activityContext(): Context | null {
   try {
@@ -234,15 +249,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
       timing: { startedAt, finishedAt: new Date().toISOString(), durationMs },
     });
     appendLedger({
-      at: startedAt,
-      studyId: req.studyId,
-      taskId: req.taskId,
-      condition: req.condition,
-      stage: req.stage,
-      replicate: req.replicate,
-      callIndex: req.callIndex,
-      backend: spec.backend,
-      model: req.model,
+      ...ledgerIdentity(req, spec.backend, startedAt),
       cacheHit: false,
       status: 'failed',
       ...ZERO_USAGE,
@@ -294,15 +301,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     timing: { startedAt, finishedAt: new Date().toISOString(), durationMs },
   });
   appendLedger({
-    at: startedAt,
-    studyId: req.studyId,
-    taskId: req.taskId,
-    condition: req.condition,
-    stage: req.stage,
-    replicate: req.replicate,
-    callIndex: req.callIndex,
-    backend: spec.backend,
-    model: req.model,
+    ...ledgerIdentity(req, spec.backend, startedAt),
     cacheHit,
     status,
     ...(cacheHit ? ZERO_USAGE : usage),
