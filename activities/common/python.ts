@@ -43,12 +43,18 @@ export async function runPythonJson<T extends z.ZodTypeAny>(
     env: { PYTHONUNBUFFERED: '1', PYTHONPATH: pythonDir(), ...opts.env },
   });
   let stderrTail = '';
+  let partial = '';
   child.stderr?.on('data', (buf: Buffer) => {
     const text = buf.toString();
     stderrTail = (stderrTail + text).slice(-4000);
-    if (opts.onStderrLine) for (const line of text.split('\n')) if (line.trim()) opts.onStderrLine(line);
+    if (!opts.onStderrLine) return;
+    // Chunks do not end at line ends: hand over whole lines only.
+    const lines = (partial + text).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) if (line.trim()) opts.onStderrLine(line);
   });
   const res = await child;
+  if (opts.onStderrLine && partial.trim()) opts.onStderrLine(partial);
   if (res.exitCode !== 0 || res.signal) {
     throw new SubprocessError(path.basename(scriptPath), args, res.exitCode ?? null, res.signal ?? null, stderrTail.slice(-1500));
   }
