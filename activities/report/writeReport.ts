@@ -72,7 +72,8 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   const reproduce = study.reproduce === null ? null : parseReproduce(study.reproduce, path.join(studyDir, 'reproduce.json'));
   const mutation = study.mutation === null ? null : parseMutation(study.mutation, path.join(studyDir, 'mutation.json'));
   const reproduced = reproduce ? new Map(reproduce.map((r) => [r.query, r.reproduced])) : null;
-  const exclude = input.exclude ?? ['q11'];
+  // The paper's sensitivity exclusion (q11), applied only when that task is in the study.
+  const exclude = (input.exclude ?? ['q11']).filter((t) => tasks.includes(t));
 
   const sensitivity: T.SensitivityResult[] = [{ label: 'Primary (all assigned tasks)', tasks, ...primary }];
   const addRestriction = (label: string, ts: string[]) => sensitivity.push({ label, tasks: ts, ...analyse(scored, ts) });

@@ -14,6 +14,7 @@ import { connectClient } from '../temporal';
 import { profileStudy } from '../profile';
 import { installQuietRuntime, workflowBundle } from '../../worker/createWorkers';
 import { runMainJob } from '../mainJob';
+import type { StudyProgress } from '../../workflows/types';
 
 interface RunOpts {
   tasks?: string;
@@ -80,7 +81,10 @@ export function register(program: Command): void {
           throw new Error(`no study named "${id}" on this Temporal server (workflow study-${id} not found)`);
         });
         process.stdout.write(`study ${id}: ${d.status.name} (started ${d.startTime.toISOString()})\n`);
-        if (d.status.name === 'RUNNING') process.stdout.write(`${JSON.stringify(await handle.query('progress'), null, 2)}\n`);
+        if (d.status.name === 'RUNNING') {
+          const p = await handle.query<StudyProgress>('progress');
+          process.stdout.write(`  ${p.tasksDone}/${p.tasksTotal} tasks done; step: ${p.step}; running: ${p.running.join(', ') || '-'}; failed: ${p.tasksFailed.join(', ') || 'none'}; calls in finished tasks: ${p.callsUsed}\n`);
+        }
         printSummary(id, loadInput(id).model.startsWith('replay:'));
       } finally {
         await connection.close();
