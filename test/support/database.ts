@@ -14,7 +14,7 @@ import { REFERENCE_INVENTORY } from '../../activities/tasks/schema';
 import { buildReferences, generateTables, loadTables } from '../../activities/data';
 
 /** The Spark settings the test database and references are built with (the study's, small memory). */
-export const TEST_SPARK_SETTINGS: SparkSettings = { ...DEFAULT_SPARK_SETTINGS, master: 'local[2]', driverMemory: '2g' };
+export const TEST_SPARK_SETTINGS: SparkSettings = { ...DEFAULT_SPARK_SETTINGS, master: 'local[2]', driverMemory: '3g' };
 
 /** What ensureTestDatabase returns. */
 export interface TestDatabase {
