@@ -10,8 +10,11 @@
  *  - label-or-score: labels*.json / labels*.csv, summary.json, records.jsonl, controls.json;
  *  - other-condition-artifact: a file (any name) whose sha256 equals another condition's artifact
  *    (plan.md, solution.py, test_solution.py at any depth) or call record (calls/), unless the same
- *    content is in the shared snapshot. Empty files and tool caches (.pytest_cache/, __pycache__/)
- *    are not compared: they are identical everywhere by design.
+ *    content is in the shared snapshot or this condition's own model calls produced it (the
+ *    artifact hashes in its calls/*.json `parsed.artifacts`: two conditions that revise the same
+ *    snapshot can independently write the same file, e.g. a replayed or deterministic model).
+ *    Empty files and tool caches (.pytest_cache/, __pycache__/) are not compared: they are
+ *    identical everywhere by design.
  * A leak throws a non-retryable ApplicationFailure (type LeakError) naming what leaked and where;
  * the caller sends nothing.
  */
@@ -124,6 +127,26 @@ function isConditionOutput(rel: string): boolean {
   return (ARTIFACTS as readonly string[]).includes(base) || rel.split(path.sep)[0] === 'calls';
 }
 
+/**
+ * sha256 of every artifact this condition's own model calls wrote (calls/*.json,
+ * `parsed.artifacts` = {name: sha256}). Unreadable call files contribute nothing.
+ */
+export function ownProducedHashes(conditionDir: string): Set<string> {
+  const out = new Set<string>();
+  const calls = path.join(conditionDir, 'calls');
+  if (!fs.existsSync(calls)) return out;
+  for (const f of fs.readdirSync(calls)) {
+    if (!f.endsWith('.json')) continue;
+    try {
+      const rec = JSON.parse(fs.readFileSync(path.join(calls, f), 'utf8')) as { parsed?: { artifacts?: Record<string, unknown> } };
+      for (const h of Object.values(rec.parsed?.artifacts ?? {})) if (typeof h === 'string' && /^[0-9a-f]{64}$/.test(h)) out.add(h);
+    } catch {
+      /* a malformed call file is not evidence of anything */
+    }
+  }
+  return out;
+}
+
 function isText(buf: Buffer): boolean {
   return !buf.subarray(0, 8192).includes(0);
 }
@@ -171,6 +194,7 @@ export async function findLeaks(input: PreflightInput, sqlIndex?: SqlIndex): Pro
   // Other conditions' artifacts (the shared snapshot excepted).
   const sharedHashes = new Set<string>();
   if (input.sharedSnapshotDir) for (const s of walk(input.sharedSnapshotDir)) if (s.size > 0) sharedHashes.add(sha256File(s.path));
+  for (const h of ownProducedHashes(input.conditionDir)) sharedHashes.add(h);
   const otherHashes = new Map<string, string>();
   const selfResolved = path.resolve(input.conditionDir);
   for (const dir of input.otherConditionDirs) {

@@ -3,11 +3,12 @@
  * directory or the outgoing request stops the call and the stub receives nothing. Reference SQL
  * is read from Spark's tests jar at run time (never copied into the repository).
  */
+import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { ApplicationFailure } from '@temporalio/common';
 import { callModel } from '../../activities/model/gateway';
-import { findLeaks, preflight } from '../../activities/preflight/preflight';
+import { findLeaks, ownProducedHashes, preflight } from '../../activities/preflight/preflight';
 import { referenceSql } from '../../activities/preflight/referenceSql';
 import { sqlTokens } from '../../activities/preflight/sqlNgrams';
 import { errorBody, generateReply, messageBody, readJson, stageRequest, startStub, Stub, tempEnv } from '../model/support';
@@ -109,6 +110,23 @@ test("another condition's artifact is a leak; a file identical to the shared sna
   expect(err.message).toContain(`other-condition-artifact: identical to another condition's file ${path.join(tg, 'solution.py')} in ${path.join(pa, 'notes.txt')}`);
   expect(err.message).not.toContain('plan.md');
   expect(stub.requests).toHaveLength(0);
+});
+
+test("the same file written independently by two conditions' own calls is not a leak; a copy is", async () => {
+  const snap = env.dir('snapshot');
+  const tg = env.dir('test-guided');
+  const pa = env.dir('plan-audit');
+  const revised = 'def test_x():\n    assert True  # fixture fix, the same in both revisions\n';
+  for (const d of [tg, pa]) fs.writeFileSync(path.join(d, 'test_solution.py'), revised);
+  const sha = crypto.createHash('sha256').update(revised).digest('hex');
+  const findingsOf = async () => (await findLeaks({ conditionDir: tg, condition: 'test-guided', sharedSnapshotDir: snap, otherConditionDirs: [pa], requestText: 'x' })).findings;
+  // Not produced by test-guided's own calls: a leak.
+  expect((await findingsOf()).map((f) => f.kind)).toEqual(['other-condition-artifact']);
+  // test-guided's revise-1 reply wrote exactly this file (parsed.artifacts holds its sha256): allowed.
+  fs.mkdirSync(path.join(tg, 'calls'), { recursive: true });
+  fs.writeFileSync(path.join(tg, 'calls', '02-revise-1.json'), JSON.stringify({ stage: 'revise-1', parsed: { artifacts: { 'test_solution.py': sha } } }));
+  expect(await findingsOf()).toEqual([]);
+  expect([...ownProducedHashes(tg)]).toEqual([sha]);
 });
 
 test('a pasted SQL fragment in the request is caught (the feedback file lies outside the directory)', async () => {
