@@ -1,8 +1,9 @@
 /**
  * Starting, attaching to and resuming a study workflow (`study-<id>`), with progress output.
- * A study whose workflow completed is not run again; one that failed or was terminated is
- * restarted under the same id, and the model cache and the recorded run records make the
- * finished part free (ARCHITECTURE.md "Idempotence and resume").
+ * A study whose workflow completed with every task is not run again; one that completed with
+ * failed tasks, failed or was terminated is restarted under the same id, and the model cache
+ * and the recorded run records make the finished part free: only the failed tasks run again
+ * (ARCHITECTURE.md "Idempotence and resume").
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -74,11 +75,14 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
   const status = await statusOf(client, workflowId);
   if (status === 'COMPLETED') {
     const res = (await client.workflow.getHandle(workflowId).result()) as { reportDir: string | null; failed?: StudyOutcome['failed'] };
-    process.stderr.write(`[lockin] study ${input.studyId} already completed: nothing to redo\n`);
-    return { reportDir: res.reportDir, alreadyComplete: true, failed: res.failed ?? [] };
+    if (!res.failed?.length) {
+      process.stderr.write(`[lockin] study ${input.studyId} already completed: nothing to redo\n`);
+      return { reportDir: res.reportDir, alreadyComplete: true, failed: [] };
+    }
+    process.stderr.write(`[lockin] study ${input.studyId} completed with ${res.failed.length} failed task(s) (${res.failed.map((f) => f.task).join(', ')}): running them again; finished tasks are reused\n`);
   }
   if (status === 'RUNNING') process.stderr.write(`[lockin] study ${input.studyId} is already running: attaching to it\n`);
-  else if (status) process.stderr.write(`[lockin] study ${input.studyId} ended ${status}: resuming it (recorded work is reused)\n`);
+  else if (status && status !== 'COMPLETED') process.stderr.write(`[lockin] study ${input.studyId} ended ${status}: resuming it (recorded work is reused)\n`);
   const handle =
     status === 'RUNNING'
       ? client.workflow.getHandle(workflowId)
