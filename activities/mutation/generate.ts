@@ -1,0 +1,302 @@
+/**
+ * Mutants of the gold solutions and their equivalence check (issue "Gold solutions and replay
+ * corpora": test-suite validity and mutation score).
+ *
+ * - generateMutants: runs activities/python/mutants.py (pure `ast` generator; the operators and
+ *   their rules are documented in its module docstring) on tasks/<qid>/gold/solution.py.
+ * - mutantOutputs: runs activities/python/mutant_outputs.py, which executes many variants in one
+ *   SparkSession (not sandboxed: the mutants are lockin's own code) and writes each output.
+ * - checkEquivalence: generates, runs and compares every mutant with the task's reference
+ *   (compareOutputs, the study's primary comparator), caching the verdicts per gold solution in
+ *   `<lockinHome>/mutants/<scaleTag>/<qid>/<gold sha256, 12 hex>/equivalence.json`.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import YAML from 'yaml';
+import { z } from 'zod';
+import { InputError, SubprocessError } from '../common/errors';
+import { databaseDir, lockinHome, pythonDir, referencesDir, scaleTag, tasksRoot } from '../common/paths';
+import { runPythonJson } from '../common/python';
+import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from '../common/settings';
+import { compareOutputs } from '../compare/activity';
+import { sha256File } from '../store/hash';
+import { listTaskIds, loadTask } from '../tasks/load';
+
+/** The operators of mutants.py, in the order mutants are listed (names are part of the data format). */
+export const MUTATION_OPERATORS = [
+  'join-type',
+  'price-column',
+  'aggregate-function',
+  'filter-bound',
+  'distinct',
+  'alias-rename',
+  'decimal-cast',
+  'rollup',
+] as const;
+export type MutationOperator = (typeof MUTATION_OPERATORS)[number];
+
+/** One entry of mutants.json: id "<operator>-<k>", the line of the site in the gold file, what changed. */
+export const MutantInfo = z.object({
+  id: z.string().regex(/^[a-z-]+-\d+$/),
+  operator: z.enum(MUTATION_OPERATORS),
+  line: z.number().int().positive(),
+  description: z.string(),
+});
+export type MutantInfo = z.infer<typeof MutantInfo>;
+const MutantList = z.array(MutantInfo);
+
+/** One variant's run by mutant_outputs.py; "not-run": the process ended (time limit, crash) before it. */
+export const VariantResult = z.object({
+  dir: z.string(),
+  status: z.enum(['ok', 'exception', 'not-run']),
+  reason: z.string().optional(),
+  rows: z.number().int().optional(),
+  ms: z.number().int().optional(),
+});
+export type VariantResult = z.infer<typeof VariantResult>;
+const OutputsLine = z.object({ results: z.array(VariantResult) });
+
+/** A mutant with its equivalence verdict (an entry of equivalence.json). */
+export const MutantVerdict = MutantInfo.extend({
+  /** killable: output disagrees with the reference, or solve raised; equivalent: agrees; error: not decided. */
+  verdict: z.enum(['killable', 'equivalent', 'error']),
+  /** How the mutant's run ended. */
+  status: z.enum(['ok', 'exception', 'not-run']),
+  /** One line: the comparator's summary, the exception, or why it was not decided. */
+  summary: z.string(),
+});
+export type MutantVerdict = z.infer<typeof MutantVerdict>;
+
+/** The content of equivalence.json. */
+export const EquivalenceFile = z.object({
+  qid: z.string(),
+  scale: z.number(),
+  /** sha256 (64 hex) of tasks/<qid>/gold/solution.py: the cache key, with maxPerOperator and generatorSha. */
+  goldSha: z.string().regex(/^[0-9a-f]{64}$/),
+  maxPerOperator: z.number().int().positive(),
+  /** sha256 of activities/python/mutants.py: a changed generator invalidates the cache. */
+  generatorSha: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The gold itself, run in the same session and compared the same way (a sanity check of the verdicts). */
+  gold: z.object({ status: z.enum(['ok', 'exception', 'not-run']), agree: z.boolean(), summary: z.string() }),
+  mutants: z.array(MutantVerdict),
+});
+export type EquivalenceFile = z.infer<typeof EquivalenceFile>;
+/** What checkEquivalence returns: the file's content plus the folder holding `<id>/solution.py`, `gold/solution.py`. */
+export type EquivalenceResult = EquivalenceFile & { dir: string };
+
+const EQUIVALENCE_FILE = 'equivalence.json';
+
+/**
+ * Every column name of the TPC-DS tables the corpus declares (the union of `tables[].columns`
+ * over tasks/<qid>/task.yaml), sorted. Task files that cannot be read are skipped.
+ * Inputs: the corpus root. Returns: column names.
+ */
+export function corpusTableColumns(root: string = tasksRoot()): string[] {
+  const out = new Set<string>();
+  for (const qid of listTaskIds(root)) {
+    try {
+      const doc = YAML.parse(fs.readFileSync(path.join(root, qid, 'task.yaml'), 'utf8')) as { tables?: { columns?: { name?: unknown }[] }[] };
+      for (const t of doc?.tables ?? []) for (const c of t.columns ?? []) if (typeof c.name === 'string') out.add(c.name);
+    } catch {
+      /* an unreadable task file adds nothing; `lockin tasks check` reports it */
+    }
+  }
+  return [...out].sort();
+}
+
+/**
+ * Runs mutants.py on one gold file.
+ * Inputs: the gold solution.py; output column names; table column names; the output folder
+ * (receives `<id>/solution.py`, mutants.json, and the two column lists it was given);
+ * at most `maxPerOperator` (default 2) mutants per operator.
+ * Returns: mutants.json, validated. @throws SubprocessError when mutants.py fails (e.g. the gold does not parse).
+ */
+export async function generateMutantsFromFile(opts: {
+  goldFile: string;
+  outputColumns: string[];
+  tableColumns: string[];
+  outDir: string;
+  maxPerOperator?: number;
+}): Promise<MutantInfo[]> {
+  const outDir = path.resolve(opts.outDir);
+  fs.mkdirSync(outDir, { recursive: true });
+  const tcFile = path.join(outDir, 'table-columns.json');
+  const ocFile = path.join(outDir, 'output-columns.json');
+  fs.writeFileSync(tcFile, `${JSON.stringify(opts.tableColumns)}\n`);
+  fs.writeFileSync(ocFile, `${JSON.stringify(opts.outputColumns)}\n`);
+  const res = await runPythonJson(
+    'mutants.py',
+    ['generate', '--gold', path.resolve(opts.goldFile), '--table-columns', tcFile, '--output-columns-json', ocFile,
+      '--max-per-operator', String(opts.maxPerOperator ?? 2), '--out', outDir],
+    z.object({ mutants: z.number().int() }),
+    { timeoutMs: 120_000 },
+  );
+  const listing = MutantList.parse(JSON.parse(fs.readFileSync(path.join(outDir, 'mutants.json'), 'utf8')));
+  if (listing.length !== res.mutants) throw new Error(`mutants.py reported ${res.mutants} mutants but mutants.json lists ${listing.length}`);
+  return listing;
+}
+
+/**
+ * Generates the mutants of task `qid`'s gold solution into `outDir`.
+ * Inputs: qid; the corpus root (default tasks/); the output folder; at most `maxPerOperator`
+ * (default 2) per operator. Output columns are the names task.yaml gives
+ * (`output.columns[].name`); table columns are corpusTableColumns(root).
+ * Returns: the mutants (mutants.json). @throws TaskLoadError for a bad task folder, InputError
+ * when the gold is missing, SubprocessError when mutants.py fails.
+ */
+export async function generateMutants(opts: { qid: string; root?: string; outDir: string; maxPerOperator?: number }): Promise<MutantInfo[]> {
+  const root = opts.root ?? tasksRoot();
+  const task = loadTask(opts.qid, root);
+  const goldFile = path.join(root, opts.qid, 'gold', 'solution.py');
+  if (!fs.existsSync(goldFile)) throw new InputError('no gold solution', goldFile);
+  const outputColumns = task.task.output.columns.flatMap((c) => (c.name ? [c.name] : []));
+  return generateMutantsFromFile({ goldFile, outputColumns, tableColumns: corpusTableColumns(root), outDir: opts.outDir, maxPerOperator: opts.maxPerOperator });
+}
+
+/** Reads `<dir>/result.json` left by mutant_outputs.py, if any. */
+function partialResult(dir: string): VariantResult | null {
+  try {
+    return VariantResult.parse(JSON.parse(fs.readFileSync(path.join(dir, 'result.json'), 'utf8')));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs variants (folders holding solution.py) in one Python process and one SparkSession on
+ * databaseDir(scale); each output goes to `<dir>/out` (output.arrow + schema.json). Not sandboxed.
+ * Inputs: folders; scale; Spark settings (passed explicitly); wall-clock limit of the process (ms).
+ * Returns: one result per folder, in order. When the process ends early (time limit, crash),
+ * the variants it finished keep their results and the rest are "not-run".
+ * @throws SubprocessError when the process failed before finishing any variant (Spark or the
+ *   database did not load).
+ */
+export async function mutantOutputs(opts: { dirs: string[]; scale: number; settings: SparkSettings; timeoutMs?: number }): Promise<VariantResult[]> {
+  const dirs = opts.dirs.map((d) => path.resolve(d));
+  for (const d of dirs) {
+    if (d.includes(',')) throw new InputError('a variant folder name may not contain a comma', d);
+    if (!fs.existsSync(path.join(d, 'solution.py'))) throw new InputError('no solution.py', d);
+  }
+  if (dirs.length === 0) return [];
+  const settings = SparkSettingsSchema.parse(opts.settings);
+  const args = ['--variants', dirs.join(','), '--db', databaseDir(opts.scale), '--settings', JSON.stringify(settings)];
+  try {
+    const out = await runPythonJson('mutant_outputs.py', args, OutputsLine, { timeoutMs: opts.timeoutMs ?? 30 * 60_000 });
+    const byDir = new Map(out.results.map((r) => [path.resolve(r.dir), r]));
+    return dirs.map((d) => byDir.get(d) ?? { dir: d, status: 'not-run' as const, reason: 'mutant_outputs.py returned no result for it' });
+  } catch (err) {
+    if (!(err instanceof SubprocessError)) throw err;
+    const partial = dirs.map(partialResult);
+    if (partial.every((r) => r === null)) throw err;
+    const why = err.signal ? `the run was stopped (${err.signal}, time limit ${opts.timeoutMs ?? 30 * 60_000} ms)` : `mutant_outputs.py exited ${err.exitCode}`;
+    return dirs.map((d, i) => partial[i] ?? { dir: d, status: 'not-run' as const, reason: why });
+  }
+}
+
+/** sha256 of the generator script (part of the cache key). */
+function generatorSha(): string {
+  return sha256File(path.join(pythonDir(), 'mutants.py'));
+}
+
+/** `<cacheRoot>/<scaleTag>/<qid>/<goldSha[0:12]>`; cacheRoot defaults to `<lockinHome>/mutants`. */
+export function equivalenceDir(opts: { qid: string; scale: number; goldSha: string; cacheDir?: string }): string {
+  return path.join(opts.cacheDir ?? path.join(lockinHome(), 'mutants'), scaleTag(opts.scale), opts.qid, opts.goldSha.slice(0, 12));
+}
+
+/** The cached equivalence.json when it is valid and its keys match, else null. */
+function cachedEquivalence(file: string, key: { qid: string; scale: number; goldSha: string; maxPerOperator: number; generatorSha: string }): EquivalenceFile | null {
+  if (!fs.existsSync(file)) return null;
+  try {
+    const v = EquivalenceFile.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const same = v.qid === key.qid && v.scale === key.scale && v.goldSha === key.goldSha && v.maxPerOperator === key.maxPerOperator && v.generatorSha === key.generatorSha;
+    // A run cut short (time limit, crash) is not a result to keep: run it again.
+    const complete = v.gold.status !== 'not-run' && v.mutants.every((m) => m.status !== 'not-run');
+    return same && complete ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** First line of a text, at most `n` characters. */
+function firstLine(text: string | undefined, n = 300): string {
+  return (text ?? '').split('\n')[0].slice(0, n);
+}
+
+/**
+ * Decides which mutants of task `qid`'s gold are equivalent at a scale: each mutant runs on
+ * databaseDir(scale) and its output is compared with referencesDir(scale)/<qid> by compareOutputs.
+ * A mutant that agrees is "equivalent" (the caller drops and counts it); one that disagrees or
+ * raises is "killable"; one that could not be run or compared is "error". The gold runs too
+ * (`gold` in the result): a gold that disagrees makes "killable" meaningless at that scale.
+ *
+ * Inputs: qid; scale; Spark settings (default: the study's with a 3g driver); maxPerOperator
+ * (default 2); cacheDir (default `<lockinHome>/mutants`); root (the corpus, default tasks/);
+ * timeoutMs for the Spark process (default 30 min).
+ * Returns: equivalence.json's content plus `dir`. Cached: an equivalence.json with the same
+ * gold sha256, maxPerOperator and generator sha256 is returned without running Spark.
+ * @throws InputError when the gold or the reference is missing; SubprocessError when Spark did not start.
+ */
+export async function checkEquivalence(opts: {
+  qid: string;
+  scale: number;
+  settings?: SparkSettings;
+  maxPerOperator?: number;
+  cacheDir?: string;
+  root?: string;
+  timeoutMs?: number;
+}): Promise<EquivalenceResult> {
+  const { qid, scale } = opts;
+  const root = opts.root ?? tasksRoot();
+  const maxPerOperator = opts.maxPerOperator ?? 2;
+  const goldFile = path.join(root, qid, 'gold', 'solution.py');
+  if (!fs.existsSync(goldFile)) throw new InputError('no gold solution', goldFile);
+  const goldSha = sha256File(goldFile);
+  const genSha = generatorSha();
+  const dir = equivalenceDir({ qid, scale, goldSha, cacheDir: opts.cacheDir });
+  const file = path.join(dir, EQUIVALENCE_FILE);
+  const hit = cachedEquivalence(file, { qid, scale, goldSha, maxPerOperator, generatorSha: genSha });
+  if (hit && fs.existsSync(path.join(dir, 'gold', 'solution.py'))) return { ...hit, dir };
+
+  const refDir = path.join(referencesDir(scale), qid);
+  if (!fs.existsSync(path.join(refDir, 'schema.json'))) throw new InputError(`no reference for ${qid} at scale ${scale} (lockin data prepare --scale ${scale})`, refDir);
+  fs.rmSync(file, { force: true });
+  const mutants = await generateMutants({ qid, root, outDir: dir, maxPerOperator });
+  const goldDir = path.join(dir, 'gold');
+  fs.mkdirSync(goldDir, { recursive: true });
+  fs.copyFileSync(goldFile, path.join(goldDir, 'solution.py'));
+
+  const settings = opts.settings ?? { ...DEFAULT_SPARK_SETTINGS, driverMemory: '3g' };
+  const dirs = [goldDir, ...mutants.map((m) => path.join(dir, m.id))];
+  const results = await mutantOutputs({ dirs, scale, settings, timeoutMs: opts.timeoutMs });
+
+  const judge = async (variantDir: string, r: VariantResult): Promise<{ verdict: MutantVerdict['verdict']; summary: string }> => {
+    if (r.status === 'not-run') return { verdict: 'error', summary: `not run: ${firstLine(r.reason)}` };
+    if (r.status === 'exception') return { verdict: 'killable', summary: `solve raised: ${firstLine(r.reason)}` };
+    try {
+      const cmp = await compareOutputs({ candidateDir: path.join(variantDir, 'out'), referenceDir: refDir, outDir: variantDir, execution: { status: 'ok' } });
+      return { verdict: cmp.outcome.agree ? 'equivalent' : 'killable', summary: firstLine(cmp.outcome.summary, 500) };
+    } catch (err) {
+      return { verdict: 'error', summary: `comparison failed: ${firstLine((err as Error).message)}` };
+    }
+  };
+
+  const g = await judge(goldDir, results[0]);
+  const verdicts: MutantVerdict[] = [];
+  for (const [i, m] of mutants.entries()) {
+    const r = results[i + 1];
+    verdicts.push({ ...m, ...(await judge(path.join(dir, m.id), r)), status: r.status });
+  }
+  const value: EquivalenceFile = {
+    qid,
+    scale,
+    goldSha,
+    maxPerOperator,
+    generatorSha: genSha,
+    gold: { status: results[0].status, agree: g.verdict === 'equivalent', summary: g.summary },
+    mutants: verdicts,
+  };
+  const tmp = `${file}.tmp`;
+  fs.writeFileSync(tmp, `${JSON.stringify(value, null, 2)}\n`);
+  fs.renameSync(tmp, file);
+  return { ...value, dir };
+}

@@ -1,0 +1,144 @@
+"""Runs many variants of one task (gold mutants, the gold itself) in ONE Python process with ONE
+SparkSession, and writes each variant's output the way candidate execution does
+(`<variant>/out/output.arrow` + `<variant>/out/schema.json`, outputs.write_output), so each can
+be compared with the reference (equivalent-mutant detection, activities/mutation/generate.ts).
+
+Not sandboxed: the variants are lockin's own code (mutants of the gold solutions), not model
+output. Each variant's solution.py is imported fresh under a module name of its own, `solve`
+is called with the shared session and tables, and every exception is caught per variant.
+
+Protocol (activities/common/python.ts): progress on stderr, ONE JSON line on stdout at the end:
+    {"results": [{"dir", "status": "ok" | "exception", "reason"?, "rows"?, "ms"}]}
+in the order of --variants. Each variant's result is also written to `<variant>/result.json`
+as soon as it is known (stale result.json and out/ are removed first), so a caller whose run was
+cut short by a time limit can still read the finished ones. Variants' own prints go to stderr.
+
+Usage:
+    python mutant_outputs.py --variants DIR1,DIR2,... --db DB_DIR --settings JSON|@FILE
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import time
+import traceback
+
+RESULT_FILE = "result.json"
+OUT_DIR = "out"
+
+
+def _short(text: str, limit: int = 1500) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit] + f" … [{len(text) - limit} more chars]"
+
+
+def _solution_line(tb) -> str:
+    """' (solution.py line N)' for the innermost traceback frame in solution.py, else ''."""
+    line = ""
+    for frame in traceback.extract_tb(tb):
+        if os.path.basename(frame.filename) == "solution.py":
+            line = f" (solution.py line {frame.lineno})"
+    return line
+
+
+def _write_result(variant: str, result: dict) -> None:
+    tmp = os.path.join(variant, RESULT_FILE + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(result, fh)
+    os.replace(tmp, os.path.join(variant, RESULT_FILE))
+
+
+def run_variant(spark, tables, variant: str, index: int) -> dict:
+    """Imports `<variant>/solution.py` as a fresh module, calls solve(spark, tables) and writes
+    the output to `<variant>/out`.
+
+    Returns: {"dir", "status": "ok", "rows", "ms"} or {"dir", "status": "exception", "reason", "ms"}
+    (the reason names the exception type, its message and the solution.py line). Never raises
+    for anything the variant does (KeyboardInterrupt excepted).
+    """
+    from pyspark.sql import DataFrame
+    from outputs import write_output
+
+    t0 = time.monotonic()
+    path = os.path.join(variant, "solution.py")
+    name = f"lockin_variant_{index}"
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise FileNotFoundError(f"{path}: no solution.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        solve = getattr(module, "solve", None)
+        if not callable(solve):
+            raise AttributeError("solution.py defines no callable solve(spark, tables)")
+        df = solve(spark, tables)
+        if not isinstance(df, DataFrame):
+            raise TypeError(f"solve returned {type(df).__name__}, not a pyspark.sql.DataFrame")
+        written = write_output(df, os.path.join(variant, OUT_DIR))
+        result = {"dir": variant, "status": "ok", "rows": int(written["rows"])}
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a variant's failure is an outcome
+        result = {"dir": variant, "status": "exception",
+                  "reason": _short(f"{type(exc).__name__}: {exc}{_solution_line(exc.__traceback__)}")}
+    finally:
+        sys.modules.pop(name, None)
+    result["ms"] = int((time.monotonic() - t0) * 1000)
+    return result
+
+
+def main(argv: list[str]) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--variants", required=True, help="comma-separated folders, each holding solution.py")
+    ap.add_argument("--db", required=True, help="typed database folder (databaseDir(S))")
+    ap.add_argument("--settings", required=True, help="SparkSettings JSON (inline or @file)")
+    args = ap.parse_args(argv)
+
+    from spark_session import build_session, parse_settings_arg
+    from tables import fail, load_tables, progress
+
+    variants = [os.path.abspath(v) for v in args.variants.split(",") if v]
+    for v in variants:
+        if not os.path.isfile(os.path.join(v, "solution.py")):
+            fail(f"{v}: no solution.py")
+    try:
+        settings = parse_settings_arg(args.settings)
+    except ValueError as exc:
+        fail(str(exc))
+    for v in variants:  # results of an earlier run must not be mistaken for this one's
+        shutil.rmtree(os.path.join(v, OUT_DIR), ignore_errors=True)
+        if os.path.exists(os.path.join(v, RESULT_FILE)):
+            os.remove(os.path.join(v, RESULT_FILE))
+
+    # Variants' prints must not reach the result line.
+    result_fd = os.dup(1)
+    os.dup2(2, 1)
+
+    progress(f"starting Spark for {len(variants)} variant(s)")
+    spark = build_session(settings, "lockin-mutant-outputs")
+    tables = load_tables(spark, args.db)
+    results = []
+    for i, v in enumerate(variants):
+        r = run_variant(spark, tables, v, i)
+        _write_result(v, r)
+        results.append(r)
+        progress(f"[{i + 1}/{len(variants)}] {os.path.basename(v)}: {r['status']}"
+                 + (f" ({r['rows']} rows)" if "rows" in r else f": {r.get('reason', '').splitlines()[0][:200]}")
+                 + f" in {r['ms']} ms")
+        try:
+            spark.catalog.clearCache()
+        except Exception:  # noqa: BLE001
+            pass
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.write(result_fd, (json.dumps({"results": results}) + "\n").encode("utf-8"))
+    spark.stop()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,213 @@
+/**
+ * Mutants of the gold solutions (activities/python/mutants.py through activities/mutation/generate.ts):
+ * exact mutants of fixture golds whose answers are worked out by hand, every operator at least
+ * once; every mutant of the 30 corpus golds compiles; and one equivalence check on the SF=0.01
+ * database (q3: two join-type mutants that the filters make equivalent, the rest killable).
+ */
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { venvPython } from '../../activities/common/paths';
+import {
+  checkEquivalence,
+  corpusTableColumns,
+  generateMutants,
+  generateMutantsFromFile,
+  MUTATION_OPERATORS,
+  type MutantInfo,
+} from '../../activities/mutation/generate';
+import { listTaskIds } from '../../activities/tasks/load';
+import { ensureTestDatabase, TEST_SPARK_SETTINGS } from '../support/database';
+
+/** Every operator has a site; line numbers are the ones in the comments. */
+const FIXTURE = `"""Fixture gold: every mutation operator has a site."""
+import datetime
+
+from pyspark.sql import functions as F
+from pyspark.sql.types import DecimalType
+
+
+def solve(spark, tables):
+    ss = tables["store_sales"]
+    d = tables["date_dim"]
+    start = datetime.date(2000, 1, 31)
+    j = ss.join(d, ss["ss_sold_date_sk"] == d["d_date_sk"])
+    j = j.join(tables["item"], ss["ss_item_sk"] == F.col("i_item_sk"), "left_semi")
+    j = j.where(F.col("d_year") > 1999).filter(F.col("d_date") >= F.lit(start))
+    g = j.rollup("d_year").agg(
+        F.sum("ss_ext_sales_price").alias("total"),
+        F.max(ss.ss_net_paid).alias("top"),
+        F.countDistinct("ss_item_sk").alias("items"),
+    )
+    return g.select("d_year", "total", F.col("top").cast(DecimalType(7, 2)).alias("top"), "items").distinct()
+`;
+
+/** Other spellings: module imported as G, how=, cube, no DecimalType (so decimal-cast inserts a cast). */
+const FIXTURE2 = `import pyspark.sql.functions as G
+
+
+def solve(spark, tables):
+    s = tables["store_sales"]
+    x = s.join(tables["store"], "s_store_sk", how="left").cube("ss_store_sk")
+    return x.agg(G.avg("ss_quantity").alias("q")).where(G.col("q") < 5)
+`;
+
+let work: string;
+beforeAll(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-mutants-test-'));
+});
+afterAll(() => {
+  if (!process.env.LOCKIN_TEST_KEEP) fs.rmSync(work, { recursive: true, force: true });
+});
+
+async function fixtureMutants(name: string, source: string, outputColumns: string[], maxPerOperator = 2): Promise<{ dir: string; mutants: MutantInfo[] }> {
+  const dir = path.join(work, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'gold.py'), source);
+  const mutants = await generateMutantsFromFile({ goldFile: path.join(dir, 'gold.py'), outputColumns, tableColumns: corpusTableColumns(), outDir: path.join(dir, 'mutants'), maxPerOperator });
+  return { dir: path.join(dir, 'mutants'), mutants };
+}
+
+const src = (dir: string, id: string) => fs.readFileSync(path.join(dir, id, 'solution.py'), 'utf8');
+
+describe('mutants.py on fixture golds', () => {
+  test('every operator: exact ids, lines and changes', async () => {
+    const { dir, mutants } = await fixtureMutants('fixture', FIXTURE, ['d_year', 'total', 'top', 'items']);
+    expect(mutants.map((m) => [m.id, m.line])).toEqual([
+      ['join-type-1', 12],
+      ['join-type-2', 13],
+      ['price-column-1', 16],
+      ['price-column-2', 17],
+      ['aggregate-function-1', 16],
+      ['aggregate-function-2', 17],
+      ['filter-bound-1', 11],
+      ['filter-bound-2', 14],
+      ['distinct-1', 18],
+      ['distinct-2', 20],
+      ['alias-rename-1', 16],
+      ['alias-rename-2', 18],
+      ['decimal-cast-1', 20],
+      ['rollup-1', 15],
+    ]);
+    expect(new Set(mutants.map((m) => m.operator))).toEqual(new Set(MUTATION_OPERATORS));
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'mutants.json'), 'utf8'))).toEqual(mutants);
+
+    expect(src(dir, 'join-type-1')).toContain(`j = ss.join(d, ss['ss_sold_date_sk'] == d['d_date_sk'], how='left')`);
+    expect(src(dir, 'join-type-2')).toContain(`F.col('i_item_sk'), 'left_anti')`);
+    expect(src(dir, 'price-column-1')).toContain(`F.sum('ss_ext_list_price').alias('total')`);
+    expect(src(dir, 'price-column-2')).toContain('F.max(ss.ss_net_paid_inc_tax)');
+    expect(src(dir, 'aggregate-function-1')).toContain(`F.avg('ss_ext_sales_price')`);
+    expect(src(dir, 'aggregate-function-2')).toContain('F.min(ss.ss_net_paid)');
+    // 2000-01-31: the year can move, the month (Feb 31) and the day (Jan 32) cannot.
+    expect(src(dir, 'filter-bound-1')).toContain('datetime.date(2001, 1, 31)');
+    expect(src(dir, 'filter-bound-2')).toContain(`F.col('d_year') > 2000`);
+    expect(src(dir, 'distinct-1')).toContain(`F.count('ss_item_sk').alias('items')`);
+    expect(src(dir, 'distinct-2')).not.toContain('.distinct()');
+    expect(src(dir, 'alias-rename-1').match(/'total_x'/g)).toHaveLength(2);
+    expect(src(dir, 'alias-rename-2').match(/'items_x'/g)).toHaveLength(2);
+    expect(src(dir, 'decimal-cast-1')).toContain('DecimalType(8, 3)');
+    expect(src(dir, 'rollup-1')).toContain(`j.groupBy('d_year')`);
+    // Each mutant changes one site: the rest of the file is the unparsed gold.
+    expect(src(dir, 'rollup-1')).toContain(`.distinct()`);
+    expect(src(dir, 'rollup-1')).toContain(`F.sum('ss_ext_sales_price')`);
+
+    const fb = mutants.find((m) => m.id === 'filter-bound-2')!;
+    expect(fb.description).toBe('1999 -> 2000 in .where(...)');
+  });
+
+  test('all sites of an operator with a larger limit, in source order', async () => {
+    const { mutants } = await fixtureMutants('fixture-all', FIXTURE, ['d_year', 'total', 'top', 'items'], 10);
+    expect(mutants.filter((m) => m.operator === 'filter-bound').map((m) => [m.id, m.line, m.description])).toEqual([
+      ['filter-bound-1', 11, 'datetime.date year 2000 -> 2001 in datetime.date(2000, 1, 31)'],
+      ['filter-bound-2', 14, `> -> >= in F.col('d_year') > 1999`],
+      ['filter-bound-3', 14, '1999 -> 2000 in .where(...)'],
+    ]);
+    expect(mutants.filter((m) => m.operator === 'alias-rename').map((m) => m.description)).toEqual([
+      'output column "total" -> "total_x" (2 strings)',
+      'output column "top" -> "top_x" (3 strings)',
+      'output column "items" -> "items_x" (2 strings)',
+    ]);
+  });
+
+  test('module alias G, how= keyword, cube, and a cast inserted before an alias', async () => {
+    const { dir, mutants } = await fixtureMutants('fixture2', FIXTURE2, ['ss_store_sk', 'q']);
+    expect(mutants.map((m) => `${m.id}@${m.line}: ${m.description}`)).toEqual([
+      'join-type-1@6: join how "left" -> "inner"',
+      'aggregate-function-1@7: F.avg -> F.sum',
+      `filter-bound-1@7: < -> <= in G.col('q') < 5`,
+      'filter-bound-2@7: 5 -> 6 in .where(...)',
+      `alias-rename-1@7: output column "q" -> "q_x" (2 strings)`,
+      `decimal-cast-1@7: F.avg(...) -> F.avg(...).cast("double") before .alias('q')`,
+      'rollup-1@6: .cube(...) -> .groupBy(...)',
+    ]);
+    expect(src(dir, 'join-type-1')).toContain(`how='inner'`);
+    expect(src(dir, 'aggregate-function-1')).toContain(`G.sum('ss_quantity')`);
+    expect(src(dir, 'decimal-cast-1')).toContain(`G.avg('ss_quantity').cast('double').alias('q')`);
+    expect(src(dir, 'rollup-1')).toContain(`.groupBy('ss_store_sk')`);
+  });
+});
+
+describe('mutants of the 30 corpus golds', () => {
+  test('every mutant compiles; join-type, aggregate-function, filter-bound and rollup occur', async () => {
+    const ids = listTaskIds().filter((q) => fs.existsSync(path.join('tasks', q, 'gold', 'solution.py')));
+    expect(ids).toHaveLength(30);
+    const counts: Record<string, number> = Object.fromEntries(MUTATION_OPERATORS.map((o) => [o, 0]));
+    const files: string[] = [];
+    for (const qid of ids) {
+      const outDir = path.join(work, 'corpus', qid);
+      const mutants = await generateMutants({ qid, outDir });
+      for (const m of mutants) {
+        counts[m.operator] += 1;
+        files.push(path.join(outDir, m.id, 'solution.py'));
+      }
+    }
+    // An independent compile of every file, in one Python process.
+    const listFile = path.join(work, 'corpus-files.json');
+    fs.writeFileSync(listFile, JSON.stringify(files));
+    const check = spawnSync(venvPython(), ['-c', 'import json,sys\nfor f in json.load(open(sys.argv[1])): compile(open(f).read(), f, "exec")\nprint(len(json.load(open(sys.argv[1]))))', listFile], { encoding: 'utf8' });
+    expect(check.stderr).toBe('');
+    expect(Number(check.stdout.trim())).toBe(files.length);
+    console.log(`mutants over the 30 golds (max 2 per operator): ${JSON.stringify(counts)}, total ${files.length}`);
+    for (const op of ['join-type', 'aggregate-function', 'filter-bound', 'rollup']) expect(counts[op]).toBeGreaterThan(0);
+    expect(counts.rollup).toBe(9); // the 9 golds that use .rollup, one site each
+  });
+});
+
+describe('checkEquivalence at SF=0.01', () => {
+  test('q3: the join-type mutants are equivalent (the filters drop unmatched rows), the rest killable; cached', async () => {
+    const db = await ensureTestDatabase(0.01);
+    const saved = process.env.LOCKIN_HOME;
+    process.env.LOCKIN_HOME = db.home;
+    try {
+      const cacheDir = path.join(work, 'equivalence');
+      const t0 = Date.now();
+      const eq = await checkEquivalence({ qid: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS, cacheDir });
+      const ms = Date.now() - t0;
+      expect(eq.gold).toMatchObject({ status: 'ok', agree: true });
+      const byId = Object.fromEntries(eq.mutants.map((m) => [m.id, m]));
+      console.log(`q3 equivalence in ${ms} ms: ${eq.mutants.map((m) => `${m.id}=${m.verdict}`).join(', ')}`);
+      // store_sales LEFT JOIN date_dim / item: the rows without a match have NULL d_moy /
+      // i_manufact_id and the filter drops them, so the output is the gold's.
+      expect(byId['join-type-1'].verdict).toBe('equivalent');
+      expect(byId['join-type-2'].verdict).toBe('equivalent');
+      // Manufacturer 129 instead of 128: other brands.
+      expect(byId['filter-bound-1']).toMatchObject({ verdict: 'killable', status: 'ok' });
+      // avg instead of sum: other totals.
+      expect(byId['aggregate-function-1']).toMatchObject({ verdict: 'killable', status: 'ok' });
+      expect(eq.dir).toBe(path.join(cacheDir, 'sf0.01', 'q3', eq.goldSha.slice(0, 12)));
+      const onDisk = JSON.parse(fs.readFileSync(path.join(eq.dir, 'equivalence.json'), 'utf8'));
+      expect(onDisk.mutants).toEqual(eq.mutants);
+      expect(fs.existsSync(path.join(eq.dir, 'gold', 'solution.py'))).toBe(true);
+
+      // Second call: from the cache, no Spark.
+      const t1 = Date.now();
+      const again = await checkEquivalence({ qid: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS, cacheDir });
+      expect(Date.now() - t1).toBeLessThan(5000);
+      expect(again.mutants).toEqual(eq.mutants);
+    } finally {
+      if (saved === undefined) delete process.env.LOCKIN_HOME;
+      else process.env.LOCKIN_HOME = saved;
+    }
+  });
+});
