@@ -1,10 +1,12 @@
 /**
  * The main job behind `npm run study`: one command, real inputs, a report at the end.
  *   1. the embedded Temporal server and an in-process worker;
- *   2. prepareDatabase: the SF=S database and the 33 references (skipped when already there);
+ *   2. prepareDatabase: the SF=S database and the 33 references, and the SF=0.01 database the
+ *      mutation analysis's equivalence check runs on (skipped when already there);
  *   3. the evaluator controls (Table II) and the SQL re-execution (Table V), into the study folder;
  *   4. runStudy: the tasks × 3 conditions, then the report;
- *   5. the summary table, the report path and the Temporal UI address.
+ *   5. test-suite validity and mutation analysis (mutation.json), and the report rewritten;
+ *   6. the summary table, the report path and the Temporal UI address.
  * Running it again resumes an interrupted study and redoes nothing that finished.
  */
 import * as fs from 'fs';
@@ -17,16 +19,22 @@ import { studyDir } from '../activities/store/layout';
 import { buildStudyInput } from './studyInput';
 import { printSummary, reportFailures, runStudyWith, studyUiUrl } from './studyRunner';
 import { withClientAndWorker } from './temporal';
+import { runMutationAnalysis } from './mutation';
 
 export interface MainJobOptions {
   scale: number;
   model: string;
   tasks: string[];
   studyId?: string;
+  /** Leave out step 5 (the mutation analysis). */
+  skipMutation?: boolean;
 }
 
+/** The database scale of the mutation analysis's equivalence check (activities/mutation/study.ts). */
+export const EQUIVALENCE_SCALE = 0.01;
+
 function step(n: number, text: string): number {
-  process.stderr.write(`[lockin] step ${n}/5: ${text}\n`);
+  process.stderr.write(`[lockin] step ${n}/6: ${text}\n`);
   return Date.now();
 }
 
@@ -48,7 +56,7 @@ export async function runMainJob(o: MainJobOptions): Promise<void> {
   const sdir = studyDir(studyId);
   fs.mkdirSync(sdir, { recursive: true });
 
-  let t = step(1, 'Temporal server and worker');
+  let t: number = step(1, 'Temporal server and worker');
   const res = await withClientAndWorker(async (client, target) => {
     done(t);
     if (target.uiUrl) process.stderr.write(`[lockin]   Temporal UI: ${target.uiUrl}\n`);
@@ -62,6 +70,15 @@ export async function runMainJob(o: MainJobOptions): Promise<void> {
     });
     const refs = (prep as { references: { count: number; failed: unknown[] } }).references;
     process.stderr.write(`[lockin]   ${refs.count} references stored${refs.failed.length ? `, ${refs.failed.length} FAILED` : ''}\n`);
+    if (o.scale !== EQUIVALENCE_SCALE) {
+      process.stderr.write(`[lockin]   the SF=${EQUIVALENCE_SCALE} database for the mutation analysis's equivalence check:\n`);
+      await client.workflow.execute('prepareDatabase', {
+        args: [{ scale: EQUIVALENCE_SCALE, settings, analyze: false }],
+        workflowId: `lockin-prepare-${scaleTag(EQUIVALENCE_SCALE)}`,
+        taskQueue: 'lockin-default',
+        workflowIdConflictPolicy: 'USE_EXISTING',
+      });
+    }
     done(t);
 
     t = step(3, 'evaluator controls (Table II) and SQL re-execution (Table V)');
@@ -91,7 +108,18 @@ export async function runMainJob(o: MainJobOptions): Promise<void> {
     return { ...out, ui: studyUiUrl(target, studyId) };
   });
 
-  step(5, 'summary');
+  if (!o.skipMutation) {
+    t = step(5, 'test-suite validity and mutation analysis (every frozen suite against gold and its mutants)');
+    try {
+      process.stdout.write(`${await runMutationAnalysis(studyId, { equivalenceScale: EQUIVALENCE_SCALE })}\n`);
+      done(t);
+    } catch (err) {
+      // The study's records and report stay as they are; the analysis can be rerun alone.
+      process.stderr.write(`[lockin]   mutation analysis FAILED: ${(err as Error).message.split('\n')[0]}\n[lockin]   rerun it with: lockin study mutation ${studyId}\n`);
+      process.exitCode = 1;
+    }
+  }
+  step(6, 'summary');
   printSummary(studyId, replayed);
   if (res.reportDir) process.stdout.write(`report: ${path.join(res.reportDir, 'report.md')}\n`);
   if (res.ui) process.stdout.write(`Temporal UI: ${res.ui}\n`);

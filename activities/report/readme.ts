@@ -90,6 +90,17 @@ p[(p.plan_score >= 0.9) & ~p.reference_matched].groupby("condition").size()
 p[(p.test_score >= 0.9) & ~p.reference_matched].groupby("condition").size()
 \`\`\`
 
+Mutation scores (when ../mutation.json exists, also exported as mutation.csv/.parquet, one
+row per suite and non-equivalent mutant):
+
+\`\`\`python
+mut = pd.read_parquet("mutation.parquet")
+valid = mut[mut.valid_on_gold & (mut.mutant != "")]
+valid.groupby("condition").killed.agg(["sum", "count", "mean"])   # pooled score = mean
+mut.groupby(["condition", "task"]).valid_on_gold.first().groupby("condition").apply(lambda v: (~v).sum())  # suites invalid on gold
+valid[~valid.killed].groupby(["condition", "operator"]).size()    # survivors per operator
+\`\`\`
+
 Table II reads ../controls.json and Table V's reproduction list ../reproduce.json (both as
 written by lockin); mutation scores read ../mutation.json.
 `;

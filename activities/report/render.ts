@@ -5,6 +5,9 @@ import type { highScoreWithoutAgreement } from '../scoring/analysis';
 import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
 import * as T from './tables';
 
+const MUTATION_NOTE =
+  'Each frozen test_solution.py is run against the gold solution (a suite that fails gold is invalid; its kills are not counted) and against mutants of gold made by documented operators (activities/python/mutants.py: join type, price column, aggregate function, filter bound, dropped DISTINCT, alias rename, decimal cast, rollup removal). Mutants whose output agrees with the reference are dropped as equivalent. Mutation score = killed / non-equivalent mutants.';
+
 /** Everything report.md shows besides the loaded study itself. */
 export interface ReportAnalyses {
   primary: { summary: Parameters<typeof T.tableIII>[0]; paired: Parameters<typeof T.tableIV>[0] };
@@ -72,7 +75,8 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('## Trajectories (per revision branch and obligation, code label from the one-pass snapshot)', '', 'Counts; in parentheses, how many had their judging assertions changed (test label changed or test_solution.py differs from the snapshot).', '', T.tableTrajectories(a.trajTab), '');
   out.push('## Figure 1. Internal scores against reference agreement', '', '![Figure 1](figure1.svg)', '');
   out.push(T.mdTable(['Condition', 'Runs with plan semantic ratio ≥ 90%', '… lacking reference agreement', 'Runs with test coverage ≥ 90%', '… lacking reference agreement'], CONDITIONS.map((c) => [BUDGETS[c].name, a.highScores[c].planHigh, a.highScores[c].planHighNoAgreement, a.highScores[c].testHigh, a.highScores[c].testHighNoAgreement])), '');
-  out.push('## Mutation scores of the frozen suites', '', T.tableMutation(a.mutation), '');
+  out.push('## Mutation scores of the frozen suites', '', MUTATION_NOTE, '', T.tableMutation(a.mutation), '');
+  if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks), '', 'Surviving mutants per operator (valid suites):', '', T.tableSurvivors(a.mutation), '');
   out.push('## Permission deviations (intent-to-treat: retained)', '', deviations.length ? T.mdTable(['Task', 'Condition', 'Artifact', 'Change', 'Allowed', 'Detail'], deviations) : '_None recorded._', '');
   out.push('## Exports', '', 'runs.csv/.parquet (one row per run), labels.csv/.parquet (automated and final labels per obligation), scores.csv/.parquet (one row per task × condition), trajectories.csv/.parquet, summary.json. See README.md for how to recompute every table cell with pandas.', '');
   return out.join('\n');

@@ -93,18 +93,32 @@ export interface MutationRow {
   killed: number;
   total: number;
   validOnGold: boolean | null;
+  /** Mutants dropped as equivalent (agree with the reference); null when not recorded. */
+  equivalent: number | null;
+  /** Surviving non-equivalent mutants per operator (valid suites); {} when not recorded. */
+  survivorsByOperator: Record<string, number>;
 }
 
 /**
- * mutation.json: a list (or {suites|results: [...]}) of {task, condition, killed, total |
- * mutants, validOnGold?|valid?}. Returns rows; unknown shapes raise InputError.
+ * mutation.json: a list (or {suites|results: [...]}, as activities/mutation/study.ts writes it)
+ * of {task, condition, killed, total | mutants (a number), validOnGold?|valid?, equivalent?,
+ * survivorsByOperator?}. Returns rows; unknown shapes raise InputError.
  */
 export function parseMutation(json: unknown, file = 'mutation.json'): MutationRow[] {
   return asList(json, ['suites', 'results'], file).map((r, i) => {
     const killed = Number(r.killed);
-    const total = Number(r.total ?? r.mutants);
+    const total = Number(r.total ?? (Array.isArray(r.mutants) ? r.mutants.length : r.mutants));
     if (!Number.isFinite(killed) || !Number.isFinite(total)) throw new InputError('killed and total must be numbers', file, `[${i}]`);
     const valid = r.validOnGold ?? r.valid;
-    return { task: String(r.task ?? ''), condition: String(r.condition ?? ''), killed, total, validOnGold: typeof valid === 'boolean' ? valid : null };
+    const surv = r.survivorsByOperator && typeof r.survivorsByOperator === 'object' ? (r.survivorsByOperator as Record<string, unknown>) : {};
+    return {
+      task: String(r.task ?? ''),
+      condition: String(r.condition ?? ''),
+      killed,
+      total,
+      validOnGold: typeof valid === 'boolean' ? valid : null,
+      equivalent: typeof r.equivalent === 'number' ? r.equivalent : null,
+      survivorsByOperator: Object.fromEntries(Object.entries(surv).map(([k, v]) => [k, Number(v)])),
+    };
   });
 }

@@ -8,6 +8,7 @@ import type { ConditionSummary } from '../scoring/analysis';
 import type { PairedSummary, TaskScores, Trajectory } from '../scoring/scores';
 import { TRAJECTORIES } from '../scoring/scores';
 import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
+import { aggregateByCondition } from '../mutation/score';
 import type { FailureCategory } from '../common/types';
 import { FAILURE_CATEGORIES } from '../common/types';
 
@@ -163,18 +164,45 @@ export function tableTrajectories(tab: Partial<Record<ConditionId, Record<Trajec
   return mdTable(['Branch', 'Persistent mistake', 'Repair', 'New defect', 'Unchanged-correct'], rows);
 }
 
-/** Mutation scores per condition, or "not run". */
+/**
+ * Mutation scores per condition (activities/mutation/score.ts aggregateByCondition: kills of
+ * suites that fail gold are not counted), or "not run". Columns: suites, suites invalid on gold,
+ * killed/non-equivalent mutants over valid suites, pooled score, mean per-suite score.
+ */
 export function tableMutation(rows: MutationRow[] | null): string {
   if (!rows) return '_Mutation scores: not run (no mutation.json in the study folder)._';
+  const agg = new Map(aggregateByCondition(rows).map((a) => [a.condition, a]));
   return mdTable(
-    ['Condition', 'Suites', 'Mutants killed', 'Mutation score', 'Suites invalid on gold'],
+    ['Condition', 'Suites', 'Suites invalid on gold', 'Mutants killed (valid suites)', 'Mutation score (pooled)', 'Mean per-suite score'],
     CONDITIONS.map((c) => {
-      const rs = rows.filter((r) => r.condition === c);
-      const k = rs.reduce((a, r) => a + r.killed, 0);
-      const t = rs.reduce((a, r) => a + r.total, 0);
-      return [NAME(c), rs.length, `${k}/${t}`, t ? pct(k / t) : '—', rs.filter((r) => r.validOnGold === false).length];
+      const a = agg.get(c);
+      if (!a) return [NAME(c), 0, 0, '0/0', '—', '—'];
+      return [NAME(c), a.suites, a.invalidSuites, `${a.killed}/${a.total}`, a.pooledScore === null ? '—' : pct(a.pooledScore), a.meanScore === null ? '—' : pct(a.meanScore)];
     }),
   );
+}
+
+/**
+ * Per task: each condition's suite as "killed/total" (or "invalid" when it fails gold) and the
+ * mutants dropped as equivalent. Rows in the given task order.
+ */
+export function tableMutationPerSuite(rows: MutationRow[], tasks: string[]): string {
+  const cell = (r: MutationRow | undefined) => (!r ? '—' : r.validOnGold === false ? 'invalid on gold' : `${r.killed}/${r.total}`);
+  const body = tasks
+    .filter((t) => rows.some((r) => r.task === t))
+    .map((t) => {
+      const rs = rows.filter((r) => r.task === t);
+      const eq = rs.find((r) => r.equivalent !== null)?.equivalent;
+      return [t, ...CONDITIONS.map((c) => cell(rs.find((r) => r.condition === c))), eq ?? '—'];
+    });
+  return mdTable(['Task', ...CONDITIONS.map(NAME), 'Equivalent mutants dropped'], body);
+}
+
+/** Surviving mutants per operator and condition (valid suites): the kinds of defect suites miss. */
+export function tableSurvivors(rows: MutationRow[]): string {
+  const ops = [...new Set(rows.flatMap((r) => Object.keys(r.survivorsByOperator)))].sort();
+  if (ops.length === 0) return '_No surviving mutants recorded._';
+  return mdTable(['Operator', ...CONDITIONS.map(NAME)], ops.map((op) => [op, ...CONDITIONS.map((c) => rows.filter((r) => r.condition === c).reduce((a, r) => a + (r.survivorsByOperator[op] ?? 0), 0))]));
 }
 
 /** One run's robustness results and usage (from its record). */

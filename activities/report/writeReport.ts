@@ -15,7 +15,7 @@ import { scoreRun, summarizeCondition, pairedForBranch, mechanismsFor, trajector
 import { failureCategories, restrictTasks, tabulateTrajectories } from '../scoring/scores';
 import { toCsv } from '../scoring/csv';
 import { parseControls, parseReproduce, parseMutation } from './sideFiles';
-import { runRows, labelRows, scoreRows, trajectoryRows, pfe, type ExportTable } from './exports';
+import { runRows, labelRows, scoreRows, trajectoryRows, mutationRows, pfe, type ExportTable } from './exports';
 import * as T from './tables';
 import { readmeText } from './readme';
 import { renderReport } from './render';
@@ -99,6 +99,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
 
   // Exports (CSV now, Parquet through pyarrow).
   const tables: ExportTable[] = [runRows(studyId, scored, replicates, reproduced), labelRows(studyId, [...study.runs, ...study.replicates]), scoreRows(studyId, scored, reproduced), trajectoryRows(studyId, trajItems)];
+  if (study.mutation !== null) tables.push(mutationRows(studyId, study.mutation));
   const files: string[] = [];
   for (const t of tables) {
     const f = path.join(reportDir, `${t.name}.csv`);

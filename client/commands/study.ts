@@ -14,6 +14,7 @@ import { connectClient } from '../temporal';
 import { profileStudy } from '../profile';
 import { installQuietRuntime, workflowBundle } from '../../worker/createWorkers';
 import { runMainJob } from '../mainJob';
+import { runMutationAnalysis } from '../mutation';
 import type { StudyProgress } from '../../workflows/types';
 
 interface RunOpts {
@@ -147,13 +148,31 @@ export function register(program: Command): void {
     });
 
   study
+    .command('mutation <id>')
+    .description('test-suite validity and mutation analysis: every frozen suite against gold and its mutants; writes runs/<id>/mutation.json and rewrites the report')
+    .option('--equivalence-scale <S>', 'database scale of the equivalence check (mutants that agree with the reference there are dropped)', '0.01')
+    .option('--max-per-operator <n>', 'mutation sites per operator and task', '2')
+    .option('--tasks <ids>', 'comma-separated task ids (default: every task with a record)')
+    .option('--no-report', 'do not rewrite the report')
+    .action(async (id: string, opts: { equivalenceScale: string; maxPerOperator: string; tasks?: string; report: boolean }) => {
+      const res = await runMutationAnalysis(id, {
+        equivalenceScale: Number(opts.equivalenceScale),
+        maxPerOperator: Number(opts.maxPerOperator),
+        tasks: opts.tasks ? opts.tasks.split(',').map((t) => t.trim()).filter(Boolean) : undefined,
+        report: opts.report,
+      });
+      process.stdout.write(`${res}\n`);
+    });
+
+  study
     .command('main')
     .description('the main job (npm run study): database, references, controls, SQL reproduction, the 30-task study and its report')
     .option('--scale <S>', 'TPC-DS scale factor', process.env.LOCKIN_SCALE ?? '1')
     .option('--model <spec>', 'model spec (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
     .option('--tasks <ids>', 'task ids or "all"', 'all')
     .option('--study-id <id>', 'study id (default: main-sf<S>-<model>)')
-    .action(async (o: { scale: string; model?: string; tasks: string; studyId?: string }) => {
-      await runMainJob({ scale: Number(o.scale), model: o.model ?? defaultModel(), tasks: parseTasks(o.tasks), studyId: o.studyId });
+    .option('--no-mutation', 'leave out the mutation analysis (step 5; run it later with `lockin study mutation <id>`)')
+    .action(async (o: { scale: string; model?: string; tasks: string; studyId?: string; mutation: boolean }) => {
+      await runMainJob({ scale: Number(o.scale), model: o.model ?? defaultModel(), tasks: parseTasks(o.tasks), studyId: o.studyId, skipMutation: !o.mutation });
     });
 }

@@ -14,6 +14,8 @@ import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
 import { readRunRecords } from '../../activities/store/records';
 import type { StudyInput } from '../../workflows/types';
+import { analyzeStudyMutation } from '../../activities/mutation/study';
+import { writeReport } from '../../activities/report/writeReport';
 
 let env: TestWorkflowEnvironment;
 const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-e2e-'));
@@ -61,4 +63,28 @@ test('replay:lockin on q3 (Frozen One-Pass): the suite passes, the alias differs
   expect(records.map((r) => `${r.condition}:${r.testPassed}:${r.referenceMatched}:${r.falsePass}:${r.comparison?.primaryCategory}`)).toEqual([
     'one-pass:true:false:true:alias-mismatch',
   ]);
+}, 900_000);
+
+// q3's mutants at SF=0.01: both join-type mutants (inner -> left) are equivalent (the filters on
+// d_moy and i_manufact_id drop the unmatched rows); the other five change the output.
+const EXPECTED_Q3_MUTANTS = [
+  'join-type-1:equivalent', 'join-type-2:equivalent', 'price-column-1:killable', 'aggregate-function-1:killable',
+  'filter-bound-1:killable', 'filter-bound-2:killable', 'decimal-cast-1:killable',
+];
+// The gold corpus's suite (the same in all three conditions) passes gold and kills all five.
+const EXPECTED_GOLD_SUITES = ['one-pass:true:5/5', 'plan-audit:true:5/5', 'test-guided:true:5/5'];
+// The lock-in suite asserts its own wrong alias (self-confirmation): it fails the gold solution,
+// so it is invalid and none of its kills count.
+const EXPECTED_LOCKIN_SUITES = ['one-pass:false:0/5:{}'];
+const EXPECTED_REPORT_ROW = '| Frozen One-Pass | 1 | 0 | 5/5 | 100.00% | 100.00% |';
+
+test('mutation analysis of both q3 studies: gold suites valid, exact kills; the report shows them', async () => {
+  const gold = await analyzeStudyMutation({ studyId: 'e2e-gold', equivalenceScale: 0.01, concurrency: 1 });
+  expect(gold.mutants.q3.mutants.map((m) => `${m.id}:${m.verdict}`)).toEqual(EXPECTED_Q3_MUTANTS);
+  expect(gold.suites.map((s) => `${s.condition}:${s.validOnGold}:${s.killed}/${s.total}`)).toEqual(EXPECTED_GOLD_SUITES);
+  const lockin = await analyzeStudyMutation({ studyId: 'e2e-lockin', equivalenceScale: 0.01, concurrency: 1 });
+  expect(lockin.suites.map((s) => `${s.condition}:${s.validOnGold}:${s.killed}/${s.total}:${JSON.stringify(s.survivorsByOperator)}`)).toEqual(EXPECTED_LOCKIN_SUITES);
+  expect(fs.existsSync(path.join(runs, 'e2e-lockin', 'mutation.json'))).toBe(true);
+  const { reportDir } = await writeReport({ studyId: 'e2e-gold' });
+  expect(fs.readFileSync(path.join(reportDir, 'report.md'), 'utf8')).toContain(EXPECTED_REPORT_ROW);
 }, 900_000);

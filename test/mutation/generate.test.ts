@@ -180,9 +180,9 @@ describe('checkEquivalence at SF=0.01', () => {
     const saved = process.env.LOCKIN_HOME;
     process.env.LOCKIN_HOME = db.home;
     try {
-      const cacheDir = path.join(work, 'equivalence');
+      // The default cache under the test home: the e2e mutation test reuses these verdicts.
       const t0 = Date.now();
-      const eq = await checkEquivalence({ qid: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS, cacheDir });
+      const eq = await checkEquivalence({ qid: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS });
       const ms = Date.now() - t0;
       expect(eq.gold).toMatchObject({ status: 'ok', agree: true });
       const byId = Object.fromEntries(eq.mutants.map((m) => [m.id, m]));
@@ -195,16 +195,17 @@ describe('checkEquivalence at SF=0.01', () => {
       expect(byId['filter-bound-1']).toMatchObject({ verdict: 'killable', status: 'ok' });
       // avg instead of sum: other totals.
       expect(byId['aggregate-function-1']).toMatchObject({ verdict: 'killable', status: 'ok' });
-      expect(eq.dir).toBe(path.join(cacheDir, 'sf0.01', 'q3', eq.goldSha.slice(0, 12)));
+      expect(eq.dir).toBe(path.join(db.home, 'mutants', 'sf0.01', 'q3', eq.goldSha.slice(0, 12)));
       const onDisk = JSON.parse(fs.readFileSync(path.join(eq.dir, 'equivalence.json'), 'utf8'));
       expect(onDisk.mutants).toEqual(eq.mutants);
       expect(fs.existsSync(path.join(eq.dir, 'gold', 'solution.py'))).toBe(true);
 
-      // Second call: from the cache, no Spark.
-      const t1 = Date.now();
-      const again = await checkEquivalence({ qid: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS, cacheDir });
-      expect(Date.now() - t1).toBeLessThan(5000);
+      // Second call: from the cache (no Spark run: no mutant output is rewritten).
+      const stamp = (f: string) => fs.statSync(path.join(eq.dir, f)).mtimeMs;
+      const before = [stamp('equivalence.json'), stamp('join-type-1/out/output.arrow')];
+      const again = await checkEquivalence({ qid: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS });
       expect(again.mutants).toEqual(eq.mutants);
+      expect([stamp('equivalence.json'), stamp('join-type-1/out/output.arrow')]).toEqual(before);
     } finally {
       if (saved === undefined) delete process.env.LOCKIN_HOME;
       else process.env.LOCKIN_HOME = saved;

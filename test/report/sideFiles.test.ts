@@ -28,6 +28,8 @@ test('reproduce.json as the main job writes it ({reproduced, total, results: [{i
 
 test('mutation.json: per suite killed/total, aggregated per condition', () => {
   const rows = parseMutation({ suites: [{ task: 'q1', condition: 'one-pass', killed: 3, total: 8, validOnGold: true }, { task: 'q3', condition: 'one-pass', killed: 5, mutants: 8, valid: false }] });
-  expect(tableMutation(rows)).toContain('| Frozen One-Pass | 2 | 8/16 | 50.00% | 1 |');
+  // q3's suite fails gold: its 5 "kills" are not counted (activities/mutation/score.ts).
+  expect(tableMutation(rows)).toContain('| Frozen One-Pass | 2 | 1 | 3/8 | 37.50% | 37.50% |');
+  expect(tableMutation(rows)).toContain('| Test-Guided Revision | 0 | 0 | 0/0 | — | — |');
   expect(tableMutation(null)).toContain('not run');
 });

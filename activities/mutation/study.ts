@@ -1,0 +1,167 @@
+/**
+ * Test-suite validity and mutation analysis of a whole study (issue "Gold solutions and replay
+ * corpora"): for every run record, its frozen test_solution.py is run against the task's gold
+ * solution and its non-equivalent mutants; the scores go to runs/<study>/mutation.json, which
+ * the report reads (activities/report/sideFiles.ts parseMutation).
+ *
+ * Cost control: mutants and their equivalence verdicts are cached per gold solution
+ * (activities/mutation/generate.ts checkEquivalence), and a suite's runs are cached per
+ * (suite, gold, mutant set, Spark settings): conditions that froze the same suite, and a
+ * second analysis of the same study, do not run pytest again.
+ */
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { lockinHome, referencesDir } from '../common/paths';
+import { InputError } from '../common/errors';
+import { SparkSettingsSchema, type SparkSettings } from '../common/settings';
+import { recordsDir, studyDir, taskDir } from '../store/layout';
+import { sha256File } from '../store/hash';
+import { checkEquivalence, type EquivalenceResult } from './generate';
+import { runSuiteOnVariants, type VariantRun } from './suites';
+import { scoreSuite, type SuiteScore } from './score';
+
+export interface MutationStudyOptions {
+  studyId: string;
+  /** Scale of the database the equivalence check runs on (default 0.01; a task without a
+   *  reference at that scale uses the study's scale). Disagreeing on any TPC-DS database
+   *  proves a mutant non-equivalent; a mutant that agrees there is dropped as equivalent. */
+  equivalenceScale?: number;
+  /** At most this many mutation sites per operator and task (default 2). */
+  maxPerOperator?: number;
+  /** Only these tasks (default: every task with a record). */
+  tasks?: string[];
+  /** Spark processes at a time (default 2). */
+  concurrency?: number;
+  /** Progress lines (one per task and per suite). */
+  onProgress?: (line: string) => void;
+}
+
+/** What mutation.json holds. */
+export interface MutationFile {
+  studyId: string;
+  equivalenceScale: number;
+  maxPerOperator: number;
+  suites: SuiteScore[];
+  /** Per task: the gold's sha256 and its mutants with their equivalence verdicts. */
+  mutants: Record<string, { goldSha: string; scale: number; mutants: { id: string; operator: string; line: number; description: string; verdict: string; summary: string }[] }>;
+}
+
+interface RecordRef {
+  taskId: string;
+  condition: string;
+  replicate?: string;
+}
+
+function readRecords(studyId: string): RecordRef[] {
+  const dir = recordsDir(studyId);
+  if (!fs.existsSync(dir)) throw new InputError('the study has no run records yet', dir);
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => {
+      const r = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as RecordRef;
+      if (typeof r.taskId !== 'string' || typeof r.condition !== 'string') throw new InputError('record without taskId/condition', path.join(dir, f));
+      return { taskId: r.taskId, condition: r.condition, replicate: r.replicate ?? undefined };
+    });
+}
+
+/** Runs `fn` over `items` with at most `n` at a time; resolves when all are done. */
+async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, lane));
+}
+
+function suiteRunCache(key: string): string {
+  return path.join(lockinHome(), 'mutants', 'suite-runs', `${key}.json`);
+}
+
+/**
+ * Runs the analysis and writes runs/<study>/mutation.json.
+ * Inputs: MutationStudyOptions. The study's Spark settings (study.json) are used for every run.
+ * Returns the MutationFile written. Throws InputError when the study folder, its study.json or
+ * its records are missing; a task whose gold solution is missing is skipped with a progress line.
+ */
+export async function analyzeStudyMutation(opts: MutationStudyOptions): Promise<MutationFile> {
+  const say = opts.onProgress ?? (() => undefined);
+  const sdir = studyDir(opts.studyId);
+  const studyFile = path.join(sdir, 'study.json');
+  if (!fs.existsSync(studyFile)) throw new InputError('no such study (study.json missing)', studyFile);
+  const study = JSON.parse(fs.readFileSync(studyFile, 'utf8')) as { scale: number; settings: SparkSettings };
+  const settings = SparkSettingsSchema.parse(study.settings);
+  const eqScale = opts.equivalenceScale ?? 0.01;
+  const maxPerOperator = opts.maxPerOperator ?? 2;
+  const records = readRecords(opts.studyId).filter((r) => !opts.tasks || opts.tasks.includes(r.taskId));
+  const tasks = [...new Set(records.map((r) => r.taskId))];
+  const concurrency = Math.max(1, opts.concurrency ?? 2);
+  const out: MutationFile = { studyId: opts.studyId, equivalenceScale: eqScale, maxPerOperator, suites: [], mutants: {} };
+
+  // Phase 1: mutants and their equivalence verdicts, per task (cached per gold solution).
+  const eqs = new Map<string, { eq: EquivalenceResult; scale: number }>();
+  let n = 0;
+  await pool(tasks, concurrency, async (qid) => {
+    const scale = fs.existsSync(path.join(referencesDir(eqScale), qid, 'schema.json')) ? eqScale : study.scale;
+    try {
+      const eq = await checkEquivalence({ qid, scale, settings, maxPerOperator });
+      eqs.set(qid, { eq, scale });
+      const killable = eq.mutants.filter((m) => m.verdict === 'killable').length;
+      const nEq = eq.mutants.filter((m) => m.verdict === 'equivalent').length;
+      say(`[mutation] mutants ${++n}/${tasks.length} ${qid}: ${eq.mutants.length} at SF=${scale}: ${killable} non-equivalent, ${nEq} equivalent${eq.mutants.length - killable - nEq ? `, ${eq.mutants.length - killable - nEq} undecided` : ''}`);
+    } catch (err) {
+      say(`[mutation] mutants ${++n}/${tasks.length} ${qid}: SKIPPED: ${(err as Error).message.split('\n')[0]}`);
+    }
+  });
+  for (const qid of tasks) {
+    const e = eqs.get(qid);
+    if (e) out.mutants[qid] = { goldSha: e.eq.goldSha, scale: e.scale, mutants: e.eq.mutants };
+  }
+
+  // Phase 2: every record's frozen suite against gold and the non-equivalent mutants. Identical
+  // suites (a condition that kept the snapshot's tests) share one run.
+  const jobs = records.filter((r) => eqs.has(r.taskId));
+  const inFlight = new Map<string, Promise<VariantRun[]>>();
+  const rows = new Map<RecordRef, SuiteScore>();
+  let m = 0;
+  await pool(jobs, concurrency, async (rec) => {
+    const { eq } = eqs.get(rec.taskId)!;
+    const qid = rec.taskId;
+    const killable = eq.mutants.filter((x) => x.verdict === 'killable');
+    const suiteFile = path.join(taskDir(opts.studyId, qid, rec.replicate), rec.condition, 'test_solution.py');
+    const label = `${qid}/${rec.condition}${rec.replicate ? ` (${rec.replicate})` : ''}`;
+    if (!fs.existsSync(suiteFile)) {
+      const none = (variant: string): VariantRun => ({ variant, exitCode: null, passed: false, status: 'crash', ms: 0 });
+      rows.set(rec, scoreSuite(qid, rec.condition, 'missing', eq.mutants, [none('gold'), ...killable.map((x) => none(x.id))]));
+      say(`[mutation] suites ${++m}/${jobs.length} ${label}: no test_solution.py: invalid`);
+      return;
+    }
+    const suiteSha = sha256File(suiteFile);
+    const key = crypto.createHash('sha256').update(JSON.stringify([suiteSha, eq.goldSha, killable.map((x) => x.id), settings])).digest('hex').slice(0, 24);
+    const cache = suiteRunCache(key);
+    let runs: Promise<VariantRun[]>;
+    if (fs.existsSync(cache)) runs = Promise.resolve(JSON.parse(fs.readFileSync(cache, 'utf8')) as VariantRun[]);
+    else if (inFlight.has(key)) runs = inFlight.get(key)!;
+    else {
+      runs = runSuiteOnVariants({
+        suiteFile,
+        variants: [{ id: 'gold', solutionFile: path.join(eq.dir, 'gold', 'solution.py') }, ...killable.map((x) => ({ id: x.id, solutionFile: path.join(eq.dir, x.id, 'solution.py') }))],
+        settings,
+        outDir: path.join(sdir, 'mutation', qid, rec.replicate ? `${rec.condition}-${rec.replicate}` : rec.condition),
+      }).then((r) => {
+        fs.mkdirSync(path.dirname(cache), { recursive: true });
+        fs.writeFileSync(cache, JSON.stringify(r));
+        return r;
+      });
+      inFlight.set(key, runs);
+    }
+    const row = scoreSuite(qid, rec.condition, suiteSha, eq.mutants, await runs);
+    rows.set(rec, row);
+    say(`[mutation] suites ${++m}/${jobs.length} ${label}: ${row.validOnGold ? `valid on gold, killed ${row.killed}/${row.total}` : `INVALID: fails gold (pytest exit ${row.goldExitCode ?? 'none'})`}`);
+  });
+  for (const rec of jobs) if (rows.has(rec)) out.suites.push(rows.get(rec)!);
+  fs.writeFileSync(path.join(sdir, 'mutation.json'), `${JSON.stringify(out, null, 2)}\n`);
+  return out;
+}

@@ -1,0 +1,128 @@
+/**
+ * Runs one frozen test suite against the gold solution and its mutants, sandboxed, in one
+ * Python process per attempt (activities/python/suite_mutants.py): the measurement behind the
+ * test-suite validity and mutation score (issue "Gold solutions and replay corpora").
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { pythonDir, venvPython } from '../common/paths';
+import { InputError } from '../common/errors';
+import { SparkSettingsSchema, type SparkSettings } from '../common/settings';
+import { runSandboxed, toMiB } from '../execution/sandbox';
+import { activityHooks, throwIfCancelled } from '../execution/activityContext';
+import { forbiddenPrefixes } from '../execution/staging';
+
+/** A solution the suite is run against: "gold" or a mutant id, and its solution.py. */
+export interface SuiteVariant {
+  id: string;
+  solutionFile: string;
+}
+
+/** How the suite ended on one variant. */
+export interface VariantRun {
+  variant: string;
+  /** pytest's exit code (0 all passed, 1 a test failed, 2 interrupted/collection error,
+   *  5 no tests); null when the run was stopped (timeout) or the process died. */
+  exitCode: number | null;
+  /** True only for exit code 0. */
+  passed: boolean;
+  status: 'completed' | 'timeout' | 'crash';
+  ms: number;
+}
+
+export interface RunSuiteInput {
+  /** The frozen test_solution.py. */
+  suiteFile: string;
+  /** Run order; ids are letters, digits, dot, dash, underscore. "gold" runs the whole suite,
+   *  every other variant stops at its first failing test (-x). */
+  variants: SuiteVariant[];
+  settings: SparkSettings;
+  /** Receives junit-<variant>.xml, results.jsonl and suite.log. */
+  outDir: string;
+  /** Wall-clock allowance per variant, ms (a process gets this × its variants + 90 s). */
+  perVariantMs?: number;
+  /** pytest-timeout per test, seconds (default 60). */
+  perTestTimeoutS?: number;
+}
+
+const ID = /^[A-Za-z0-9._-]+$/;
+
+/**
+ * Runs the suite on every variant. A process that ends early (wall-clock limit, crash, memory)
+ * charges the variant it was on (status timeout/crash, passed false: a hang or crash of the
+ * suite on a mutant counts as detecting it) and a new process continues with the rest.
+ * Returns one VariantRun per variant, in the given order.
+ * Throws InputError for a missing suite or solution file or a bad variant id.
+ */
+export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantRun[]> {
+  if (!fs.existsSync(input.suiteFile)) throw new InputError('no frozen test suite', input.suiteFile);
+  const settings = SparkSettingsSchema.parse(input.settings);
+  for (const v of input.variants) {
+    if (!ID.test(v.id)) throw new InputError(`bad variant id "${v.id}"`, undefined, 'variants');
+    if (!fs.existsSync(v.solutionFile)) throw new InputError('no solution.py for variant', v.solutionFile, v.id);
+  }
+  const outDir = path.resolve(input.outDir);
+  fs.mkdirSync(outDir, { recursive: true });
+  const results = path.join(outDir, 'results.jsonl');
+  fs.rmSync(results, { force: true });
+
+  const staged = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-mutation-'));
+  const harness = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-mutation-ini-'));
+  fs.writeFileSync(path.join(harness, 'pytest.ini'), '[pytest]\naddopts =\njunit_family = xunit2\njunit_logging = no\n');
+  for (const v of input.variants) {
+    fs.mkdirSync(path.join(staged, v.id));
+    fs.copyFileSync(v.solutionFile, path.join(staged, v.id, 'solution.py'));
+    fs.copyFileSync(input.suiteFile, path.join(staged, v.id, 'test_solution.py'));
+  }
+  const done = new Map<string, VariantRun>();
+  const log: string[] = [];
+  const perVariant = input.perVariantMs ?? 5 * 60_000;
+  try {
+    while (done.size < input.variants.length) {
+      const rest = input.variants.filter((v) => !done.has(v.id)).map((v) => v.id);
+      const run = await runSandboxed({
+        mounts: {
+          variants: { source: staged, writable: false },
+          harness: { source: harness, writable: false },
+          out: { source: outDir, writable: true },
+        },
+        cwd: 'out',
+        command: (at) => [
+          venvPython(), path.join(pythonDir(), 'suite_mutants.py'),
+          '--variants', at.variants, '--order', rest.join(','), '--ini', `${at.harness}/pytest.ini`,
+          '--out', at.out, '--settings', JSON.stringify(settings), '--per-test-timeout', String(input.perTestTimeoutS ?? 60),
+        ],
+        env: () => ({ LOCKIN_SPARK_SETTINGS: JSON.stringify(settings), PYTHONPATH: pythonDir(), PYTEST_ADDOPTS: '' }),
+        timeoutMs: perVariant * rest.length + 90_000,
+        memoryLimitMb: toMiB(settings.driverMemory) + 3072,
+        forbidden: forbiddenPrefixes(),
+        ...activityHooks(),
+      });
+      throwIfCancelled(run.cancelled);
+      log.push(`--- attempt over ${rest.join(',')} (exit ${run.exitCode}, ${run.timedOut ? 'timed out' : 'ended'}) ---`, run.stderr.split('\n').slice(-60).join('\n'));
+      for (const r of readResults(results)) done.set(r.variant, r);
+      const next = rest.find((id) => !done.has(id));
+      if (next === undefined) break;
+      // The variant the process was on when it ended is charged with the end.
+      const status = run.timedOut ? 'timeout' : 'crash';
+      done.set(next, { variant: next, exitCode: null, passed: false, status, ms: run.durationMs });
+      fs.appendFileSync(results, `${JSON.stringify({ variant: next, exitCode: null, passed: false, status, ms: run.durationMs })}\n`);
+    }
+  } finally {
+    fs.rmSync(staged, { recursive: true, force: true });
+    fs.rmSync(harness, { recursive: true, force: true });
+    fs.writeFileSync(path.join(outDir, 'suite.log'), log.join('\n'));
+  }
+  return input.variants.map((v) => done.get(v.id)!);
+}
+
+function readResults(file: string): VariantRun[] {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { variant: string; exitCode: number | null; passed: boolean; ms: number; status?: VariantRun['status'] })
+    .map((r) => ({ variant: r.variant, exitCode: r.exitCode, passed: r.passed, ms: r.ms, status: r.status ?? 'completed' }));
+}

@@ -1,0 +1,108 @@
+"""Runs ONE frozen test suite against several solutions (the gold solution and its mutants) in
+one Python process and one SparkSession: the test-suite validity and mutation analysis of
+issue "Gold solutions and replay corpora" (STUDY-PROTOCOL.md §4 "Test outcome" for how a
+suite run is judged).
+
+Runs INSIDE the sandbox (activities/execution/sandbox.ts): the suite is model-written code.
+Layout, prepared by activities/mutation/suites.ts:
+    <variants>/<variant id>/solution.py        gold ("gold") or a mutant ("join-type-1", ...)
+    <variants>/<variant id>/test_solution.py   the frozen suite, copied unchanged
+For each variant, in the order given, pytest.main runs <variant>/test_solution.py with the
+same isolation as the pytest activity (`--noconftest`, the harness's own ini, no cache
+provider) and a plugin whose session-scoped `spark` fixture yields the shared session (it is
+never stopped by the fixture; if a suite stops it, the next variant gets a new one).
+Mutants run with `-x` (the first failing test kills the mutant); gold runs in full.
+
+Each variant's verdict is appended to <out>/results.jsonl as soon as it is known, so a run
+killed by the wall-clock watchdog keeps what it finished (the caller restarts the rest):
+    {"variant": id, "exitCode": int, "passed": bool, "ms": int}
+`passed` is pytest exit code 0 (every collected test passed; exit 5 "no tests" is not a pass).
+The last stdout line is {"status": "ok", "variants": n}.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+import pytest
+
+
+class SharedSpark:
+    """pytest plugin object: the `spark` fixture over one SparkSession shared by all variants."""
+
+    def __init__(self, settings: dict):
+        self.settings = settings
+        self.session = None
+
+    def get(self):
+        """The live shared session; rebuilt when a suite stopped it."""
+        from spark_session import build_session
+
+        s = self.session
+        if s is None or s.sparkContext._jsc is None:
+            self.session = build_session(self.settings, "lockin-mutation")
+        return self.session
+
+    @pytest.fixture(scope="session")
+    def spark(self):
+        yield self.get()
+
+
+def _purge(prefixes: tuple[str, ...]) -> None:
+    """Forgets the modules imported from a previous variant (solution, test_solution, and any
+    module whose file lies in a variant folder)."""
+    for name, mod in list(sys.modules.items()):
+        f = getattr(mod, "__file__", None) or ""
+        if name in ("solution", "test_solution") or (f and f.startswith(prefixes)):
+            del sys.modules[name]
+
+
+def main(argv: list[str]) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--variants", required=True, help="folder holding one sub-folder per variant")
+    ap.add_argument("--order", required=True, help="comma-separated variant ids, in run order")
+    ap.add_argument("--ini", required=True, help="the harness's pytest.ini")
+    ap.add_argument("--out", required=True, help="writable folder: results.jsonl, junit-<id>.xml")
+    ap.add_argument("--settings", required=True, help="SparkSettings JSON (inline or @file)")
+    ap.add_argument("--per-test-timeout", type=int, default=60)
+    args = ap.parse_args(argv)
+
+    from spark_session import parse_settings_arg
+
+    shared = SharedSpark(parse_settings_arg(args.settings))
+    shared.get()
+    root = os.path.abspath(args.variants)
+    results = os.path.join(args.out, "results.jsonl")
+    ids = [v for v in args.order.split(",") if v]
+    for vid in ids:
+        vdir = os.path.join(root, vid)
+        _purge((root,))
+        sys.path[:] = [p for p in sys.path if not p.startswith(root)]
+        sys.path.insert(0, vdir)
+        t0 = time.monotonic()
+        opts = [
+            os.path.join(vdir, "test_solution.py"), "-c", args.ini, "--rootdir", vdir, "--noconftest",
+            "-p", "no:cacheprovider", f"--junitxml={args.out}/junit-{vid}.xml",
+            f"--timeout={args.per_test_timeout}", "-q", "--color=no", "-p", "no:randomly",
+        ]
+        if vid != "gold":
+            opts.append("-x")
+        print(f"[mutation] {vid}: running the suite", file=sys.stderr, flush=True)
+        try:
+            code = int(pytest.main(opts, plugins=[shared]))
+        except BaseException as exc:  # noqa: BLE001 - a suite's own failure is a verdict
+            print(f"[mutation] {vid}: pytest raised {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+            code = 3
+        row = {"variant": vid, "exitCode": code, "passed": code == 0, "ms": int((time.monotonic() - t0) * 1000)}
+        with open(results, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(row) + "\n")
+    sys.stdout.write(json.dumps({"status": "ok", "variants": len(ids)}) + "\n")
+    sys.stdout.flush()
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

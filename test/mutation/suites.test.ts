@@ -1,0 +1,90 @@
+/**
+ * The suite-vs-variants runner (activities/mutation/suites.ts) on a fixture whose answers are
+ * known: one suite, gold, a mutant it kills, a mutant it cannot see, a mutant that kills the
+ * whole Python process (charged as a crash, the rest continue in a new process); and a second
+ * suite that fails gold (invalid).
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { runSuiteOnVariants } from '../../activities/mutation/suites';
+import { scoreSuite } from '../../activities/mutation/score';
+import { TEST_SPARK_SETTINGS } from '../support/database';
+
+const SUITE = `from solution import solve
+
+
+def _t(spark):
+    return {"t": spark.createDataFrame([(1, 2), (1, 3), (2, 5)], "k int, v int")}
+
+
+def test_totals(spark):
+    rows = sorted(tuple(r) for r in solve(spark, _t(spark)).collect())
+    assert rows == [(1, 5), (2, 5)]
+
+
+def test_columns(spark):
+    assert solve(spark, _t(spark)).columns == ["k", "total"]
+`;
+const BAD_SUITE = `from solution import solve
+
+
+def test_expects_avg(spark):
+    df = spark.createDataFrame([(1, 2), (1, 3)], "k int, v int")
+    assert [tuple(r) for r in solve(spark, {"t": df}).collect()] == [(1, 2.5)]
+`;
+const sol = (agg: string, extra = '') => `from pyspark.sql import functions as F
+
+
+def solve(spark, tables):
+${extra}    return tables["t"].groupBy("k").agg(F.${agg}("v").alias("total"))
+`;
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-mut-test-'));
+  const write = (name: string, text: string) => {
+    fs.mkdirSync(path.join(dir, path.dirname(name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), text);
+    return path.join(dir, name);
+  };
+  write('suite/test_solution.py', SUITE);
+  write('bad/test_solution.py', BAD_SUITE);
+  write('gold/solution.py', sol('sum'));
+  write('aggregate-function-1/solution.py', sol('avg'));
+  // Sorting differently: the suite sorts the rows itself, so it cannot see this.
+  write('sort-1/solution.py', sol('sum').replace('.alias("total"))', '.alias("total")).orderBy(F.col("k").desc())'));
+  write('crash-1/solution.py', sol('sum', '    import os\n    os._exit(3)\n'));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const variants = () => ['gold', 'aggregate-function-1', 'crash-1', 'sort-1'].map((id) => ({ id, solutionFile: path.join(dir, id, 'solution.py') }));
+
+test('a valid suite: kills the aggregate mutant, is charged the crash, misses the sort mutant', async () => {
+  const runs = await runSuiteOnVariants({ suiteFile: path.join(dir, 'suite/test_solution.py'), variants: variants(), settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, 'out-suite'), perTestTimeoutS: 120 });
+  expect(runs.map((r) => [r.variant, r.passed, r.status, r.exitCode])).toEqual([
+    ['gold', true, 'completed', 0],
+    ['aggregate-function-1', false, 'completed', 1],
+    ['crash-1', false, 'crash', null],
+    ['sort-1', true, 'completed', 0],
+  ]);
+  const score = scoreSuite('qx', 'one-pass', 'sha', [
+    { id: 'aggregate-function-1', operator: 'aggregate-function', verdict: 'killable' },
+    { id: 'crash-1', operator: 'crash', verdict: 'killable' },
+    { id: 'sort-1', operator: 'sort', verdict: 'killable' },
+    { id: 'rollup-1', operator: 'rollup', verdict: 'equivalent' },
+  ], runs);
+  expect([score.validOnGold, score.killed, score.total, score.equivalent, score.score]).toEqual([true, 2, 3, 1, 2 / 3]);
+  expect(score.survivorsByOperator).toEqual({ sort: 1 });
+  expect(fs.existsSync(path.join(dir, 'out-suite', 'junit-gold.xml'))).toBe(true);
+}, 600_000);
+
+test('a suite that fails gold is invalid and its kills are not counted', async () => {
+  const runs = await runSuiteOnVariants({ suiteFile: path.join(dir, 'bad/test_solution.py'), variants: variants().filter((v) => v.id !== 'crash-1'), settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, 'out-bad') });
+  expect(runs.map((r) => [r.variant, r.passed])).toEqual([['gold', false], ['aggregate-function-1', true], ['sort-1', false]]);
+  const score = scoreSuite('qx', 'test-guided', 'sha', [
+    { id: 'aggregate-function-1', operator: 'aggregate-function', verdict: 'killable' },
+    { id: 'sort-1', operator: 'sort', verdict: 'killable' },
+  ], runs);
+  expect([score.validOnGold, score.goldExitCode, score.killed, score.total, score.score]).toEqual([false, 1, 0, 2, null]);
+}, 600_000);
