@@ -2,6 +2,32 @@
 import { SingleBar, Presets } from 'cli-progress';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { StudyProgress } from '../workflows/types';
+import type { CallsUsed } from '../workflows/conditions/calls';
+import { CONDITIONS } from '../workflows/budgets';
+
+/**
+ * Live calls of the running tasks: "q70 1·2·4" = calls used so far by Frozen One-Pass ·
+ * Test-Guided · PlanAudit (each including the shared generation, as the budgets count; "-"
+ * for a condition not started yet). Asks each condition workflow's `calls` query.
+ */
+async function liveCalls(handle: WorkflowHandle, running: string[]): Promise<string> {
+  const client = handle.client;
+  const parts = await Promise.all(
+    running.map(async (task) => {
+      const used = await Promise.all(
+        CONDITIONS.map((c) =>
+          client
+            .getHandle(`${handle.workflowId}/${task}/${c}`)
+            .query<CallsUsed>('calls')
+            .then((r) => String(r.used))
+            .catch(() => '-'),
+        ),
+      );
+      return `${task} ${used.join('·')}`;
+    }),
+  );
+  return parts.join(', ');
+}
 
 function elapsed(ms: number): string {
   const s = Math.floor(ms / 1000);
@@ -16,7 +42,7 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => v
   const tty = !!process.stderr.isTTY;
   const started = Date.now();
   const bar = new SingleBar(
-    { format: 'tasks {bar} {value}/{total} | calls in finished tasks {calls} | {step} | running {running} | {elapsed}', hideCursor: true, stream: process.stderr },
+    { format: 'tasks {bar} {value}/{total} | calls in finished tasks {calls} | {step} | running (calls one-pass·test-guided·plan-audit) {running} | {elapsed}', hideCursor: true, stream: process.stderr },
     Presets.shades_classic,
   );
   let begun = false;
@@ -29,14 +55,16 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => v
     } catch {
       return;
     }
-    const payload = { calls: p.callsUsed, step: p.step, running: p.running.join(',') || '-', elapsed: elapsed(Date.now() - started) };
+    const live = p.running.length ? await liveCalls(handle, p.running).catch(() => '') : '';
+    const running = live || p.running.join(',') || '-';
+    const payload = { calls: p.callsUsed, step: p.step, running, elapsed: elapsed(Date.now() - started) };
     if (tty) {
       if (!begun) {
         bar.start(p.tasksTotal, p.tasksDone, payload);
         begun = true;
       } else bar.update(p.tasksDone, payload);
     } else {
-      const line = `[lockin] ${p.tasksDone}/${p.tasksTotal} tasks, ${p.callsUsed} calls in finished tasks, ${p.step}${p.running.length ? `, running ${p.running.join(',')}` : ''}${p.tasksFailed.length ? `, failed ${p.tasksFailed.join(',')}` : ''}`;
+      const line = `[lockin] ${p.tasksDone}/${p.tasksTotal} tasks, ${p.callsUsed} calls in finished tasks, ${p.step}${p.running.length ? `, running (calls one-pass·test-guided·plan-audit) ${running}` : ''}${p.tasksFailed.length ? `, failed ${p.tasksFailed.join(',')}` : ''}`;
       if (line !== last || Date.now() - lastPrinted > 60_000) {
         process.stderr.write(`${line} (${payload.elapsed})\n`);
         lastPrinted = Date.now();

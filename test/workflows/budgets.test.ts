@@ -47,9 +47,16 @@ test('every pytest/C-4 combination uses exactly the protocol budget, never above
   const { activities, log } = scriptedActivities(script);
   const workers = await createWorkers({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', activityOverrides: activities });
   const input = buildStudyInput({ studyId: 'budgets', tasks: cases.map((c) => c.task), model: 'scripted', taskConcurrency: 4, report: false });
-  const result = await runWorkersDuring(workers, () =>
-    env.client.workflow.execute('runStudy', { args: [input], workflowId: 'study-budgets', taskQueue: 'lockin-default' }),
-  );
+  const queried = cases.find((c) => c.actionable && c.seq.join() === 'false,true,false')!.task;
+  let calls: unknown;
+  const result = await runWorkersDuring(workers, async () => {
+    const r = await env.client.workflow.execute('runStudy', { args: [input], workflowId: 'study-budgets', taskQueue: 'lockin-default' });
+    // The progress line's live counter: the condition workflow's `calls` query (answered here
+    // from the closed workflow's history).
+    calls = await env.client.workflow.getHandle(`study-budgets/${queried}/plan-audit`).query('calls');
+    return r;
+  });
+  expect(calls).toEqual({ condition: 'plan-audit', used: 7, budget: 8 });
   expect((result as { tasks: unknown[] }).tasks).toHaveLength(16);
 
   const records = readRunRecords('budgets');

@@ -2,7 +2,7 @@
  * The call budget as a first-class value: every protocol-level model call in a condition goes
  * through `CallBudget.call`, which refuses a call beyond the condition's budget (Table I).
  */
-import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { ApplicationFailure, defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { StageRequest, StageResult } from '../../activities/common/types';
 import type { Stage } from '../../activities/model/stages';
 import { BUDGETS, ConditionId } from '../budgets';
@@ -11,6 +11,15 @@ import { MODEL_CALL } from '../options';
 import type { ConditionInput } from '../types';
 
 const { callModel } = proxyActivities<StudyActivities>(MODEL_CALL);
+
+/** Live call count of a running condition workflow (the CLI's progress line asks it). */
+export interface CallsUsed {
+  condition: ConditionId;
+  /** Calls used so far, the shared initial generation included (as Table I counts). */
+  used: number;
+  budget: number;
+}
+export const callsQuery = defineQuery<CallsUsed>('calls');
 
 export class CallBudget {
   readonly stages: StageResult[];
@@ -22,6 +31,8 @@ export class CallBudget {
   ) {
     this.stages = [...input.sharedCalls];
     this.limit = BUDGETS[condition].callBudget;
+    // A query handler adds nothing to the history: safe for histories recorded before it.
+    setHandler(callsQuery, () => ({ condition, used: this.used, budget: this.limit }));
   }
 
   /** Protocol-level calls used so far, including the shared initial generation. */
