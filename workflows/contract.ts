@@ -33,8 +33,8 @@ export interface StudyActivities {
   finishStudy(req: { studyId: string; report?: boolean }): Promise<{ reportDir: string | null; records: number }>;
 
   callModel(req: StageRequest): Promise<StageResult>;
-  runPytest(req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string }): Promise<PytestOutcome>;
+  runPytest(req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string; reuseScope?: string }): Promise<PytestOutcome>;
   smokeCheck(req: { dir: string; scale: number; settings: SparkSettings }): Promise<SmokeOutcome>;
-  executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number }): Promise<ExecutionOutcome>;
+  executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string }): Promise<ExecutionOutcome>;
   evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; model?: string; params?: import('../activities/common/types').ModelParams }): Promise<ComparisonOutcome>;
 }

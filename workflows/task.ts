@@ -90,6 +90,7 @@ export async function runTask(input: TaskInput): Promise<TaskSummary> {
       outDir: evalDir,
       timeoutMs: study.limits.executionTimeoutMs,
       memoryMb: study.limits.memoryMb,
+      reuseScope: study.studyId,
     });
     const comparison = await local.evaluateRun({ studyId: study.studyId, taskId, condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params });
     const testPassed = !!r.pytest?.passed;

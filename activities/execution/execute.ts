@@ -15,6 +15,7 @@ import type { ExecutionOutcome, ExecutionStatus, SmokeOutcome } from '../common/
 import { runSandboxed, toMiB, type SandboxRun } from './sandbox';
 import { activityHooks, throwIfCancelled } from './activityContext';
 import { forbiddenPrefixes, stageArtifacts } from './staging';
+import { reuseKey, reuseRun } from './reuse';
 
 /** The result line of exec_candidate.py / smoke.py. */
 const ResultLine = z.object({
@@ -51,6 +52,8 @@ export interface ExecuteCandidateInput {
   memoryMb: number;
   /** Typed database folder; default databaseDir(scale). */
   dbDir?: string;
+  /** The study id: an identical execution in the same study is made once (activities/execution/reuse.ts). */
+  reuseScope?: string;
 }
 
 export interface SmokeCheckInput {
@@ -160,6 +163,20 @@ export async function executeCandidate(input: ExecuteCandidateInput): Promise<Ex
   if (!fs.existsSync(path.join(input.dir, 'solution.py'))) {
     return { status: 'missing-solution', reason: `${input.dir}: no solution.py in the frozen artifacts`, isolation: 'none', durationMs: 0 };
   }
+  const manifest = path.join(dbDir, 'manifest.json');
+  return reuseRun<ExecutionOutcome>({
+    scope: input.reuseScope,
+    kind: 'execute',
+    key: reuseKey([{ file: path.join(input.dir, 'solution.py') }, { file: manifest }, dbDir, JSON.stringify(settings), String(input.timeoutMs), String(input.memoryMb)]),
+    outDir,
+    files: [['output.arrow', 'output.arrow'], ['schema.json', 'schema.json'], ['execution.log', 'execution.log']],
+    run: () => executeOnce(input, dbDir, settings, outDir, outputFile, schemaFile, started),
+    reusable: (o) => ['ok', 'exception', 'forbidden-access'].includes(o.status),
+    relocate: (o, dir) => (o.status === 'ok' ? { ...o, outputFile: path.join(dir, 'output.arrow'), schemaFile: path.join(dir, 'schema.json') } : o),
+  });
+}
+
+async function executeOnce(input: ExecuteCandidateInput, dbDir: string, settings: SparkSettings, outDir: string, outputFile: string, schemaFile: string, started: number): Promise<ExecutionOutcome> {
   const memLimit = toMiB(settings.driverMemory) + input.memoryMb + 1024;
   const c = await runCandidateScript('execute', input.dir, dbDir, settings, input.timeoutMs, input.memoryMb, outDir);
   fs.writeFileSync(path.join(outDir, 'execution.log'), c.run.stderr);

@@ -20,6 +20,7 @@ import { countCases, formatFailures, parseJunit, suitePassed, type JunitCase } f
 import { runSandboxed, toMiB } from './sandbox';
 import { activityHooks, throwIfCancelled } from './activityContext';
 import { forbiddenPrefixes, stageArtifacts } from './staging';
+import { reuseKey, reuseRun } from './reuse';
 
 export interface RunPytestInput {
   /** The condition's artifact folder (holds solution.py and test_solution.py). */
@@ -37,6 +38,8 @@ export interface RunPytestInput {
   /** Memory beyond the JVM heap, MiB (default 2048): the whole run (pytest + JVM) is killed
    *  when it holds more than driverMemory + memoryMb + 1024 MiB resident. */
   memoryMb?: number;
+  /** The study id: an identical completed run in the same study is made once (activities/execution/reuse.ts). */
+  reuseScope?: string;
 }
 
 const ZERO: PytestCounts = { passed: 0, failed: 0, errored: 0, collectionFailed: 0, skipped: 0, total: 0 };
@@ -68,11 +71,25 @@ export async function runPytest(input: RunPytestInput): Promise<PytestOutcome> {
     return { passed: false, exitCode: null, counts: ZERO, status: 'crash', failuresFile, durationMs: Date.now() - started };
   }
 
+  const perTest = input.perTestTimeoutS ?? Math.max(10, Math.floor(timeoutMs / 2000));
+  return reuseRun<PytestOutcome>({
+    scope: input.reuseScope,
+    kind: 'pytest',
+    key: reuseKey([{ file: path.join(dir, 'solution.py') }, { file: path.join(dir, 'test_solution.py') }, JSON.stringify(settings), String(timeoutMs), String(perTest), String(input.memoryMb ?? 2048)]),
+    outDir,
+    files: [['junit.xml', `junit-${runLabel}.xml`], ['failures.md', `failures-${runLabel}.md`], ['pytest.log', `pytest-${runLabel}.log`]],
+    run: () => pytestOnce(input, settings, outDir, junitFile, failuresFile, logFile, perTest, started),
+    reusable: (o) => o.status === 'completed',
+    relocate: (o, d) => ({ ...o, failuresFile: path.join(d, `failures-${runLabel}.md`), ...(o.junitFile ? { junitFile: path.join(d, `junit-${runLabel}.xml`) } : {}) }),
+  });
+}
+
+async function pytestOnce(input: RunPytestInput, settings: SparkSettings, outDir: string, junitFile: string, failuresFile: string, logFile: string, perTest: number, started: number): Promise<PytestOutcome> {
+  const { dir, timeoutMs, runLabel } = input;
   const staged = stageArtifacts(dir, ['solution.py', 'test_solution.py']);
   const harness = stageArtifacts(dir, []);
   fs.writeFileSync(path.join(harness, 'pytest.ini'), '[pytest]\naddopts =\njunit_family = xunit2\njunit_logging = no\n');
   const memLimit = toMiB(settings.driverMemory) + (input.memoryMb ?? 2048) + 1024;
-  const perTest = input.perTestTimeoutS ?? Math.max(10, Math.floor(timeoutMs / 2000));
   let run;
   try {
     run = await runSandboxed({

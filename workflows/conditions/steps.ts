@@ -16,6 +16,7 @@ export function pytest(input: ConditionInput, label: string): Promise<PytestOutc
     settings: input.study.settings,
     timeoutMs: input.study.limits.pytestTimeoutMs,
     runLabel: label,
+    reuseScope: input.study.studyId,
   });
 }
 
