@@ -1,5 +1,5 @@
 /** The summary table printed at the end of a study, computed from the run records. */
-import Table from 'cli-table3';
+import { newTable } from './table';
 import type { RunRecord } from '../activities/common/types';
 import { BUDGETS, CONDITIONS } from '../workflows/budgets';
 
@@ -34,7 +34,7 @@ export function summarize(records: RunRecord[]): ConditionSummary[] {
 
 /** Renders the summary as a terminal table. */
 export function renderSummary(rows: ConditionSummary[], replayed: boolean): string {
-  const t = new Table({ head: ['condition', 'tests passed', 'executed', 'reference match', 'false passes', 'false-pass rate', 'calls'] });
+  const t = newTable({ head: ['condition', 'tests passed', 'executed', 'reference match', 'false passes', 'false-pass rate', 'calls'] });
   for (const r of rows) {
     t.push([BUDGETS[r.condition as keyof typeof BUDGETS].name, `${r.testPassed}/${r.runs}`, `${r.executed}/${r.runs}`, `${r.referenceMatched}/${r.runs}`, `${r.falsePasses}`, r.runs ? `${((100 * r.falsePasses) / r.runs).toFixed(1)}%` : '-', `${r.modelCalls}`]);
   }

@@ -8,7 +8,7 @@
  * Exit codes: 0 ok; 1 a check did not pass (not all reproduced, a reference failed) or an error.
  */
 import { Command } from 'commander';
-import Table from 'cli-table3';
+import { newTable } from '../table';
 import { runEmbeddedWorkflow } from '../temporal';
 import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from '../../activities/common/settings';
 import { InputError } from '../../activities/common/errors';
@@ -99,7 +99,7 @@ export function register(program: Command): void {
       const scale = parseScale(opts.scale);
       const res = await runPrepare({ scale, settings: settingsFrom(opts), analyze: opts.analyze, ids: idsFrom(opts) }, !!opts.direct);
       if (opts.json) return printJson(res);
-      const t = new Table({ head: ['table', 'rows'] });
+      const t = newTable({ head: ['table', 'rows'] });
       for (const [name, n] of Object.entries(res.rows)) t.push([name, n.toLocaleString('en-US')]);
       process.stdout.write(`${t.toString()}\n`);
       process.stdout.write(`manifest hash ${res.manifestHash}\n`);
@@ -117,7 +117,7 @@ export function register(program: Command): void {
     .action(async (opts: { json?: boolean }) => {
       const res = await data.listQueries();
       if (opts.json) return printJson(res);
-      const t = new Table({ head: ['variant', 'sha256', 'source'] });
+      const t = newTable({ head: ['variant', 'sha256', 'source'] });
       for (const v of res.variants) t.push([v.id, v.sha256, v.source]);
       process.stdout.write(`${t.toString()}\n${res.count} variants from ${res.source}\n`);
     });
@@ -127,7 +127,7 @@ export function register(program: Command): void {
       const res = await data.reproduceReferences({ scale: parseScale(opts.scale), settings: settingsFrom(opts), ids: idsFrom(opts) });
       if (opts.json) printJson(res);
       else {
-        const t = new Table({ head: ['variant', 'verdict', 'reason', 's'] });
+        const t = newTable({ head: ['variant', 'verdict', 'reason', 's'] });
         for (const r of res.results) t.push([r.id, r.reproduced ? 'reproduced' : 'NOT reproduced', r.reason, r.seconds.toFixed(1)]);
         process.stdout.write(`${t.toString()}\n${res.reproduced}/${res.total} reproduced\n`);
       }
@@ -138,7 +138,7 @@ export function register(program: Command): void {
     .action(async (opts: SparkOpts) => {
       const res = await data.compareGolden({ scale: parseScale(opts.scale), settings: settingsFrom(opts), ids: idsFrom(opts) });
       if (opts.json) return printJson(res);
-      const t = new Table({ head: ['variant', 'verdict', 'rows (ours/golden)', 'first difference'], colWidths: [9, 10, 19, 90], wordWrap: true });
+      const t = newTable({ head: ['variant', 'verdict', 'rows (ours/golden)', 'first difference'], colWidths: [9, 10, 19, 90], wordWrap: true });
       for (const r of res.results) t.push([r.id, r.agree ? 'agree' : 'DISAGREE', `${r.rows ?? '-'}/${r.goldenRows ?? '-'}`, r.difference + (r.schemaNote ? ` [schema: ${r.schemaNote}]` : '')]);
       process.stdout.write(`${t.toString()}\n${res.agree}/${res.total} agree with Spark's golden answers\n`);
     });

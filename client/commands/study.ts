@@ -7,7 +7,7 @@ import { referencesDir } from '../../activities/common/paths';
 import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
-import Table from 'cli-table3';
+import { newTable } from '../table';
 import { buildStudyInput, defaultModel, parseConditions, parseTasks } from '../studyInput';
 import { loadInput, printSummary, reportFailures, runStudyWorkflow, studyWorkflowId } from '../studyRunner';
 import { connectClient } from '../temporal';
@@ -138,7 +138,7 @@ export function register(program: Command): void {
       try {
         const p = await profileStudy(client, id);
         const cats = Object.keys(p.total).sort();
-        const t = new Table({ head: ['scope', ...cats] });
+        const t = newTable({ head: ['scope', ...cats] });
         for (const [scope, b] of Object.entries(p.byCondition)) t.push([scope, ...cats.map((c) => (b[c] ?? 0).toFixed(1))]);
         t.push(['total', ...cats.map((c) => p.total[c].toFixed(1))]);
         process.stdout.write(`${t.toString()}\nstudy wall time: ${p.wallSeconds.toFixed(1)} s (activity seconds can exceed it: activities run in parallel)\n`);

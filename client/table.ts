@@ -1,0 +1,8 @@
+/** Terminal tables (cli-table3): colours only on a terminal, plain text when piped to a file. */
+import Table from 'cli-table3';
+
+/** A cli-table3 table; without a TTY on stdout its head and borders carry no ANSI colour codes. */
+export function newTable(options: ConstructorParameters<typeof Table>[0] = {}): InstanceType<typeof Table> {
+  const plain = !process.stdout.isTTY;
+  return new Table(plain ? { ...options, style: { ...(options.style ?? {}), head: [], border: [] } } : options);
+}
