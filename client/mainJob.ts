@@ -111,7 +111,7 @@ export async function runMainJob(o: MainJobOptions): Promise<void> {
   if (!o.skipMutation) {
     t = step(5, 'test-suite validity and mutation analysis (every frozen suite against gold and its mutants)');
     try {
-      process.stdout.write(`${await runMutationAnalysis(studyId, { equivalenceScale: EQUIVALENCE_SCALE })}\n`);
+      process.stdout.write(`${await runMutationAnalysis(studyId, { equivalenceScale: EQUIVALENCE_SCALE, confirmScale: o.scale })}\n`);
       done(t);
     } catch (err) {
       // The study's records and report stay as they are; the analysis can be rerun alone.

@@ -16,13 +16,15 @@ import { BUDGETS, CONDITIONS } from '../workflows/budgets';
  * Returns a few lines for the terminal: per condition, suites invalid on gold and the pooled
  * mutation score. Throws InputError for a bad option value; analyzeStudyMutation's errors pass through.
  */
-export async function runMutationAnalysis(id: string, o: { equivalenceScale?: number; maxPerOperator?: number; tasks?: string[]; report?: boolean }): Promise<string> {
+export async function runMutationAnalysis(id: string, o: { equivalenceScale?: number; confirmScale?: number; maxPerOperator?: number; tasks?: string[]; report?: boolean }): Promise<string> {
   if (o.equivalenceScale !== undefined && !(o.equivalenceScale > 0)) throw new InputError('must be a positive number', undefined, '--equivalence-scale');
+  if (o.confirmScale !== undefined && !(o.confirmScale > 0)) throw new InputError('must be a positive number', undefined, '--confirm-scale');
   if (o.maxPerOperator !== undefined && !(Number.isInteger(o.maxPerOperator) && o.maxPerOperator > 0)) throw new InputError('must be a positive integer', undefined, '--max-per-operator');
   const t0 = Date.now();
   const res = await analyzeStudyMutation({
     studyId: id,
     equivalenceScale: o.equivalenceScale,
+    confirmScale: o.confirmScale,
     maxPerOperator: o.maxPerOperator,
     tasks: o.tasks,
     onProgress: (line) => process.stderr.write(`${line}\n`),

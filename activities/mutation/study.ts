@@ -20,6 +20,7 @@ import { sha256File } from '../store/hash';
 import { checkEquivalence, type EquivalenceResult } from './generate';
 import { runSuiteOnVariants, type VariantRun } from './suites';
 import { scoreSuite, type SuiteScore } from './score';
+import { confirmEquivalents } from './confirm';
 
 export interface MutationStudyOptions {
   studyId: string;
@@ -27,6 +28,9 @@ export interface MutationStudyOptions {
    *  reference at that scale uses the study's scale). Disagreeing on any TPC-DS database
    *  proves a mutant non-equivalent; a mutant that agrees there is dropped as equivalent. */
   equivalenceScale?: number;
+  /** Mutants equivalent at equivalenceScale run again at this scale (usually the study's);
+   *  one that differs there becomes killable (activities/mutation/confirm.ts). Default: none. */
+  confirmScale?: number;
   /** At most this many mutation sites per operator and task (default 2). */
   maxPerOperator?: number;
   /** Only these tasks (default: every task with a record). */
@@ -41,6 +45,8 @@ export interface MutationStudyOptions {
 export interface MutationFile {
   studyId: string;
   equivalenceScale: number;
+  /** Scale the equivalent mutants were re-checked at (null: not re-checked). */
+  confirmScale: number | null;
   maxPerOperator: number;
   suites: SuiteScore[];
   /** Per task: the gold's sha256 and its mutants with their equivalence verdicts. */
@@ -98,7 +104,7 @@ export async function analyzeStudyMutation(opts: MutationStudyOptions): Promise<
   const records = readRecords(opts.studyId).filter((r) => !opts.tasks || opts.tasks.includes(r.taskId));
   const tasks = [...new Set(records.map((r) => r.taskId))];
   const concurrency = Math.max(1, opts.concurrency ?? 2);
-  const out: MutationFile = { studyId: opts.studyId, equivalenceScale: eqScale, maxPerOperator, suites: [], mutants: {} };
+  const out: MutationFile = { studyId: opts.studyId, equivalenceScale: eqScale, confirmScale: opts.confirmScale ?? null, maxPerOperator, suites: [], mutants: {} };
 
   // Phase 1: mutants and their equivalence verdicts, per task (cached per gold solution).
   const eqs = new Map<string, { eq: EquivalenceResult; scale: number }>();
@@ -106,7 +112,11 @@ export async function analyzeStudyMutation(opts: MutationStudyOptions): Promise<
   await pool(tasks, concurrency, async (qid) => {
     const scale = fs.existsSync(path.join(referencesDir(eqScale), qid, 'schema.json')) ? eqScale : study.scale;
     try {
-      const eq = await checkEquivalence({ qid, scale, settings, maxPerOperator });
+      let eq = await checkEquivalence({ qid, scale, settings, maxPerOperator });
+      const before = eq.mutants.filter((m) => m.verdict === 'equivalent').length;
+      if (opts.confirmScale !== undefined) eq = await confirmEquivalents(eq, opts.confirmScale, settings);
+      const moved = before - eq.mutants.filter((m) => m.verdict === 'equivalent').length;
+      if (moved) say(`[mutation]   ${qid}: ${moved} of ${before} mutants equivalent at SF=${scale} differ at SF=${opts.confirmScale}: killable`);
       eqs.set(qid, { eq, scale });
       const killable = eq.mutants.filter((m) => m.verdict === 'killable').length;
       const nEq = eq.mutants.filter((m) => m.verdict === 'equivalent').length;

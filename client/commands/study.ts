@@ -4,6 +4,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { referencesDir } from '../../activities/common/paths';
+import { studyDir } from '../../activities/store/layout';
 import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
@@ -26,6 +27,12 @@ interface RunOpts {
   replicate?: string;
   concurrency: string;
   report: boolean;
+}
+
+/** The scale recorded in runs/<id>/study.json (undefined when the file is missing). */
+function studyScale(id: string): number | undefined {
+  const f = path.join(studyDir(id), 'study.json');
+  return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')) as { scale: number }).scale : undefined;
 }
 
 function defaultStudyId(model: string, scale: number): string {
@@ -151,12 +158,14 @@ export function register(program: Command): void {
     .command('mutation <id>')
     .description('test-suite validity and mutation analysis: every frozen suite against gold and its mutants; writes runs/<id>/mutation.json and rewrites the report')
     .option('--equivalence-scale <S>', 'database scale of the equivalence check (mutants that agree with the reference there are dropped)', '0.01')
+    .option('--confirm-scale <S>', "re-check the mutants equivalent at the equivalence scale on this scale's database (default: the study's scale; \"none\" to skip)")
     .option('--max-per-operator <n>', 'mutation sites per operator and task', '2')
     .option('--tasks <ids>', 'comma-separated task ids (default: every task with a record)')
     .option('--no-report', 'do not rewrite the report')
-    .action(async (id: string, opts: { equivalenceScale: string; maxPerOperator: string; tasks?: string; report: boolean }) => {
+    .action(async (id: string, opts: { equivalenceScale: string; confirmScale?: string; maxPerOperator: string; tasks?: string; report: boolean }) => {
       const res = await runMutationAnalysis(id, {
         equivalenceScale: Number(opts.equivalenceScale),
+        confirmScale: opts.confirmScale === 'none' ? undefined : opts.confirmScale !== undefined ? Number(opts.confirmScale) : studyScale(id),
         maxPerOperator: Number(opts.maxPerOperator),
         tasks: opts.tasks ? opts.tasks.split(',').map((t) => t.trim()).filter(Boolean) : undefined,
         report: opts.report,
