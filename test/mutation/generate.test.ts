@@ -18,6 +18,7 @@ import {
   type MutantInfo,
 } from '../../activities/mutation/generate';
 import { listTaskIds } from '../../activities/tasks/load';
+import { confirmEquivalents } from '../../activities/mutation/confirm';
 import { ensureTestDatabase, TEST_SPARK_SETTINGS } from '../support/database';
 
 /** Every operator has a site; line numbers are the ones in the comments. */
@@ -206,6 +207,26 @@ describe('checkEquivalence at SF=0.01', () => {
       const again = await checkEquivalence({ qid: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS });
       expect(again.mutants).toEqual(eq.mutants);
       expect([stamp('equivalence.json'), stamp('join-type-1/out/output.arrow')]).toEqual(before);
+
+      // Confirmation on another database: a home whose "SF=0.02" is the SF=0.01 data, but whose
+      // q3 reference is another query's output. Both equivalent mutants disagree there, so they
+      // become killable; the five killable ones are not run again.
+      const fake = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-confirm-'));
+      fs.mkdirSync(path.join(fake, 'data', 'tpcds'), { recursive: true });
+      fs.symlinkSync(db.dbDir, path.join(fake, 'data', 'tpcds', 'sf0.02'));
+      fs.mkdirSync(path.join(fake, 'data', 'references', 'sf0.02'), { recursive: true });
+      fs.cpSync(path.join(db.referencesDir, 'q98'), path.join(fake, 'data', 'references', 'sf0.02', 'q3'), { recursive: true });
+      process.env.LOCKIN_HOME = fake;
+      const confirmed = await confirmEquivalents(eq, 0.02, TEST_SPARK_SETTINGS);
+      expect(confirmed.mutants.map((x) => `${x.id}:${x.verdict}`)).toEqual([
+        'join-type-1:killable', 'join-type-2:killable', 'price-column-1:killable', 'aggregate-function-1:killable',
+        'filter-bound-1:killable', 'filter-bound-2:killable', 'decimal-cast-1:killable',
+      ]);
+      expect(confirmed.mutants[0].summary).toMatch(/^agrees at SF=0.01; SF=0.02: /);
+      expect(JSON.parse(fs.readFileSync(path.join(eq.dir, 'confirm-sf0.02.json'), 'utf8')).ids).toEqual(['join-type-1', 'join-type-2']);
+      fs.rmSync(path.join(eq.dir, 'confirm-sf0.02.json'));
+      fs.rmSync(path.join(eq.dir, 'confirm-sf0.02'), { recursive: true, force: true });
+      fs.rmSync(fake, { recursive: true, force: true });
     } finally {
       if (saved === undefined) delete process.env.LOCKIN_HOME;
       else process.env.LOCKIN_HOME = saved;
