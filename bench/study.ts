@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const scale = Number(values.scale);
   const studyId = values['study-id'] ?? `bench-sf${scale}-${Date.now()}`;
   const t0 = Date.now();
-  await runMainJob({ scale, model: values.model!, tasks: parseTasks(values.tasks), studyId });
+  const steps = await runMainJob({ scale, model: values.model!, tasks: parseTasks(values.tasks), studyId });
   const wall = (Date.now() - t0) / 1000;
   const { client, connection } = await connectClient();
   try {
@@ -32,6 +32,9 @@ async function main(): Promise<void> {
     const workSeconds = work.reduce((a, k) => a + (p.total[k] ?? 0), 0);
     process.stdout.write(`\nbench/study: ${studyId}\n`);
     process.stdout.write(`wall time of the main job: ${wall.toFixed(1)} s (study workflow: ${p.wallSeconds.toFixed(1)} s)\n`);
+    const names: Record<number, string> = { 1: 'Temporal server and worker', 2: 'database and references', 3: 'controls and SQL re-execution', 4: 'the study', 5: 'mutation analysis' };
+    for (const [n, sec] of Object.entries(steps)) process.stdout.write(`  step ${n} ${(names[Number(n)] ?? '').padEnd(30)} ${sec.toFixed(1)} s\n`);
+    process.stdout.write('the study workflow, activity time by kind:\n');
     for (const [k, v] of Object.entries(p.total).sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${k.padEnd(32)} ${v.toFixed(1)} s (${((100 * v) / activitySeconds).toFixed(1)}% of activity time)\n`);
     process.stdout.write(`harness overhead (everything but Spark, pytest and model): ${(activitySeconds - workSeconds).toFixed(1)} s = ${((100 * (activitySeconds - workSeconds)) / activitySeconds).toFixed(1)}% of activity time\n`);
   } finally {

@@ -33,12 +33,18 @@ export interface MainJobOptions {
 /** The database scale of the mutation analysis's equivalence check (activities/mutation/study.ts). */
 export const EQUIVALENCE_SCALE = 0.01;
 
+/** Seconds per step of the last main job (steps 1–5 by number), for bench/study. */
+const stepSeconds: Record<number, number> = {};
+let currentStep = 0;
+
 function step(n: number, text: string): number {
+  currentStep = n;
   process.stderr.write(`[lockin] step ${n}/6: ${text}\n`);
   return Date.now();
 }
 
 function done(t0: number): void {
+  stepSeconds[currentStep] = (Date.now() - t0) / 1000;
   process.stderr.write(`[lockin]   done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
 }
 
@@ -47,7 +53,12 @@ function dbManifestHash(scale: number): string | null {
   return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')).manifestHash ?? null) : null;
 }
 
-export async function runMainJob(o: MainJobOptions): Promise<void> {
+/**
+ * Runs the main job (steps above) for `o`. Returns the seconds each step took (by step number).
+ * Errors of the Temporal connection or the database preparation propagate; failed tasks and a
+ * failed mutation analysis are reported and set a non-zero exit code instead.
+ */
+export async function runMainJob(o: MainJobOptions): Promise<Record<number, number>> {
   const replayed = o.model.startsWith('replay:');
   process.stderr.write(`[lockin] model: ${o.model}${replayed ? ' — no ANTHROPIC_API_KEY, so replies are REPLAYED from the corpus, not sampled from a live model' : ''}\n`);
   const studyId = o.studyId ?? `main-sf${o.scale}-${o.model.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
@@ -124,4 +135,5 @@ export async function runMainJob(o: MainJobOptions): Promise<void> {
   if (res.reportDir) process.stdout.write(`report: ${path.join(res.reportDir, 'report.md')}\n`);
   if (res.ui) process.stdout.write(`Temporal UI: ${res.ui}\n`);
   reportFailures(res, studyId);
+  return { ...stepSeconds };
 }
