@@ -100,6 +100,8 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   // Exports (CSV now, Parquet through pyarrow).
   const tables: ExportTable[] = [runRows(studyId, scored, replicates, reproduced), labelRows(studyId, [...study.runs, ...study.replicates]), scoreRows(studyId, scored, reproduced), trajectoryRows(studyId, trajItems)];
   if (study.mutation !== null) tables.push(mutationRows(studyId, study.mutation));
+  // An export of an earlier report whose input is gone now (mutation.json removed) must not linger.
+  else for (const f of ['mutation.csv', 'mutation.parquet']) fs.rmSync(path.join(reportDir, f), { force: true });
   const files: string[] = [];
   for (const t of tables) {
     const f = path.join(reportDir, `${t.name}.csv`);
