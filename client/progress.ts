@@ -36,9 +36,12 @@ function elapsed(ms: number): string {
 
 /**
  * Polls `progress` every `intervalMs` and draws a bar (tasks done / total, calls used, running
- * tasks, current step, elapsed). Returns a stop function. On a non-TTY it prints a line per change.
+ * tasks, current step, elapsed). Returns a stop function; its promise settles once no query is
+ * in flight any more, so the caller may close the connection after awaiting it (a query still
+ * retrying on a closed channel throws from a timer and kills the process). On a non-TTY it
+ * prints a line per change.
  */
-export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => void {
+export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => Promise<void> {
   const tty = !!process.stderr.isTTY;
   const started = Date.now();
   const bar = new SingleBar(
@@ -72,10 +75,21 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => v
       last = line;
     }
   };
-  const timer = setInterval(() => void tick(), intervalMs);
-  void tick();
-  return () => {
+  let stopped = false;
+  const inFlight = new Set<Promise<void>>();
+  const run = () => {
+    if (stopped) return;
+    const p = tick().catch(() => undefined);
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  };
+  const timer = setInterval(run, intervalMs);
+  run();
+  return async () => {
+    stopped = true;
     clearInterval(timer);
+    await Promise.all([...inFlight]);
     if (begun) bar.stop();
+    begun = false;
   };
 }

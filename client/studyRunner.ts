@@ -95,7 +95,7 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
         });
   const stop = showProgress(handle);
   const onSigint = () => {
-    stop();
+    void stop();
     process.stderr.write(`\n[lockin] interrupted: study ${input.studyId} stays resumable; run the same command again (or \`lockin study resume ${input.studyId}\`)\n`);
     process.exit(130);
   };
@@ -104,7 +104,7 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
     const res = (await handle.result()) as { reportDir: string | null; failed?: StudyOutcome['failed'] };
     return { reportDir: res.reportDir, alreadyComplete: false, failed: res.failed ?? [] };
   } finally {
-    stop();
+    await stop();
     process.removeListener('SIGINT', onSigint);
   }
 }

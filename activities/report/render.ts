@@ -6,7 +6,7 @@ import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
 import * as T from './tables';
 
 const MUTATION_NOTE =
-  'Each frozen test_solution.py is run against the gold solution (a suite that fails gold is invalid; its kills are not counted) and against mutants of gold made by documented operators (activities/python/mutants.py: join type, price column, aggregate function, filter bound, dropped DISTINCT, alias rename, decimal cast, rollup removal). Mutants whose output agrees with the reference are dropped as equivalent. Mutation score = killed / non-equivalent mutants.';
+  'Each frozen test_solution.py is run against the gold solution (a suite that fails gold is invalid; its kills are not counted) and against mutants of gold made by documented operators (activities/python/mutants.py: join type, price column, aggregate function, filter bound, dropped DISTINCT, alias rename, decimal cast, rollup removal). Each mutant runs on the SF=0.01 database; one that agrees with the reference there runs again on the study\'s database, and only one that agrees on both is dropped as equivalent (exact scales: mutation.json). Mutation score = killed / non-equivalent mutants. Raw data: mutation.csv/.parquet (one row per suite and mutant; filter valid_on_gold).';
 
 /** Everything report.md shows besides the loaded study itself. */
 export interface ReportAnalyses {
@@ -78,7 +78,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('## Mutation scores of the frozen suites', '', MUTATION_NOTE, '', T.tableMutation(a.mutation), '');
   if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks), '', 'Surviving mutants per operator (valid suites):', '', T.tableSurvivors(a.mutation), '');
   out.push('## Permission deviations (intent-to-treat: retained)', '', deviations.length ? T.mdTable(['Task', 'Condition', 'Artifact', 'Change', 'Allowed', 'Detail'], deviations) : '_None recorded._', '');
-  out.push('## Exports', '', 'runs.csv/.parquet (one row per run), labels.csv/.parquet (automated and final labels per obligation), scores.csv/.parquet (one row per task × condition), trajectories.csv/.parquet, summary.json. See README.md for how to recompute every table cell with pandas.', '');
+  out.push('## Exports', '', 'runs.csv/.parquet (one row per run), labels.csv/.parquet (automated and final labels per obligation), scores.csv/.parquet (one row per task × condition), trajectories.csv/.parquet, mutation.csv/.parquet (when the mutation analysis ran), summary.json. See README.md for how to recompute every table cell with pandas.', '');
   return out.join('\n');
 }
 

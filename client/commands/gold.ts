@@ -32,7 +32,8 @@ export function register(program: Command): void {
       });
       const agree = verdicts.filter((v) => v.verdict === 'agree').length;
       const study = verdicts.filter((v) => (STUDY_TASKS as readonly string[]).includes(v.qid) && v.verdict === 'agree').length;
-      console.log(`scale ${opts.scale}: ${agree}/${verdicts.length} checked agreeing; ${study}/${STUDY_TASKS.length} study tasks agreeing`);
+      // With explicit ids, only what was checked is counted (a "2/30" would read as 28 failures).
+      console.log(qids.length ? `scale ${opts.scale}: ${agree}/${verdicts.length} checked agreeing` : `scale ${opts.scale}: ${agree}/${verdicts.length} checked agreeing; ${study}/${STUDY_TASKS.length} study tasks agreeing`);
       if (agree !== verdicts.length) process.exitCode = 1;
     });
 }
