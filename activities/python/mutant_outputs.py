@@ -31,18 +31,8 @@ RESULT_FILE = "result.json"
 OUT_DIR = "out"
 
 
-def _short(text: str, limit: int = 1500) -> str:
-    text = text.strip()
-    return text if len(text) <= limit else text[:limit] + f" … [{len(text) - limit} more chars]"
-
-
-def _solution_line(tb) -> str:
-    """' (solution.py line N)' for the innermost traceback frame in solution.py, else ''."""
-    line = ""
-    for frame in traceback.extract_tb(tb):
-        if os.path.basename(frame.filename) == "solution.py":
-            line = f" (solution.py line {frame.lineno})"
-    return line
+# The same one-line summaries as a candidate's execution (exec_candidate.py).
+from exec_candidate import _candidate_line as _solution_line, _short  # noqa: E402
 
 
 def _write_result(variant: str, result: dict) -> None:
