@@ -5,6 +5,9 @@ import * as fs from 'fs';
 import { sparkTestsJar, temporalBinary, venvPython, REPO_ROOT } from '../../activities/common/paths';
 import { DEFAULT_SPARK_SETTINGS, PINNED } from '../../activities/common/settings';
 import * as path from 'path';
+import * as os from 'os';
+import { isolationMode } from '../../activities/execution/sandbox';
+import { portOpen, serverStatus } from '../../infra/devServer';
 
 interface Check {
   name: string;
@@ -17,6 +20,43 @@ function firstLine(cmd: string, args: string[], fromStderr = false): string | nu
   if (r.error || r.status !== 0) return null;
   const text = (fromStderr ? r.stderr : r.stdout) || r.stdout || r.stderr;
   return text.trim().split('\n')[0] ?? null;
+}
+
+/**
+ * The machine's limits as lockin will use them: cores, worker slots (env overrides named), the
+ * sandbox available for candidate code, and the Temporal ports (free, lockin's own server, or
+ * taken by another process). Output: lines of text, no side effects.
+ */
+export async function machineLines(): Promise<string[]> {
+  const cores = os.cpus().length;
+  const mode = isolationMode();
+  const sandbox =
+    mode === 'bwrap'
+      ? 'bwrap (bubblewrap: no network, read-only system, only the staged folders writable)'
+      : mode === 'unshare-net+checked'
+        ? 'unshare -n + checked file access (bubblewrap not usable here; apt-get install bubblewrap)'
+        : 'checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)';
+  const lines = [
+    `cores: ${cores}; memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
+    `Spark slots (JVM activities at once): ${process.env.LOCKIN_SPARK_CONCURRENCY ?? `${Math.max(1, cores)} (one per core; LOCKIN_SPARK_CONCURRENCY overrides)`}`,
+    `model calls at once: ${process.env.LOCKIN_MODEL_CONCURRENCY ?? '4 (LOCKIN_MODEL_CONCURRENCY overrides)'}`,
+    `sandbox for candidate code and tests: ${sandbox}`,
+  ];
+  if (process.env.TEMPORAL_ADDRESS) return lines;
+  const own = await serverStatus();
+  const port = Number(process.env.LOCKIN_TEMPORAL_PORT ?? 7233);
+  const uiPort = Number(process.env.LOCKIN_TEMPORAL_UI_PORT ?? 8233);
+  if (own) lines.push(`Temporal: lockin's dev server is running (pid ${own.pid}), gRPC ${own.port}, UI ${own.uiUrl}`);
+  else {
+    const busy: number[] = [];
+    for (const p of [port, uiPort]) if (await portOpen(p)) busy.push(p);
+    lines.push(
+      busy.length
+        ? `Temporal: not running; port(s) ${busy.join(', ')} taken by another process: set LOCKIN_TEMPORAL_PORT / LOCKIN_TEMPORAL_UI_PORT, or TEMPORAL_ADDRESS`
+        : `Temporal: not running; ports ${port} (gRPC) and ${uiPort} (UI) are free (\`lockin server start\`, or any study command, starts it)`,
+    );
+  }
+  return lines;
 }
 
 /** Runs every check. Pure in its outputs: a list of (name, version or null, fix). */
@@ -41,8 +81,8 @@ export function runChecks(): Check[] {
 export function register(program: Command): void {
   program
     .command('doctor')
-    .description('print the versions of node, python, java, pyspark, the temporal CLI and tpcgen-cli, and the Spark settings in force')
-    .action(() => {
+    .description("print the versions of node, python, java, pyspark, the temporal CLI and tpcgen-cli, the Spark settings in force, and the machine's limits (cores, Spark slots, sandbox, Temporal ports)")
+    .action(async () => {
       const checks = runChecks();
       const width = Math.max(...checks.map((c) => c.name.length));
       for (const c of checks) process.stdout.write(`${c.version ? 'ok ' : 'MISSING'.padEnd(3)} ${c.name.padEnd(width)}  ${c.version ?? `missing: ${c.fix}`}\n`);
@@ -50,6 +90,8 @@ export function register(program: Command): void {
       for (const [k, v] of Object.entries(DEFAULT_SPARK_SETTINGS)) process.stdout.write(`  ${k} = ${v}\n`);
       process.stdout.write(`\nTemporal: ${process.env.TEMPORAL_ADDRESS ? `cluster ${process.env.TEMPORAL_ADDRESS} (namespace ${process.env.TEMPORAL_NAMESPACE ?? 'default'})` : 'embedded dev server (lockin server start)'}\n`);
       process.stdout.write(`Model: ${process.env.ANTHROPIC_API_KEY ? 'anthropic:claude-sonnet-4-6 (ANTHROPIC_API_KEY set)' : 'replay:lockin (no ANTHROPIC_API_KEY: replies are replayed, and reports say so)'}\n`);
+      process.stdout.write('\nMachine and limits:\n');
+      for (const l of await machineLines()) process.stdout.write(`  ${l}\n`);
       const missing = checks.filter((c) => !c.version);
       if (missing.length) {
         process.stdout.write(`\n${missing.length} missing: ${missing.map((c) => c.name).join(', ')}\n`);
