@@ -41,8 +41,11 @@ export interface SuiteScore {
   undecided: number;
   /** killed / total for a valid suite with total > 0, else null. */
   score: number | null;
-  /** Per mutant: id, operator, killed (as observed, even for an invalid suite). */
-  mutants: { id: string; operator: string; killed: boolean; status: VariantRun['status'] }[];
+  /**
+   * Per mutant: id, operator, detected (the suite did not pass on it, as observed), killed
+   * (detected and counted: false for every mutant of a suite invalid on gold), the run's status.
+   */
+  mutants: { id: string; operator: string; detected: boolean; killed: boolean; status: VariantRun['status'] }[];
   /** Survivors per operator (valid suites only): which kinds of defect the suite misses. */
   survivorsByOperator: Record<string, number>;
 }
@@ -59,12 +62,12 @@ export function scoreSuite(task: string, condition: string, suiteSha: string, mu
   const gold = byId.get('gold');
   if (!gold) throw new Error(`${task}/${condition}: no run of the suite on gold`);
   const killable = mutants.filter((m) => m.verdict === 'killable');
+  const valid = gold.passed;
   const rows = killable.map((m) => {
     const r = byId.get(m.id);
     if (!r) throw new Error(`${task}/${condition}: no run of the suite on mutant ${m.id}`);
-    return { id: m.id, operator: m.operator, killed: !r.passed, status: r.status };
+    return { id: m.id, operator: m.operator, detected: !r.passed, killed: valid && !r.passed, status: r.status };
   });
-  const valid = gold.passed;
   const killed = valid ? rows.filter((r) => r.killed).length : 0;
   const survivorsByOperator: Record<string, number> = {};
   if (valid) for (const r of rows) if (!r.killed) survivorsByOperator[r.operator] = (survivorsByOperator[r.operator] ?? 0) + 1;

@@ -126,9 +126,12 @@ def build(scale, settings, ids, db_dir, refs_dir, jar) -> dict:
     same_base = (index.get("manifestHash") == mhash and index.get("querySource") == source
                  and _result_settings(index.get("sparkSettings") or {}) == _result_settings(settings))
     variants = index.get("variants", {}) if same_base else {}
+    # A variant whose SQL failed on this database, text and settings fails again the same way
+    # (e.g. q12's ANSI division by zero at SF=0.01): it is recorded and not retried.
+    failed_before = index.get("failedVariants", {}) if same_base else {}
     index = {"formatVersion": FORMAT_VERSION, "scale": scale, "manifestHash": mhash,
              "sparkSettings": index["sparkSettings"] if same_base else settings,
-             "querySource": source, "variants": variants}
+             "querySource": source, "variants": variants, "failedVariants": failed_before}
     built, skipped, failed, spark = [], [], [], None
     try:
         for i, vid in enumerate(ids, 1):
@@ -136,6 +139,11 @@ def build(scale, settings, ids, db_dir, refs_dir, jar) -> dict:
             if rec and rec.get("textSha256") == text_sha256(texts[vid]) and _stored_ok(refs_dir, vid, rec):
                 skipped.append(vid)
                 progress(f"references: [{i}/{len(ids)}] {vid}: already stored ({rec['rows']} rows, skipped)")
+                continue
+            prior = failed_before.get(vid)
+            if prior and prior.get("textSha256") == text_sha256(texts[vid]):
+                failed.append({"id": vid, "error": prior["error"]})
+                progress(f"references: [{i}/{len(ids)}] {vid}: failed on this database before, not retried: {prior['error']}")
                 continue
             if spark is None:
                 spark = _session(settings, db_dir, "lockin-references")
@@ -150,11 +158,13 @@ def build(scale, settings, ids, db_dir, refs_dir, jar) -> dict:
                 message = str(exc).strip().splitlines()[0][:500]
                 failed.append({"id": vid, "error": message})
                 variants.pop(vid, None)
+                failed_before[vid] = {"textSha256": text_sha256(texts[vid]), "error": message}
                 write_json(index_path, index)
                 progress(f"references: [{i}/{len(ids)}] {vid}: FAILED {message}")
                 continue
             rec["textSha256"] = text_sha256(texts[vid])
             variants[vid] = rec
+            failed_before.pop(vid, None)
             built.append(vid)
             write_json(index_path, index)
             progress(f"references: [{i}/{len(ids)}] {vid}: {rec['rows']} rows in {rec['seconds']:.1f}s")

@@ -205,24 +205,29 @@ export function trajectoryRows(study: string, items: TrajectoryItem[]): ExportTa
 }
 
 const MUTATION_COLUMNS: [string, ColType][] = [
-  ['study', 'string'], ['task', 'string'], ['condition', 'string'], ['suite_sha', 'string'], ['valid_on_gold', 'bool'], ['mutant', 'string'], ['operator', 'string'], ['killed', 'bool'], ['status', 'string'],
+  ['study', 'string'], ['task', 'string'], ['condition', 'string'], ['suite_sha', 'string'], ['valid_on_gold', 'bool'], ['mutant', 'string'], ['operator', 'string'], ['detected', 'bool'], ['killed', 'bool'], ['status', 'string'],
 ];
 
 /**
  * mutation: one row per (frozen suite, non-equivalent mutant), from mutation.json's `suites`
  * (activities/mutation/study.ts); a suite without mutants gives one row with mutant "".
- * Rows of a suite invalid on gold are kept (valid_on_gold false): filter them for scores.
+ * detected: the suite did not pass on the mutant (as observed); killed: detected and counted
+ * (false throughout a suite invalid on gold, whose rows are kept with valid_on_gold false).
  */
 export function mutationRows(study: string, json: unknown): ExportTable {
   const suites = (json && typeof json === 'object' && Array.isArray((json as { suites?: unknown }).suites) ? (json as { suites: unknown[] }).suites : []) as {
-    task?: string; condition?: string; suiteSha?: string; validOnGold?: boolean; mutants?: { id: string; operator: string; killed: boolean; status: string }[];
+    task?: string; condition?: string; suiteSha?: string; validOnGold?: boolean; mutants?: { id: string; operator: string; detected?: boolean; killed: boolean; status: string }[];
   }[];
   const rows: Record<string, unknown>[] = [];
   for (const s of suites) {
     const base = { study, task: s.task ?? '', condition: s.condition ?? '', suite_sha: s.suiteSha ?? '', valid_on_gold: s.validOnGold ?? null };
     const ms = Array.isArray(s.mutants) ? s.mutants : [];
-    if (ms.length === 0) rows.push({ ...base, mutant: '', operator: '', killed: null, status: '' });
-    for (const m of ms) rows.push({ ...base, mutant: m.id, operator: m.operator, killed: m.killed, status: m.status });
+    if (ms.length === 0) rows.push({ ...base, mutant: '', operator: '', detected: null, killed: null, status: '' });
+    // Older mutation.json files have only `killed`, as observed: detected = that, killed = counted.
+    for (const m of ms) {
+      const detected = m.detected ?? m.killed;
+      rows.push({ ...base, mutant: m.id, operator: m.operator, detected, killed: detected && base.valid_on_gold !== false, status: m.status });
+    }
   }
   return { name: 'mutation', columns: MUTATION_COLUMNS, rows };
 }

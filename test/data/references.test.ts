@@ -11,7 +11,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ensureTestDatabase, TEST_SPARK_SETTINGS, type TestDatabase } from '../support/database';
-import { reproduceReferences } from '../../activities/data';
+import { buildReferences, reproduceReferences } from '../../activities/data';
 import { REFERENCE_INVENTORY } from '../../activities/tasks/schema';
 
 let db: TestDatabase;
@@ -68,3 +68,28 @@ test('re-execution in a fresh session reproduces every re-run variant (schema + 
     else process.env.LOCKIN_HOME = prev;
   }
 }, 40 * 60_000);
+
+test('a variant that failed on this database is recorded and not retried on the next build', async () => {
+  const prev = process.env.LOCKIN_HOME;
+  process.env.LOCKIN_HOME = db.home;
+  const file = path.join(db.referencesDir, 'references.json');
+  try {
+    // Records the failure (a cache from before failedVariants existed runs q12 once more here).
+    const first = await buildReferences({ scale: 0.01, settings: TEST_SPARK_SETTINGS, ids: ['q12'] });
+    expect(first.failed.map((f) => f.id)).toEqual(['q12']);
+    const recorded = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(recorded.failedVariants.q12.error).toMatch(/^\[DIVIDE_BY_ZERO\]/);
+    expect(recorded.failedVariants.q12.textSha256).toMatch(/^[0-9a-f]{64}$/);
+    // A marked record comes back as is: the build read it instead of running q12 again.
+    const original = recorded.failedVariants.q12.error;
+    recorded.failedVariants.q12.error = 'recorded marker';
+    fs.writeFileSync(file, JSON.stringify(recorded));
+    const second = await buildReferences({ scale: 0.01, settings: TEST_SPARK_SETTINGS, ids: ['q12', 'q1'] });
+    expect(second).toMatchObject({ built: [], skipped: ['q1'], failed: [{ id: 'q12', error: 'recorded marker' }], count: 32 });
+    recorded.failedVariants.q12.error = original;
+    fs.writeFileSync(file, JSON.stringify(recorded));
+  } finally {
+    if (prev === undefined) delete process.env.LOCKIN_HOME;
+    else process.env.LOCKIN_HOME = prev;
+  }
+}, 10 * 60_000);
