@@ -114,9 +114,11 @@ function sparkTestsJar() {
   const r = spawnSync(
     'mvn',
     ['-q', '-B', `-Dmaven.repo.local=${repo}`, 'dependency:get', `-Dartifact=org.apache.spark:spark-sql_2.13:${SPARK_VERSION}:jar:tests`, '-Dtransitive=false'],
-    { stdio: quiet ? 'pipe' : ['ignore', 'inherit', 'inherit'], cwd: ROOT },
+    // Captured (mvn prints bare colour codes even with -q -B); shown only when it fails.
+    { stdio: 'pipe', encoding: 'utf8', cwd: ROOT },
   );
   const got = path.join(repo, 'org', 'apache', 'spark', 'spark-sql_2.13', SPARK_VERSION, TESTS_JAR);
+  if (r.status !== 0 && !quiet) process.stderr.write(`${String(r.stdout ?? '')}${String(r.stderr ?? '')}`.replace(/\x1b\[[0-9;]*m/g, ''));
   if (r.status === 0 && fs.existsSync(got)) {
     fs.copyFileSync(got, dest);
     return;
