@@ -15,9 +15,17 @@ import { SparkSettingsSchema, type SparkSettings } from '../common/settings';
 /** Exit code the data scripts use for a clear, user-facing error (tables.fail). */
 const CLEAR_ERROR_EXIT = 2;
 
-/** Where progress lines go: stderr unless LOCKIN_DATA_QUIET=1. Tests may replace it. */
+/** The JVM's start-up banner, printed by every Spark session: not progress, so not forwarded. */
+const SPARK_BANNER = [/^WARNING: Using incubator modules: /, /^Setting default log level to "WARN"\.$/, /^To adjust logging level use sc\.setLogLevel\(newLevel\)/];
+
+/** True for a line of the JVM's start-up banner (see SPARK_BANNER). */
+export function isSparkBanner(line: string): boolean {
+  return SPARK_BANNER.some((re) => re.test(line));
+}
+
+/** Where progress lines go: stderr unless LOCKIN_DATA_QUIET=1, the Spark banner left out. Tests may replace it. */
 export let progressSink: (line: string) => void = (line) => {
-  if (process.env.LOCKIN_DATA_QUIET !== '1') process.stderr.write(`[data] ${line}\n`);
+  if (process.env.LOCKIN_DATA_QUIET !== '1' && !isSparkBanner(line)) process.stderr.write(`[data] ${line}\n`);
 };
 
 /** Replaces the progress sink (returns the previous one). */

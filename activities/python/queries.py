@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import importlib.util
+import json
 import os
 import zipfile
 
@@ -127,6 +128,42 @@ def analyze(spark, texts: dict, ids) -> dict:
     return {"passed": len(ids) - len(failed), "failed": failed, "columns": columns}
 
 
+ANALYSIS_JSON = "analysis.json"
+
+
+def analysis_key(db_dir: str, source: str, texts: dict, ids, settings: dict) -> str:
+    """sha256 over what decides an analysis result: the database's manifestHash, the query source
+    and each variant's text, the Spark settings and the PySpark version. Raises QueryError when
+    manifest.json has no manifestHash."""
+    import pyspark
+
+    with open(os.path.join(db_dir, "manifest.json"), encoding="utf-8") as f:
+        mhash = json.load(f).get("manifestHash")
+    if not mhash:
+        raise QueryError(f"{os.path.join(db_dir, 'manifest.json')}: no field manifestHash; run `lockin data prepare`")
+    basis = {"manifestHash": mhash, "source": source, "texts": {v: text_sha256(texts[v]) for v in sorted(ids)},
+             "settings": settings, "pyspark": pyspark.__version__}
+    return hashlib.sha256(json.dumps(basis, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def _cached_analysis(db_dir: str, key: str):
+    """The recorded all-passed result for `key` from <db_dir>/analysis.json, or None."""
+    try:
+        with open(os.path.join(db_dir, ANALYSIS_JSON), encoding="utf-8") as f:
+            rec = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return rec.get("result") if rec.get("key") == key else None
+
+
+def write_json_atomic(path: str, obj) -> None:
+    """Writes JSON via a temporary file and rename, so a reader never sees half a file."""
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(obj, f, indent=1, sort_keys=True)
+    os.replace(tmp, path)
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="queries.py", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -163,13 +200,21 @@ def main(argv=None) -> None:
             db_dir = args.db_dir or default_database_dir(args.scale)
             if not os.path.exists(os.path.join(db_dir, "manifest.json")):
                 raise QueryError(f"{os.path.join(db_dir, 'manifest.json')}: missing; run `lockin data prepare`")
-            spark = build_session(settings, "lockin-analyze")
-            try:
-                load_tables(spark, db_dir)
-                progress(f"analyze: {len(ids)} variant(s) on {db_dir}")
-                res = analyze(spark, texts, ids)
-            finally:
-                spark.stop()
+            key = analysis_key(db_dir, source, texts, ids, settings)
+            res = _cached_analysis(db_dir, key)
+            if res is not None:
+                progress(f"analyze: {len(ids)} variant(s) on {db_dir}: all passed before on this "
+                         f"database, texts and settings (analysis.json; not rerun)")
+            else:
+                spark = build_session(settings, "lockin-analyze")
+                try:
+                    load_tables(spark, db_dir)
+                    progress(f"analyze: {len(ids)} variant(s) on {db_dir}")
+                    res = analyze(spark, texts, ids)
+                finally:
+                    spark.stop()
+                if not res["failed"]:
+                    write_json_atomic(os.path.join(db_dir, ANALYSIS_JSON), {"key": key, "result": res})
             emit({"source": source, "scale": args.scale, "dbDir": db_dir, "total": len(ids), **res})
     except (QueryError, ValueError, FileNotFoundError) as exc:
         fail(str(exc))

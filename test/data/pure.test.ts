@@ -5,6 +5,7 @@
  */
 import execa from 'execa';
 import { pythonDir, venvPython } from '../../activities/common/paths';
+import { isSparkBanner } from '../../activities/data/run';
 
 async function py(code: string): Promise<any> {
   const res = await execa(venvPython(), ['-c', code], { env: { PYTHONPATH: pythonDir() } });
@@ -55,4 +56,9 @@ print(json.dumps([schema, rows, cmp(rows, ['y\\t2', 'x\\t1']), cmp(rows, ['x\\t1
     "row count 1, golden 2; first golden-only row ['y', '2']",
     null,
   ]);
+});
+
+test('the Spark start-up banner is not forwarded as progress; lockin and Spark errors are', () => {
+  expect(['WARNING: Using incubator modules: jdk.incubator.vector', 'Setting default log level to "WARN".', 'To adjust logging level use sc.setLogLevel(newLevel). For SparkR, use setLogLevel(newLevel).'].map(isSparkBanner)).toEqual([true, true, true]);
+  expect(['[   75.5s] references: [7/33] q14b: running', 'WARNING: could not fetch', '26/11/30 00:31:02 ERROR Executor: Exception in task 0.0'].map(isSparkBanner)).toEqual([false, false, false]);
 });
