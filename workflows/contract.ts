@@ -29,6 +29,8 @@ export interface StudyActivities {
   writeRunRecord(record: RunRecord): Promise<string>;
   /** Task keys ("q4", "q4@r1") already recorded for every condition (skipped on resume). */
   completedTasks(req: { studyId: string }): Promise<string[]>;
+  /** Model calls used by those tasks, by key (for the progress of a resumed study). */
+  completedTaskCalls(req: { studyId: string }): Promise<Record<string, number>>;
   /** Collects the run records into runs/<id>/records.jsonl and writes the report. */
   finishStudy(req: { studyId: string; report?: boolean }): Promise<{ reportDir: string | null; records: number }>;
 

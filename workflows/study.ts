@@ -3,7 +3,7 @@
  * concurrency (tasks already recorded are skipped on resume), run the targeted replication
  * if asked (Table VII), then collect the records and write the report.
  */
-import { defineQuery, executeChild, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { defineQuery, executeChild, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { StudyActivities } from './contract';
 import { LOCAL_STEP } from './options';
 import { STATUS_KEY, STUDY_KEY, TASK_KEY } from './searchAttributes';
@@ -38,6 +38,9 @@ export async function runStudy(input: StudyInput): Promise<StudyResult> {
 
   const manifest = await local.initStudy(input);
   const done = new Set(await local.completedTasks({ studyId: input.studyId }));
+  // Calls of tasks finished by an earlier run count in the progress (histories from before this
+  // patch replay without the extra activity).
+  const doneCalls = done.size > 0 && patched('progress-counts-calls-of-skipped-tasks') ? await local.completedTaskCalls({ studyId: input.studyId }) : {};
   const jobs = [
     ...input.tasks.map((taskId) => ({ taskId, replicate: undefined as string | undefined })),
     ...(input.replicate?.tasks ?? []).map((taskId) => ({ taskId, replicate: input.replicate!.label })),
@@ -51,6 +54,7 @@ export async function runStudy(input: StudyInput): Promise<StudyResult> {
       const key = job.replicate ? `${job.taskId}@${job.replicate}` : job.taskId;
       if (done.has(key)) {
         progress.tasksDone += 1;
+        progress.callsUsed += doneCalls[key] ?? 0;
         continue;
       }
       progress.running.push(key);

@@ -2,6 +2,6 @@
 export { initStudy } from './manifest';
 export { prepareConditionDir, freezeArtifacts } from './dirs';
 export { classifyEdits } from './edits';
-export { writeRunRecord, completedTasks } from './records';
+export { writeRunRecord, completedTasks, completedTaskCalls } from './records';
 export { finishStudy } from './finish';
 export { evaluateRun } from './evaluate';

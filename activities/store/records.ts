@@ -47,6 +47,22 @@ export async function completedTasks(req: { studyId: string }): Promise<string[]
   return [...have.entries()].filter(([, s]) => conditions.every((c) => s.has(c))).map(([k]) => k);
 }
 
+/**
+ * Activity: model calls already used by the completed tasks (keys as completedTasks), so a
+ * resumed study's progress counts them. A task's calls = 1 shared Frozen One-Pass call + each
+ * condition's own calls beyond it (workflows/task.ts), i.e. 1 + Σ (callsUsed − 1).
+ * @returns {key: calls}; an empty object when the study has no manifest yet.
+ */
+export async function completedTaskCalls(req: { studyId: string }): Promise<Record<string, number>> {
+  const done = new Set(await completedTasks(req));
+  const calls: Record<string, number> = {};
+  for (const r of readRunRecords(req.studyId)) {
+    const k = taskKey(r.taskId, r.replicate);
+    if (done.has(k)) calls[k] = (calls[k] ?? 1) + r.callsUsed - 1;
+  }
+  return calls;
+}
+
 /** Writes runs/<id>/records.jsonl from the record files. @returns the number of records. */
 export function writeRecordsJsonl(studyId: string): number {
   const records = readRunRecords(studyId);

@@ -47,3 +47,17 @@ test('--replicate q: a second, fresh generation whose snapshot both branches inh
   expect(rep.conditionDir).toContain(path.join('tasks', 'a', 'replicate-r1', 'plan-audit'));
   expect(fs.readFileSync(path.join(path.dirname(rep.conditionDir), 'snapshot', 'plan.md'), 'utf8')).toBe('# plan (generate)\n');
 });
+
+test('run again, every task is skipped and its calls still count in the progress (1 shared + the rest per task)', async () => {
+  const { activities, log } = scriptedActivities({ pytest: {}, actionable: {} });
+  const workers = await createWorkers({ connection: env.nativeConnection, namespace: 'default', activityOverrides: activities });
+  const input = buildStudyInput({ studyId: 'rep', tasks: ['a', 'b'], model: 'scripted', replicate: { tasks: ['a'], label: 'r1' }, report: false });
+  const progress = await runWorkersDuring(workers, async () => {
+    const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-rep-again', taskQueue: 'lockin-default' });
+    await handle.result();
+    return handle.query<{ tasksDone: number; callsUsed: number }>('progress');
+  });
+  expect(log.modelCalls).toEqual([]);
+  // a: 1 + 0 + 6, a@r1: 1 + 0 + 6, b: 1 + 0 + 5 (the records of the first test).
+  expect([progress.tasksDone, progress.callsUsed]).toEqual([3, 20]);
+});
