@@ -9,6 +9,7 @@
  * (DIVIDE_BY_ZERO). The other 32 are built and must reproduce.
  */
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { ensureTestDatabase, TEST_SPARK_SETTINGS, type TestDatabase } from '../support/database';
 import { buildReferences, reproduceReferences } from '../../activities/data';
@@ -70,26 +71,31 @@ test('re-execution in a fresh session reproduces every re-run variant (schema + 
 }, 40 * 60_000);
 
 test('a variant that failed on this database is recorded and not retried on the next build', async () => {
+  // In a home of its own (the database linked, an empty references folder), so the shared test
+  // references are not touched.
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-refs-failed-'));
+  const link = path.join(home, 'data', 'tpcds', 'sf0.01');
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.symlinkSync(db.dbDir, link);
   const prev = process.env.LOCKIN_HOME;
-  process.env.LOCKIN_HOME = db.home;
-  const file = path.join(db.referencesDir, 'references.json');
+  process.env.LOCKIN_HOME = home;
   try {
-    // Records the failure (a cache from before failedVariants existed runs q12 once more here).
     const first = await buildReferences({ scale: 0.01, settings: TEST_SPARK_SETTINGS, ids: ['q12'] });
+    expect(first).toMatchObject({ built: [], skipped: [], count: 0 });
     expect(first.failed.map((f) => f.id)).toEqual(['q12']);
+    const file = path.join(home, 'data', 'references', 'sf0.01', 'references.json');
     const recorded = JSON.parse(fs.readFileSync(file, 'utf8'));
+    expect(recorded.failedVariants.q12.error).toBe(first.failed[0].error);
     expect(recorded.failedVariants.q12.error).toMatch(/^\[DIVIDE_BY_ZERO\]/);
     expect(recorded.failedVariants.q12.textSha256).toMatch(/^[0-9a-f]{64}$/);
     // A marked record comes back as is: the build read it instead of running q12 again.
-    const original = recorded.failedVariants.q12.error;
     recorded.failedVariants.q12.error = 'recorded marker';
     fs.writeFileSync(file, JSON.stringify(recorded));
-    const second = await buildReferences({ scale: 0.01, settings: TEST_SPARK_SETTINGS, ids: ['q12', 'q1'] });
-    expect(second).toMatchObject({ built: [], skipped: ['q1'], failed: [{ id: 'q12', error: 'recorded marker' }], count: 32 });
-    recorded.failedVariants.q12.error = original;
-    fs.writeFileSync(file, JSON.stringify(recorded));
+    const second = await buildReferences({ scale: 0.01, settings: TEST_SPARK_SETTINGS, ids: ['q12'] });
+    expect(second).toMatchObject({ built: [], skipped: [], failed: [{ id: 'q12', error: 'recorded marker' }], count: 0 });
   } finally {
     if (prev === undefined) delete process.env.LOCKIN_HOME;
     else process.env.LOCKIN_HOME = prev;
+    fs.rmSync(home, { recursive: true, force: true });
   }
 }, 10 * 60_000);
