@@ -48,6 +48,33 @@ function done(t0: number): void {
   process.stderr.write(`[lockin]   done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
 }
 
+/** The counts of the evaluator controls' report (activities/compare/controls.ts). */
+export interface ControlCounts {
+  controls: number;
+  expectedAccept: number;
+  expectedReject: number;
+  accepted: number;
+  rejected: number;
+  skipped: number;
+  asExpected: number;
+  unexpected: number;
+  perturbations?: number;
+  verifiedPerturbations?: number;
+}
+
+/**
+ * One line on the evaluator controls (Table II) for the main job's output. A control skipped for
+ * lack of a reference (q12 at SF=0.01) is not a comparator failure, and the line says so.
+ * Input: the counts (undefined: an older report) and the report's allAsExpected. Pure.
+ */
+export function controlsLine(c: ControlCounts | undefined, allAsExpected: boolean): string {
+  if (!c) return allAsExpected ? 'all as expected' : 'SOME UNEXPECTED (see controls.md)';
+  const detail = `${c.accepted} accepted (expected ${c.expectedAccept}), ${c.rejected} rejected (expected ${c.expectedReject})${c.perturbations ? `; perturbations verified ${c.verifiedPerturbations ?? 0}/${c.perturbations}` : ''}`;
+  if (allAsExpected) return `${c.asExpected}/${c.controls} as expected (${detail})`;
+  if (c.unexpected === c.skipped) return `${c.asExpected}/${c.controls} as expected; ${c.skipped} skipped (no reference at this scale), none wrong (${detail})`;
+  return `SOME UNEXPECTED: ${c.unexpected} of ${c.controls} (${detail}; see controls.md)`;
+}
+
 function dbManifestHash(scale: number): string | null {
   const f = path.join(databaseDir(scale), 'manifest.json');
   return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')).manifestHash ?? null) : null;
@@ -94,14 +121,7 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
 
     t = step(3, 'evaluator controls (Table II) and SQL re-execution (Table V)');
     const controls = await runControlsOnDisk({ scale: o.scale, outDir: sdir });
-    const cc = controls.report.counts as { controls?: number; asExpected?: number; unexpected?: number; skipped?: number } | undefined;
-    // A control skipped for lack of a reference (q12 at SF=0.01) is not a comparator failure: say so.
-    const verdict = controls.report.allAsExpected
-      ? 'all as expected'
-      : cc && cc.unexpected === cc.skipped
-        ? `${cc.asExpected}/${cc.controls} as expected; ${cc.skipped} skipped (no reference at this scale), none wrong`
-        : 'SOME UNEXPECTED (see controls.md)';
-    process.stderr.write(`[lockin]   controls: ${cc ? JSON.stringify(cc) : ''} ${verdict}\n`);
+    process.stderr.write(`[lockin]   controls: ${controlsLine(controls.report.counts as ControlCounts | undefined, controls.report.allAsExpected)}\n`);
     const reproduceFile = path.join(sdir, 'reproduce.json');
     const dbHash = dbManifestHash(o.scale);
     const prior = fs.existsSync(reproduceFile) ? JSON.parse(fs.readFileSync(reproduceFile, 'utf8')) : null;
