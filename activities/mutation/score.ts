@@ -4,7 +4,8 @@
  * Rules:
  * - A suite is VALID when it passes on the gold solution (pytest exit 0). A suite that fails
  *   gold rejects a right answer: it is reported as invalid, and its kills are not counted in
- *   any score (it would "kill" every mutant for the wrong reason).
+ *   any score (it would "kill" every mutant for the wrong reason). By default it is not even run
+ *   on the mutants (status not-run: detected and killed false).
  * - Only non-equivalent mutants count: a mutant whose output agrees with the reference is
  *   equivalent (it cannot be told from gold by its result) and is dropped and counted.
  * - A mutant is KILLED when the suite does not pass on it (a failing or erroring test, a
@@ -66,7 +67,8 @@ export function scoreSuite(task: string, condition: string, suiteSha: string, mu
   const rows = killable.map((m) => {
     const r = byId.get(m.id);
     if (!r) throw new Error(`${task}/${condition}: no run of the suite on mutant ${m.id}`);
-    return { id: m.id, operator: m.operator, detected: !r.passed, killed: valid && !r.passed, status: r.status };
+    const detected = r.status !== 'not-run' && !r.passed;
+    return { id: m.id, operator: m.operator, detected, killed: valid && detected, status: r.status };
   });
   const killed = valid ? rows.filter((r) => r.killed).length : 0;
   const survivorsByOperator: Record<string, number> = {};

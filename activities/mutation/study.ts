@@ -149,7 +149,8 @@ export async function analyzeStudyMutation(opts: MutationStudyOptions): Promise<
       return;
     }
     const suiteSha = sha256File(suiteFile);
-    const key = crypto.createHash('sha256').update(JSON.stringify([suiteSha, eq.goldSha, killable.map((x) => x.id), settings])).digest('hex').slice(0, 24);
+    // v2: a suite that fails gold is not run on the mutants (runs cached before that are not reused).
+    const key = crypto.createHash('sha256').update(JSON.stringify(['v2', suiteSha, eq.goldSha, killable.map((x) => x.id), settings])).digest('hex').slice(0, 24);
     const cache = suiteRunCache(key);
     let runs: Promise<VariantRun[]>;
     if (fs.existsSync(cache)) runs = Promise.resolve(JSON.parse(fs.readFileSync(cache, 'utf8')) as VariantRun[]);

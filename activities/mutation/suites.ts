@@ -27,7 +27,8 @@ export interface VariantRun {
   exitCode: number | null;
   /** True only for exit code 0. */
   passed: boolean;
-  status: 'completed' | 'timeout' | 'crash';
+  /** not-run: the suite failed gold (invalid), so it was not run on the mutants after it. */
+  status: 'completed' | 'timeout' | 'crash' | 'not-run';
   ms: number;
 }
 
@@ -44,6 +45,11 @@ export interface RunSuiteInput {
   perVariantMs?: number;
   /** pytest-timeout per test, seconds (default 60). */
   perTestTimeoutS?: number;
+  /**
+   * When gold comes first and the suite does not pass on it, stop there: a suite invalid on gold
+   * has no kills that count, so its mutant runs would only cost time. Default true.
+   */
+  stopIfGoldFails?: boolean;
 }
 
 const ID = /^[A-Za-z0-9._-]+$/;
@@ -52,6 +58,8 @@ const ID = /^[A-Za-z0-9._-]+$/;
  * Runs the suite on every variant. A process that ends early (wall-clock limit, crash, memory)
  * charges the variant it was on (status timeout/crash, passed false: a hang or crash of the
  * suite on a mutant counts as detecting it) and a new process continues with the rest.
+ * A suite that fails gold (run first) is not run on the rest (status not-run) unless
+ * stopIfGoldFails is false.
  * Returns one VariantRun per variant, in the given order.
  * Throws InputError for a missing suite or solution file or a bad variant id.
  */
@@ -78,6 +86,7 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
   const done = new Map<string, VariantRun>();
   const log: string[] = [];
   const perVariant = input.perVariantMs ?? 5 * 60_000;
+  const stopIfGoldFails = (input.stopIfGoldFails ?? true) && input.variants[0]?.id === 'gold';
   try {
     while (done.size < input.variants.length) {
       const rest = input.variants.filter((v) => !done.has(v.id)).map((v) => v.id);
@@ -92,6 +101,7 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
           venvPython(), path.join(pythonDir(), 'suite_mutants.py'),
           '--variants', at.variants, '--order', rest.join(','), '--ini', `${at.harness}/pytest.ini`,
           '--out', at.out, '--settings', JSON.stringify(settings), '--per-test-timeout', String(input.perTestTimeoutS ?? 60),
+          ...(stopIfGoldFails ? ['--stop-if-gold-fails'] : []),
         ],
         env: () => ({ LOCKIN_SPARK_SETTINGS: JSON.stringify(settings), PYTHONPATH: pythonDir(), PYTEST_ADDOPTS: '' }),
         timeoutMs: perVariant * rest.length + 90_000,
@@ -108,6 +118,10 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
       const status = run.timedOut ? 'timeout' : 'crash';
       done.set(next, { variant: next, exitCode: null, passed: false, status, ms: run.durationMs });
       fs.appendFileSync(results, `${JSON.stringify({ variant: next, exitCode: null, passed: false, status, ms: run.durationMs })}\n`);
+      // Gold itself hung or crashed the process: the suite is invalid, the rest is not run.
+      if (next === 'gold' && stopIfGoldFails) {
+        for (const v of input.variants) if (!done.has(v.id)) done.set(v.id, { variant: v.id, exitCode: null, passed: false, status: 'not-run', ms: 0 });
+      }
     }
   } finally {
     fs.rmSync(staged, { recursive: true, force: true });

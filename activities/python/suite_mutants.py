@@ -11,7 +11,9 @@ For each variant, in the order given, pytest.main runs <variant>/test_solution.p
 same isolation as the pytest activity (`--noconftest`, the harness's own ini, no cache
 provider) and a plugin whose session-scoped `spark` fixture yields the shared session (it is
 never stopped by the fixture; if a suite stops it, the next variant gets a new one).
-Mutants run with `-x` (the first failing test kills the mutant); gold runs in full.
+Mutants run with `-x` (the first failing test kills the mutant); gold runs in full. With
+--stop-if-gold-fails, a suite that does not pass on gold (run first) is invalid and is not run on
+the mutants: each gets {"status": "not-run"}.
 
 Each variant's verdict is appended to <out>/results.jsonl as soon as it is known, so a run
 killed by the wall-clock watchdog keeps what it finished (the caller restarts the rest):
@@ -68,6 +70,7 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--out", required=True, help="writable folder: results.jsonl, junit-<id>.xml")
     ap.add_argument("--settings", required=True, help="SparkSettings JSON (inline or @file)")
     ap.add_argument("--per-test-timeout", type=int, default=60)
+    ap.add_argument("--stop-if-gold-fails", action="store_true")
     args = ap.parse_args(argv)
 
     from spark_session import parse_settings_arg
@@ -99,6 +102,11 @@ def main(argv: list[str]) -> None:
         row = {"variant": vid, "exitCode": code, "passed": code == 0, "ms": int((time.monotonic() - t0) * 1000)}
         with open(results, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(row) + "\n")
+            if vid == "gold" and code != 0 and args.stop_if_gold_fails:
+                print("[mutation] the suite fails gold: invalid, not run on the mutants", file=sys.stderr, flush=True)
+                for rest in ids[ids.index(vid) + 1:]:
+                    fh.write(json.dumps({"variant": rest, "exitCode": None, "passed": False, "ms": 0, "status": "not-run"}) + "\n")
+                break
     sys.stdout.write(json.dumps({"status": "ok", "variants": len(ids)}) + "\n")
     sys.stdout.flush()
     os._exit(0)

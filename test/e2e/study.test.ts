@@ -74,7 +74,7 @@ const EXPECTED_Q3_MUTANTS = [
 // The gold corpus's suite (the same in all three conditions) passes gold and kills all five.
 const EXPECTED_GOLD_SUITES = ['one-pass:true:5/5', 'plan-audit:true:5/5', 'test-guided:true:5/5'];
 // The lock-in suite asserts its own wrong alias (self-confirmation): it fails the gold solution,
-// so it is invalid and none of its kills count.
+// so it is invalid, is not run on the mutants, and has no kills.
 const EXPECTED_LOCKIN_SUITES = ['one-pass:false:0/5:{}'];
 const EXPECTED_REPORT_ROW = '| Frozen One-Pass | 1 | 0 | 5/5 | 100.00% | 100.00% |';
 
@@ -84,6 +84,8 @@ test('mutation analysis of both q3 studies: gold suites valid, exact kills; the 
   expect(gold.suites.map((s) => `${s.condition}:${s.validOnGold}:${s.killed}/${s.total}`)).toEqual(EXPECTED_GOLD_SUITES);
   const lockin = await analyzeStudyMutation({ studyId: 'e2e-lockin', equivalenceScale: 0.01, concurrency: 1 });
   expect(lockin.suites.map((s) => `${s.condition}:${s.validOnGold}:${s.killed}/${s.total}:${JSON.stringify(s.survivorsByOperator)}`)).toEqual(EXPECTED_LOCKIN_SUITES);
+  // Invalid on gold, so it was not run on the five mutants.
+  expect(lockin.suites[0].mutants.map((m) => m.status)).toEqual(['not-run', 'not-run', 'not-run', 'not-run', 'not-run']);
   expect(fs.existsSync(path.join(runs, 'e2e-lockin', 'mutation.json'))).toBe(true);
   const { reportDir } = await writeReport({ studyId: 'e2e-gold' });
   expect(fs.readFileSync(path.join(reportDir, 'report.md'), 'utf8')).toContain(EXPECTED_REPORT_ROW);

@@ -79,12 +79,22 @@ test('a valid suite: kills the aggregate mutant, is charged the crash, misses th
   expect(fs.existsSync(path.join(dir, 'out-suite', 'junit-gold.xml'))).toBe(true);
 }, 600_000);
 
-test('a suite that fails gold is invalid and its kills are not counted', async () => {
-  const runs = await runSuiteOnVariants({ suiteFile: path.join(dir, 'bad/test_solution.py'), variants: variants().filter((v) => v.id !== 'crash-1'), settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, 'out-bad') });
+test('a suite that fails gold is invalid: not run on the mutants by default, and its kills are not counted', async () => {
+  const input = { suiteFile: path.join(dir, 'bad/test_solution.py'), variants: variants().filter((v) => v.id !== 'crash-1'), settings: TEST_SPARK_SETTINGS };
+  const stopped = await runSuiteOnVariants({ ...input, outDir: path.join(dir, 'out-bad-stopped') });
+  expect(stopped.map((r) => [r.variant, r.passed, r.status, r.exitCode])).toEqual([['gold', false, 'completed', 1], ['aggregate-function-1', false, 'not-run', null], ['sort-1', false, 'not-run', null]]);
+  const s0 = scoreSuite('qx', 'test-guided', 'sha', [
+    { id: 'aggregate-function-1', operator: 'aggregate-function', verdict: 'killable' },
+    { id: 'sort-1', operator: 'sort', verdict: 'killable' },
+  ], stopped);
+  expect([s0.validOnGold, s0.killed, s0.total, s0.score, s0.mutants.map((m) => [m.detected, m.killed, m.status])]).toEqual([false, 0, 2, null, [[false, false, 'not-run'], [false, false, 'not-run']]]);
+  // Asked to run them anyway, what it observes is kept (detected) and still not counted.
+  const runs = await runSuiteOnVariants({ ...input, outDir: path.join(dir, 'out-bad'), stopIfGoldFails: false });
   expect(runs.map((r) => [r.variant, r.passed])).toEqual([['gold', false], ['aggregate-function-1', true], ['sort-1', false]]);
   const score = scoreSuite('qx', 'test-guided', 'sha', [
     { id: 'aggregate-function-1', operator: 'aggregate-function', verdict: 'killable' },
     { id: 'sort-1', operator: 'sort', verdict: 'killable' },
   ], runs);
   expect([score.validOnGold, score.goldExitCode, score.killed, score.total, score.score]).toEqual([false, 1, 0, 2, null]);
+  expect(score.mutants.map((m) => [m.detected, m.killed])).toEqual([[false, false], [true, false]]);
 }, 600_000);
