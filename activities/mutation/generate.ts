@@ -45,10 +45,13 @@ export const MutantInfo = z.object({
 export type MutantInfo = z.infer<typeof MutantInfo>;
 const MutantList = z.array(MutantInfo);
 
-/** One variant's run by mutant_outputs.py; "not-run": the process ended (time limit, crash) before it. */
+/**
+ * One variant's run by mutant_outputs.py; "timeout": stopped at the per-variant time limit;
+ * "not-run": the process ended (time limit, crash) before it.
+ */
 export const VariantResult = z.object({
   dir: z.string(),
-  status: z.enum(['ok', 'exception', 'not-run']),
+  status: z.enum(['ok', 'exception', 'timeout', 'not-run']),
   reason: z.string().optional(),
   rows: z.number().int().optional(),
   ms: z.number().int().optional(),
@@ -61,7 +64,7 @@ export const MutantVerdict = MutantInfo.extend({
   /** killable: output disagrees with the reference, or solve raised; equivalent: agrees; error: not decided. */
   verdict: z.enum(['killable', 'equivalent', 'error']),
   /** How the mutant's run ended. */
-  status: z.enum(['ok', 'exception', 'not-run']),
+  status: z.enum(['ok', 'exception', 'timeout', 'not-run']),
   /** One line: the comparator's summary, the exception, or why it was not decided. */
   summary: z.string(),
 });
@@ -77,7 +80,7 @@ export const EquivalenceFile = z.object({
   /** sha256 of activities/python/mutants.py: a changed generator invalidates the cache. */
   generatorSha: z.string().regex(/^[0-9a-f]{64}$/),
   /** The gold itself, run in the same session and compared the same way (a sanity check of the verdicts). */
-  gold: z.object({ status: z.enum(['ok', 'exception', 'not-run']), agree: z.boolean(), summary: z.string() }),
+  gold: z.object({ status: z.enum(['ok', 'exception', 'timeout', 'not-run']), agree: z.boolean(), summary: z.string() }),
   mutants: z.array(MutantVerdict),
 });
 export type EquivalenceFile = z.infer<typeof EquivalenceFile>;
@@ -165,13 +168,16 @@ function partialResult(dir: string): VariantResult | null {
 /**
  * Runs variants (folders holding solution.py) in one Python process and one SparkSession on
  * databaseDir(scale); each output goes to `<dir>/out` (output.arrow + schema.json). Not sandboxed.
- * Inputs: folders; scale; Spark settings (passed explicitly); wall-clock limit of the process (ms).
+ * Inputs: folders; scale; Spark settings (passed explicitly); wall-clock limit of the process (ms);
+ * perVariantS, the time limit of each variant (default 600 s: past it its Spark jobs are cancelled
+ * and it is "timeout"); cancelGraceS (default 60 s; a variant still running that long after the
+ * cancel ends the process).
  * Returns: one result per folder, in order. When the process ends early (time limit, crash),
  * the variants it finished keep their results and the rest are "not-run".
  * @throws SubprocessError when the process failed before finishing any variant (Spark or the
  *   database did not load).
  */
-export async function mutantOutputs(opts: { dirs: string[]; scale: number; settings: SparkSettings; timeoutMs?: number }): Promise<VariantResult[]> {
+export async function mutantOutputs(opts: { dirs: string[]; scale: number; settings: SparkSettings; timeoutMs?: number; perVariantS?: number; cancelGraceS?: number }): Promise<VariantResult[]> {
   const dirs = opts.dirs.map((d) => path.resolve(d));
   for (const d of dirs) {
     if (d.includes(',')) throw new InputError('a variant folder name may not contain a comma', d);
@@ -179,7 +185,8 @@ export async function mutantOutputs(opts: { dirs: string[]; scale: number; setti
   }
   if (dirs.length === 0) return [];
   const settings = SparkSettingsSchema.parse(opts.settings);
-  const args = ['--variants', dirs.join(','), '--db', databaseDir(opts.scale), '--settings', JSON.stringify(settings)];
+  const args = ['--variants', dirs.join(','), '--db', databaseDir(opts.scale), '--settings', JSON.stringify(settings),
+    '--per-variant-timeout', String(opts.perVariantS ?? 600), '--cancel-grace', String(opts.cancelGraceS ?? 60)];
   try {
     const out = await runPythonJson('mutant_outputs.py', args, OutputsLine, { timeoutMs: opts.timeoutMs ?? 30 * 60_000 });
     const byDir = new Map(out.results.map((r) => [path.resolve(r.dir), r]));
@@ -271,6 +278,8 @@ export async function checkEquivalence(opts: {
 
   const judge = async (variantDir: string, r: VariantResult): Promise<{ verdict: MutantVerdict['verdict']; summary: string }> => {
     if (r.status === 'not-run') return { verdict: 'error', summary: `not run: ${firstLine(r.reason)}` };
+    // No output to compare: undecided (left out of every score), not counted as a difference.
+    if (r.status === 'timeout') return { verdict: 'error', summary: `timed out: ${firstLine(r.reason)}` };
     if (r.status === 'exception') return { verdict: 'killable', summary: `solve raised: ${firstLine(r.reason)}` };
     try {
       const cmp = await compareOutputs({ candidateDir: path.join(variantDir, 'out'), referenceDir: refDir, outDir: variantDir, execution: { status: 'ok' } });

@@ -13,8 +13,15 @@ in the order of --variants. Each variant's result is also written to `<variant>/
 as soon as it is known (stale result.json and out/ are removed first), so a caller whose run was
 cut short by a time limit can still read the finished ones. Variants' own prints go to stderr.
 
+Each variant has a time limit (--per-variant-timeout, seconds): past it, its Spark jobs are
+cancelled and it is recorded as {"status": "timeout"}; the next variant runs in the same session.
+A variant that does not let go within --cancel-grace seconds of the cancel (a hang in Python, not
+in Spark) ends the process after its result is written: later variants have no result (the
+caller records them as not run).
+
 Usage:
     python mutant_outputs.py --variants DIR1,DIR2,... --db DB_DIR --settings JSON|@FILE
+        [--per-variant-timeout 600] [--cancel-grace 60]
 """
 from __future__ import annotations
 
@@ -24,6 +31,7 @@ import json
 import os
 import shutil
 import sys
+import threading
 import time
 import traceback
 
@@ -82,11 +90,39 @@ def run_variant(spark, tables, variant: str, index: int) -> dict:
     return result
 
 
+def run_with_limit(spark, tables, variant: str, index: int, limit_s: float, grace_s: float) -> tuple[dict, bool]:
+    """run_variant in a thread of its own, with its Spark jobs in a job group of their own.
+
+    Returns (result, released): past `limit_s` seconds the group's jobs are cancelled and the
+    result is {"dir", "status": "timeout", "reason", "ms"}; released is False when the variant's
+    thread was still running `grace_s` seconds after the cancel (the process cannot go on safely).
+    """
+    box: dict = {}
+    group = f"lockin-variant-{index}"
+
+    def target() -> None:
+        spark.sparkContext.setJobGroup(group, os.path.basename(variant), interruptOnCancel=True)
+        box["result"] = run_variant(spark, tables, variant, index)
+
+    t0 = time.monotonic()
+    worker = threading.Thread(target=target, name=group, daemon=True)
+    worker.start()
+    worker.join(limit_s)
+    if not worker.is_alive() and "result" in box:
+        return box["result"], True
+    spark.sparkContext.cancelJobGroup(group)
+    worker.join(grace_s)
+    reason = f"stopped after the per-variant time limit of {limit_s:g} s"
+    return {"dir": variant, "status": "timeout", "reason": reason, "ms": int((time.monotonic() - t0) * 1000)}, not worker.is_alive()
+
+
 def main(argv: list[str]) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variants", required=True, help="comma-separated folders, each holding solution.py")
     ap.add_argument("--db", required=True, help="typed database folder (databaseDir(S))")
     ap.add_argument("--settings", required=True, help="SparkSettings JSON (inline or @file)")
+    ap.add_argument("--per-variant-timeout", type=float, default=600.0, help="seconds per variant")
+    ap.add_argument("--cancel-grace", type=float, default=60.0, help="seconds a cancelled variant has to let go")
     args = ap.parse_args(argv)
 
     from spark_session import build_session, parse_settings_arg
@@ -114,12 +150,19 @@ def main(argv: list[str]) -> None:
     tables = load_tables(spark, args.db)
     results = []
     for i, v in enumerate(variants):
-        r = run_variant(spark, tables, v, i)
+        r, released = run_with_limit(spark, tables, v, i, args.per_variant_timeout, args.cancel_grace)
         _write_result(v, r)
         results.append(r)
         progress(f"[{i + 1}/{len(variants)}] {os.path.basename(v)}: {r['status']}"
                  + (f" ({r['rows']} rows)" if "rows" in r else f": {r.get('reason', '').splitlines()[0][:200]}")
                  + f" in {r['ms']} ms")
+        if not released:
+            progress(f"{os.path.basename(v)} did not stop after the cancel: ending here, "
+                     f"{len(variants) - i - 1} variant(s) not run")
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.write(result_fd, (json.dumps({"results": results}) + "\n").encode("utf-8"))
+            os._exit(0)
         try:
             spark.catalog.clearCache()
         except Exception:  # noqa: BLE001

@@ -14,6 +14,7 @@ import {
   corpusTableColumns,
   generateMutants,
   generateMutantsFromFile,
+  mutantOutputs,
   MUTATION_OPERATORS,
   type MutantInfo,
 } from '../../activities/mutation/generate';
@@ -235,4 +236,41 @@ describe('checkEquivalence at SF=0.01', () => {
       else process.env.LOCKIN_HOME = saved;
     }
   }, 900_000);
+
+  test('a variant past its time limit is stopped and the next one runs; one that will not stop ends the process', async () => {
+    const db = await ensureTestDatabase(0.01);
+    const saved = process.env.LOCKIN_HOME;
+    process.env.LOCKIN_HOME = db.home;
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-limit-'));
+    const write = (name: string, body: string) => {
+      fs.mkdirSync(path.join(root, name));
+      fs.writeFileSync(path.join(root, name, 'solution.py'), body);
+      return path.join(root, name);
+    };
+    const sparkHang = write('spark-hang', [
+      'import time',
+      'from pyspark.sql import functions as F, types as T',
+      'def solve(spark, tables):',
+      '    slow = F.udf(lambda x: (time.sleep(600), x)[1], T.LongType())',
+      '    return spark.range(1).select(slow("id").alias("id"))',
+      '',
+    ].join('\n'));
+    const fine = write('fine', 'def solve(spark, tables):\n    return spark.range(3)\n');
+    const pythonHang = write('python-hang', 'import time\ndef solve(spark, tables):\n    time.sleep(600)\n');
+    const after = write('after', 'def solve(spark, tables):\n    return spark.range(2)\n');
+    try {
+      const res = await mutantOutputs({ dirs: [sparkHang, fine, pythonHang, after], scale: 0.01, settings: TEST_SPARK_SETTINGS, perVariantS: 10, cancelGraceS: 3 });
+      expect(res.map((r) => [path.basename(r.dir), r.status, r.rows ?? null])).toEqual([
+        ['spark-hang', 'timeout', null],
+        ['fine', 'ok', 3],
+        ['python-hang', 'timeout', null],
+        ['after', 'not-run', null],
+      ]);
+      expect(res[0].reason).toBe('stopped after the per-variant time limit of 10 s');
+    } finally {
+      if (saved === undefined) delete process.env.LOCKIN_HOME;
+      else process.env.LOCKIN_HOME = saved;
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }, 600_000);
 });
