@@ -9,6 +9,7 @@
  *   6. the summary table, the report path and the Temporal UI address.
  * Running it again resumes an interrupted study and redoes nothing that finished.
  */
+import type { ControlsReport } from '../activities/compare/controls';
 import * as fs from 'fs';
 import * as path from 'path';
 import { runControlsOnDisk } from '../activities/compare/activity';
@@ -48,19 +49,8 @@ function done(t0: number): void {
   process.stderr.write(`[lockin]   done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
 }
 
-/** The counts of the evaluator controls' report (activities/compare/controls.ts). */
-export interface ControlCounts {
-  controls: number;
-  expectedAccept: number;
-  expectedReject: number;
-  accepted: number;
-  rejected: number;
-  skipped: number;
-  asExpected: number;
-  unexpected: number;
-  perturbations?: number;
-  verifiedPerturbations?: number;
-}
+/** The counts of the evaluator controls' report (Table II). */
+export type ControlCounts = ControlsReport['counts'];
 
 /**
  * One line on the evaluator controls (Table II) for the main job's output. A control skipped for
