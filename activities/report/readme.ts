@@ -101,6 +101,10 @@ mut.groupby(["condition", "task"]).valid_on_gold.first().groupby("condition").ap
 valid[~valid.killed].groupby(["condition", "operator"]).size()    # survivors per operator
 \`\`\`
 
+figure2-mutation.svg/.png draws one cell per suite (task × condition): killed/total shaded by
+score, grey "inv" for a suite invalid on gold, a red frame where that run was a false pass
+(runs.csv's false_pass).
+
 Table II reads ../controls.json and Table V's reproduction list ../reproduce.json (both as
 written by lockin); mutation scores read ../mutation.json.
 `;

@@ -14,7 +14,7 @@ import { loadStudy, type LoadedStudy } from '../scoring/study';
 import { scoreRun, summarizeCondition, pairedForBranch, mechanismsFor, trajectoriesFor, highScoreWithoutAgreement, runsOf, type ScoredRun, type ConditionSummary } from '../scoring/analysis';
 import { failureCategories, restrictTasks, tabulateTrajectories } from '../scoring/scores';
 import { toCsv } from '../scoring/csv';
-import { parseControls, parseReproduce, parseMutation } from './sideFiles';
+import { parseControls, parseReproduce, parseMutation, type MutationRow } from './sideFiles';
 import { runRows, labelRows, scoreRows, trajectoryRows, mutationRows, pfe, type ExportTable } from './exports';
 import * as T from './tables';
 import { readmeText } from './readme';
@@ -134,6 +134,28 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
     fs.rmSync(pointsFile, { force: true });
   }
 
+  // Figure 2 (beyond the paper): mutation scores, task by condition, false passes framed.
+  const figure2 = ['figure2-mutation.svg', 'figure2-mutation.png'].map((f) => path.join(reportDir, f));
+  if (mutation === null) for (const f of figure2) fs.rmSync(f, { force: true });
+  else {
+    const cellsFile = path.join(reportDir, '.figure2-cells.json');
+    fs.writeFileSync(
+      cellsFile,
+      JSON.stringify({
+        title: `Figure 2. Mutation scores of the frozen suites (${studyId}${isReplayed(study) ? ', REPLAYED' : ''})`,
+        conditions: CONDITIONS.map((c) => ({ id: c, name: BUDGETS[c].name })),
+        tasks,
+        cells: mutationFigureCells(study.runs, mutation),
+      }),
+    );
+    try {
+      const fig = await runPythonJson('figure_mutation.py', [cellsFile, reportDir], z.object({ svg: z.string(), png: z.string(), cells: z.number() }), { timeoutMs: 120_000 });
+      files.push(fig.svg, fig.png);
+    } finally {
+      fs.rmSync(cellsFile, { force: true });
+    }
+  }
+
   // summary.json
   const summaryFile = path.join(reportDir, 'summary.json');
   const summaryJson = {
@@ -155,6 +177,20 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   fs.writeFileSync(readme, readmeText(exclude));
   files.push(mdFile, readme);
   return { reportDir, files, summary: primary.summary };
+}
+
+/**
+ * Figure 2's cells: one per suite row of mutation.json (primary runs only), with whether that
+ * task and condition's run was a false pass (its record's falsePass). Pure.
+ * Input: the study's primary runs ({taskId, condition, record?}) and the parsed mutation rows.
+ * Output: [{task, condition, valid (null: unknown), killed, total, falsePass}].
+ */
+export function mutationFigureCells(
+  runs: { taskId: string; condition: string; record?: { falsePass?: boolean } | null }[],
+  mutation: MutationRow[],
+): { task: string; condition: string; valid: boolean | null; killed: number; total: number; falsePass: boolean }[] {
+  const falsePass = new Set(runs.filter((r) => r.record?.falsePass).map((r) => `${r.taskId}/${r.condition}`));
+  return mutation.map((m) => ({ task: m.task, condition: m.condition, valid: m.validOnGold, killed: m.killed, total: m.total, falsePass: falsePass.has(`${m.task}/${m.condition}`) }));
 }
 
 /** True when the study's model was replayed (study.json `replayed`, or a replay:<corpus> model). */

@@ -6,7 +6,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import execa from 'execa';
-import { writeReport } from '../../activities/report/writeReport';
+import { mutationFigureCells, writeReport } from '../../activities/report/writeReport';
+import { parseMutation } from '../../activities/report/sideFiles';
 import { venvPython } from '../../activities/common/paths';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study');
@@ -106,3 +107,36 @@ print(json.dumps({"rows": labels.num_rows, "t3": {k: {c: (float(v) if not isinst
     expect(r.planFromLabels[c]).toBeCloseTo(s.conditions[c].planScoreMean, 12);
   }
 }, 60_000);
+
+test('with mutation.json: Figure 2 (cells framed where the run was a false pass); without it, Figure 2 is removed', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-report-mut-'));
+  try {
+    fs.cpSync(path.join(FIXTURE, 'runs'), dir, { recursive: true });
+    const suites = [
+      { task: 'q1', condition: 'one-pass', validOnGold: true, killed: 3, total: 5, mutants: [] },
+      { task: 'q3', condition: 'test-guided', validOnGold: false, killed: 0, total: 4, mutants: [] },
+      { task: 'q12', condition: 'plan-audit', validOnGold: true, killed: 0, total: 4, mutants: [] },
+    ];
+    fs.writeFileSync(path.join(dir, 'fx1', 'mutation.json'), JSON.stringify({ studyId: 'fx1', suites, mutants: {} }));
+    const opts = { studyId: 'fx1', runsDir: dir, tasksDir: path.join(FIXTURE, 'tasks'), exclude: ['q3'] };
+    const { reportDir: out } = await writeReport(opts);
+    expect(fs.readFileSync(path.join(out, 'figure2-mutation.png')).subarray(1, 4).toString()).toBe('PNG');
+    expect(fs.readFileSync(path.join(out, 'figure2-mutation.svg'), 'utf8')).toContain('<svg');
+    expect(fs.readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('](figure2-mutation.svg)');
+    expect(
+      mutationFigureCells(
+        [{ taskId: 'q1', condition: 'one-pass', record: { falsePass: true } }, { taskId: 'q3', condition: 'test-guided', record: { falsePass: true } }, { taskId: 'q12', condition: 'plan-audit', record: { falsePass: false } }],
+        parseMutation({ suites }),
+      ),
+    ).toEqual([
+      { task: 'q1', condition: 'one-pass', valid: true, killed: 3, total: 5, falsePass: true },
+      { task: 'q3', condition: 'test-guided', valid: false, killed: 0, total: 4, falsePass: true },
+      { task: 'q12', condition: 'plan-audit', valid: true, killed: 0, total: 4, falsePass: false },
+    ]);
+    fs.rmSync(path.join(dir, 'fx1', 'mutation.json'));
+    await writeReport(opts);
+    expect(['figure2-mutation.png', 'figure2-mutation.svg', 'mutation.csv'].filter((f) => fs.existsSync(path.join(out, f)))).toEqual([]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);
