@@ -32,6 +32,8 @@ export interface SuiteScore {
   validOnGold: boolean;
   /** pytest's exit code on gold (null: stopped or crashed). */
   goldExitCode: number | null;
+  /** Why the suite fails gold: its first failing test and message (absent for a valid suite). */
+  goldFailure?: string;
   /** Non-equivalent mutants the suite ran against. */
   total: number;
   /** Of those, how many the suite detected (0 when the suite is invalid: not counted). */
@@ -79,6 +81,7 @@ export function scoreSuite(task: string, condition: string, suiteSha: string, mu
     suiteSha,
     validOnGold: valid,
     goldExitCode: gold.exitCode,
+    ...(valid ? {} : { goldFailure: gold.failure ?? `pytest exit ${gold.exitCode ?? 'none'}` }),
     total: rows.length,
     killed,
     equivalent: mutants.filter((m) => m.verdict === 'equivalent').length,

@@ -149,13 +149,19 @@ export async function analyzeStudyMutation(opts: MutationStudyOptions): Promise<
       return;
     }
     const suiteSha = sha256File(suiteFile);
-    // v2: a suite that fails gold is not run on the mutants (runs cached before that are not reused).
-    const key = crypto.createHash('sha256').update(JSON.stringify(['v2', suiteSha, eq.goldSha, killable.map((x) => x.id), settings])).digest('hex').slice(0, 24);
+    // v3: a suite that fails gold is not run on the mutants, and gold's first failure is kept
+    // (runs cached before that are not reused).
+    const key = crypto.createHash('sha256').update(JSON.stringify(['v3', suiteSha, eq.goldSha, killable.map((x) => x.id), settings])).digest('hex').slice(0, 24);
     const cache = suiteRunCache(key);
     let runs: Promise<VariantRun[]>;
-    if (fs.existsSync(cache)) runs = Promise.resolve(JSON.parse(fs.readFileSync(cache, 'utf8')) as VariantRun[]);
-    else if (inFlight.has(key)) runs = inFlight.get(key)!;
-    else {
+    let reused = '';
+    if (fs.existsSync(cache)) {
+      runs = Promise.resolve(JSON.parse(fs.readFileSync(cache, 'utf8')) as VariantRun[]);
+      reused = ' (cached)';
+    } else if (inFlight.has(key)) {
+      runs = inFlight.get(key)!;
+      reused = ' (same suite as another condition: one run)';
+    } else {
       runs = runSuiteOnVariants({
         suiteFile,
         variants: [{ id: 'gold', solutionFile: path.join(eq.dir, 'gold', 'solution.py') }, ...killable.map((x) => ({ id: x.id, solutionFile: path.join(eq.dir, x.id, 'solution.py') }))],
@@ -170,7 +176,7 @@ export async function analyzeStudyMutation(opts: MutationStudyOptions): Promise<
     }
     const row = scoreSuite(qid, rec.condition, suiteSha, eq.mutants, await runs);
     rows.set(rec, row);
-    say(`[mutation] suites ${++m}/${jobs.length} ${label}: ${row.validOnGold ? `valid on gold, killed ${row.killed}/${row.total}` : `INVALID: fails gold (pytest exit ${row.goldExitCode ?? 'none'})`}`);
+    say(`[mutation] suites ${++m}/${jobs.length} ${label}: ${row.validOnGold ? `valid on gold, killed ${row.killed}/${row.total}` : `INVALID: fails gold: ${row.goldFailure}`}${reused}`);
   });
   for (const rec of jobs) if (rows.has(rec)) out.suites.push(rows.get(rec)!);
   fs.writeFileSync(path.join(sdir, 'mutation.json'), `${JSON.stringify(out, null, 2)}\n`);

@@ -12,6 +12,24 @@ import { SparkSettingsSchema, type SparkSettings } from '../common/settings';
 import { runSandboxed, toMiB } from '../execution/sandbox';
 import { activityHooks, throwIfCancelled } from '../execution/activityContext';
 import { forbiddenPrefixes } from '../execution/staging';
+import { parseJunit } from '../execution/junit';
+
+/**
+ * The first failing, erroring or uncollectable test of a JUnit report as one line
+ * ("test_solution::test_totals: AssertionError: …", at most 300 characters), or undefined when
+ * the file is missing, unreadable or has no failure.
+ */
+export function firstFailure(junitFile: string): string | undefined {
+  try {
+    for (const c of parseJunit(fs.readFileSync(junitFile, 'utf8'), junitFile)) {
+      const d = c.details.find((x) => x.kind !== 'skipped');
+      if (d) return `${c.id}: ${(d.message || d.text).split('\n').find((l) => l.trim()) ?? d.kind}`.slice(0, 300);
+    }
+  } catch {
+    /* no report: the caller says why the run ended instead */
+  }
+  return undefined;
+}
 
 /** A solution the suite is run against: "gold" or a mutant id, and its solution.py. */
 export interface SuiteVariant {
@@ -30,6 +48,8 @@ export interface VariantRun {
   /** not-run: the suite failed gold (invalid), so it was not run on the mutants after it. */
   status: 'completed' | 'timeout' | 'crash' | 'not-run';
   ms: number;
+  /** For gold when the suite did not pass: the first failing test and its message (one line). */
+  failure?: string;
 }
 
 export interface RunSuiteInput {
@@ -128,6 +148,8 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
     fs.rmSync(harness, { recursive: true, force: true });
     fs.writeFileSync(path.join(outDir, 'suite.log'), log.join('\n'));
   }
+  const gold = done.get('gold');
+  if (gold && !gold.passed) gold.failure = firstFailure(path.join(outDir, 'junit-gold.xml')) ?? (gold.status === 'completed' ? `pytest exit ${gold.exitCode}` : gold.status);
   return input.variants.map((v) => done.get(v.id)!);
 }
 

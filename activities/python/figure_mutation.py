@@ -68,14 +68,15 @@ def main() -> None:
         Patch(facecolor="#bdbdbd", label="inv: suite fails gold"),
         Patch(facecolor="white", edgecolor="tab:red", linewidth=1.6, label="false pass"),
     ]
-    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.28 if len(tasks) > 8 else -0.2), ncol=4, fontsize=7, frameon=False)
+    ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.28 if len(tasks) > 8 else -0.2), ncol=4 if len(tasks) > 8 else 2, fontsize=7, frameon=False)
     ax.set_title(spec.get("title", "Figure 2"), fontsize=10)
     fig.tight_layout()
     os.makedirs(out_dir, exist_ok=True)
     svg = os.path.join(out_dir, "figure2-mutation.svg")
     png = os.path.join(out_dir, "figure2-mutation.png")
-    fig.savefig(svg, format="svg", metadata={"Date": None})
-    fig.savefig(png, format="png", dpi=150)
+    # "tight": with few tasks the title and legend are wider than the grid; nothing is clipped.
+    fig.savefig(svg, format="svg", metadata={"Date": None}, bbox_inches="tight", pad_inches=0.15)
+    fig.savefig(png, format="png", dpi=150, bbox_inches="tight", pad_inches=0.15)
     plt.close(fig)
     print(json.dumps({"svg": svg, "png": png, "cells": len(cells)}))
 

@@ -225,8 +225,9 @@ export function mutationRows(study: string, json: unknown): ExportTable {
     if (ms.length === 0) rows.push({ ...base, mutant: '', operator: '', detected: null, killed: null, status: '' });
     // Older mutation.json files have only `killed`, as observed: detected = that, killed = counted.
     for (const m of ms) {
-      const detected = m.detected ?? m.killed;
-      rows.push({ ...base, mutant: m.id, operator: m.operator, detected, killed: detected && base.valid_on_gold !== false, status: m.status });
+      // A mutant the suite was not run on (invalid on gold) has no observation: empty, not false.
+      const detected = m.status === 'not-run' ? null : (m.detected ?? m.killed);
+      rows.push({ ...base, mutant: m.id, operator: m.operator, detected, killed: m.status === 'not-run' ? null : detected && base.valid_on_gold !== false, status: m.status });
     }
   }
   return { name: 'mutation', columns: MUTATION_COLUMNS, rows };

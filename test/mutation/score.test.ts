@@ -27,7 +27,7 @@ test('a valid suite: detected mutants are killed, survivors are counted by opera
 
 test('a suite invalid on gold: what it detected is kept, nothing is killed', () => {
   const s = scoreSuite('q7', 'test-guided', 'def', MUTANTS, [run('gold', false), run('join-type-1', false), run('filter-bound-1', true), run('filter-bound-2', false)]);
-  expect([s.validOnGold, s.goldExitCode, s.killed, s.total, s.score]).toEqual([false, 1, 0, 3, null]);
+  expect([s.validOnGold, s.goldExitCode, s.killed, s.total, s.score, s.goldFailure]).toEqual([false, 1, 0, 3, null, 'pytest exit 1']);
   expect(s.mutants.map((m) => [m.detected, m.killed])).toEqual([[true, false], [false, false], [true, false]]);
   expect(s.survivorsByOperator).toEqual({});
   expect(() => scoreSuite('q7', 'x', 'y', MUTANTS, [run('gold', true)])).toThrow('q7/x: no run of the suite on mutant join-type-1');
@@ -48,7 +48,8 @@ test('pooled and mean scores per condition leave invalid suites out', () => {
 test('the export has detected and killed per mutant, also from an older mutation.json with killed as observed', () => {
   const invalid = scoreSuite('q7', 'test-guided', 'def', MUTANTS, [run('gold', false), run('join-type-1', false), run('filter-bound-1', true), run('filter-bound-2', false)]);
   const older = { task: 'q3', condition: 'one-pass', suiteSha: 'old', validOnGold: false, mutants: [{ id: 'join-type-1', operator: 'join-type', killed: true, status: 'completed' }] };
-  const table = mutationRows('s1', { suites: [invalid, older, { task: 'q9', condition: 'one-pass', suiteSha: 'none', validOnGold: true, mutants: [] }] });
+  const notRun = { task: 'q4', condition: 'one-pass', suiteSha: 'nr', validOnGold: false, mutants: [{ id: 'distinct-1', operator: 'distinct', detected: false, killed: false, status: 'not-run' }] };
+  const table = mutationRows('s1', { suites: [invalid, older, { task: 'q9', condition: 'one-pass', suiteSha: 'none', validOnGold: true, mutants: [] }, notRun] });
   expect(table.columns.map(([n]) => n)).toEqual(['study', 'task', 'condition', 'suite_sha', 'valid_on_gold', 'mutant', 'operator', 'detected', 'killed', 'status']);
   expect(table.rows.map((r) => [r.task, r.mutant, r.detected, r.killed])).toEqual([
     ['q7', 'join-type-1', true, false],
@@ -56,5 +57,6 @@ test('the export has detected and killed per mutant, also from an older mutation
     ['q7', 'filter-bound-2', true, false],
     ['q3', 'join-type-1', true, false],
     ['q9', '', null, null],
+    ['q4', 'distinct-1', null, null],
   ]);
 });

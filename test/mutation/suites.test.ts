@@ -83,11 +83,14 @@ test('a suite that fails gold is invalid: not run on the mutants by default, and
   const input = { suiteFile: path.join(dir, 'bad/test_solution.py'), variants: variants().filter((v) => v.id !== 'crash-1'), settings: TEST_SPARK_SETTINGS };
   const stopped = await runSuiteOnVariants({ ...input, outDir: path.join(dir, 'out-bad-stopped') });
   expect(stopped.map((r) => [r.variant, r.passed, r.status, r.exitCode])).toEqual([['gold', false, 'completed', 1], ['aggregate-function-1', false, 'not-run', null], ['sort-1', false, 'not-run', null]]);
+  // Why it is invalid: gold's first failing test, from its JUnit report.
+  expect(stopped[0].failure).toMatch(/^test_solution::test_expects_avg: assert \[\(1, 5\)\] == \[\(1, 2\.5\)\]/);
   const s0 = scoreSuite('qx', 'test-guided', 'sha', [
     { id: 'aggregate-function-1', operator: 'aggregate-function', verdict: 'killable' },
     { id: 'sort-1', operator: 'sort', verdict: 'killable' },
   ], stopped);
   expect([s0.validOnGold, s0.killed, s0.total, s0.score, s0.mutants.map((m) => [m.detected, m.killed, m.status])]).toEqual([false, 0, 2, null, [[false, false, 'not-run'], [false, false, 'not-run']]]);
+  expect(s0.goldFailure).toBe(stopped[0].failure);
   // Asked to run them anyway, what it observes is kept (detected) and still not counted.
   const runs = await runSuiteOnVariants({ ...input, outDir: path.join(dir, 'out-bad'), stopIfGoldFails: false });
   expect(runs.map((r) => [r.variant, r.passed])).toEqual([['gold', false], ['aggregate-function-1', true], ['sort-1', false]]);
