@@ -59,10 +59,10 @@ export type ControlCounts = ControlsReport['counts'];
  */
 export function controlsLine(c: ControlCounts | undefined, allAsExpected: boolean): string {
   if (!c) return allAsExpected ? 'all as expected' : 'SOME UNEXPECTED (see controls.md)';
-  const detail = `${c.accepted} accepted (expected ${c.expectedAccept}), ${c.rejected} rejected (expected ${c.expectedReject})${c.perturbations ? `; perturbations verified ${c.verifiedPerturbations ?? 0}/${c.perturbations}` : ''}`;
-  if (allAsExpected) return `${c.asExpected}/${c.controls} as expected (${detail})`;
-  if (c.unexpected === c.skipped) return `${c.asExpected}/${c.controls} as expected; ${c.skipped} skipped (no reference at this scale), none wrong (${detail})`;
-  return `SOME UNEXPECTED: ${c.unexpected} of ${c.controls} (${detail}; see controls.md)`;
+  const perturbed = c.perturbations ? `; perturbations verified ${c.verifiedPerturbations ?? 0}/${c.perturbations}` : '';
+  if (allAsExpected) return `${c.asExpected}/${c.controls} as expected (${c.expectedAccept} to accept, ${c.expectedReject} to reject${perturbed})`;
+  if (c.unexpected === c.skipped) return `${c.asExpected}/${c.controls} as expected, ${c.skipped} skipped (no reference at this scale), none wrong`;
+  return `SOME UNEXPECTED: ${c.unexpected - c.skipped} of ${c.controls} wrong (accepted ${c.accepted}, expected ${c.expectedAccept}; rejected ${c.rejected}, expected ${c.expectedReject}); see controls.md`;
 }
 
 function dbManifestHash(scale: number): string | null {
@@ -96,8 +96,9 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
       taskQueue: 'lockin-default',
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
-    const refs = (prep as { references: { count: number; failed: unknown[] } }).references;
-    process.stderr.write(`[lockin]   ${refs.count} references stored${refs.failed.length ? `, ${refs.failed.length} FAILED` : ''}\n`);
+    const refs = (prep as { references: { count: number; failed: { id: string; error: string }[] } }).references;
+    const failedRefs = refs.failed.map((f) => `${f.id}: ${f.error.split(/[.\n]/)[0]}`).join('; ');
+    process.stderr.write(`[lockin]   ${refs.count} references stored${refs.failed.length ? `, ${refs.failed.length} FAILED (${failedRefs}; left out of the study at this scale)` : ''}\n`);
     if (o.scale !== EQUIVALENCE_SCALE) {
       process.stderr.write(`[lockin]   the SF=${EQUIVALENCE_SCALE} database for the mutation analysis's equivalence check:\n`);
       await client.workflow.execute('prepareDatabase', {

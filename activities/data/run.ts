@@ -18,9 +18,12 @@ const CLEAR_ERROR_EXIT = 2;
 /** The JVM's start-up banner, printed by every Spark session: not progress, so not forwarded. */
 const SPARK_BANNER = [/^WARNING: Using incubator modules: /, /^Setting default log level to "WARN"\.$/, /^To adjust logging level use sc\.setLogLevel\(newLevel\)/];
 
-/** True for a line of the JVM's start-up banner (see SPARK_BANNER). */
+/** Java stack frames of an exception Spark logs (the failing query's one-line error is kept). */
+const JAVA_STACK = [/^\s+at [\w$.<>/-]+\(.*\)$/, /^\s*\.\.\. \d+ more$/, /^\s+at [\w$.<>/-]+$/];
+
+/** True for a line of the JVM's start-up banner (see SPARK_BANNER) or a Java stack frame. */
 export function isSparkBanner(line: string): boolean {
-  return SPARK_BANNER.some((re) => re.test(line));
+  return SPARK_BANNER.some((re) => re.test(line)) || JAVA_STACK.some((re) => re.test(line));
 }
 
 /** Where progress lines go: stderr unless LOCKIN_DATA_QUIET=1, the Spark banner left out. Tests may replace it. */

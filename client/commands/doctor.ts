@@ -38,8 +38,8 @@ export async function machineLines(): Promise<string[]> {
         : 'checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)';
   const lines = [
     `cores: ${cores}; memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
-    `Spark slots (JVM activities at once): ${process.env.LOCKIN_SPARK_CONCURRENCY ?? `${Math.max(1, cores)} (one per core; LOCKIN_SPARK_CONCURRENCY overrides)`}`,
-    `model calls at once: ${process.env.LOCKIN_MODEL_CONCURRENCY ?? '4 (LOCKIN_MODEL_CONCURRENCY overrides)'}`,
+    `Spark slots (JVM activities at once): ${process.env.LOCKIN_SPARK_CONCURRENCY ? `${process.env.LOCKIN_SPARK_CONCURRENCY} (from LOCKIN_SPARK_CONCURRENCY)` : `${Math.max(1, cores)} (one per core; LOCKIN_SPARK_CONCURRENCY overrides)`}`,
+    `model calls at once: ${process.env.LOCKIN_MODEL_CONCURRENCY ? `${process.env.LOCKIN_MODEL_CONCURRENCY} (from LOCKIN_MODEL_CONCURRENCY)` : '4 (LOCKIN_MODEL_CONCURRENCY overrides)'}`,
     `sandbox for candidate code and tests: ${sandbox}`,
   ];
   if (process.env.TEMPORAL_ADDRESS) return lines;

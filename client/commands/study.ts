@@ -40,6 +40,14 @@ function defaultStudyId(model: string, scale: number): string {
   return `study-sf${scale}-${slug}-${new Date().toISOString().slice(0, 10)}`;
 }
 
+/** What the profile's rows and columns mean (printed under the table). */
+const PROFILE_LEGEND = [
+  'Seconds of activity time, summed over the activities of the study workflow (step 4 of the main job; steps 2, 3 and 5 print their own times).',
+  'Rows: "shared" = per-task work the three conditions share (the initial generation, the snapshot\'s pytest run and execution, the reference evaluation); "study" = study-level steps; one row per condition for its own calls and runs (a run identical to one already made is reused, so its time counts once).',
+  'temporal overhead (queue wait) = from scheduling to start of each activity: Temporal\'s dispatch plus the wait for a free worker slot (with 2 cores, mostly the wait for a Spark slot).',
+  '',
+].join('\n');
+
 export function register(program: Command): void {
   const study = program.command('study').description('run, watch, resume and inspect studies');
 
@@ -145,10 +153,10 @@ export function register(program: Command): void {
       try {
         const p = await profileStudy(client, id);
         const cats = Object.keys(p.total).sort();
-        const t = newTable({ head: ['scope', ...cats] });
+        const t = newTable({ head: ['scope (seconds)', ...cats] });
         for (const [scope, b] of Object.entries(p.byCondition)) t.push([scope, ...cats.map((c) => (b[c] ?? 0).toFixed(1))]);
         t.push(['total', ...cats.map((c) => p.total[c].toFixed(1))]);
-        process.stdout.write(`${t.toString()}\nstudy wall time: ${p.wallSeconds.toFixed(1)} s (activity seconds can exceed it: activities run in parallel)\n`);
+        process.stdout.write(`${t.toString()}\nstudy wall time: ${p.wallSeconds.toFixed(1)} s (activity seconds can exceed it: activities run in parallel)\n${PROFILE_LEGEND}`);
       } finally {
         await connection.close();
       }

@@ -44,8 +44,8 @@ test('names the slots from the environment, the sandbox, and a gRPC port taken b
   process.env.LOCKIN_TEMPORAL_UI_PORT = String(freePort);
   const lines = await machineLines();
   expect(lines.slice(1)).toEqual([
-    'Spark slots (JVM activities at once): 1',
-    'model calls at once: 3',
+    'Spark slots (JVM activities at once): 1 (from LOCKIN_SPARK_CONCURRENCY)',
+    'model calls at once: 3 (from LOCKIN_MODEL_CONCURRENCY)',
     'sandbox for candidate code and tests: checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)',
     `Temporal: not running; port(s) ${takenPort} taken by another process: set LOCKIN_TEMPORAL_PORT / LOCKIN_TEMPORAL_UI_PORT, or TEMPORAL_ADDRESS`,
   ]);
