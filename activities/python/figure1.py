@@ -14,19 +14,13 @@ The dashed line marks the paper's 90% threshold.
 from __future__ import annotations
 
 import json
-import os
 import sys
+
+from figures import open_spec, save
 
 
 def main() -> None:
-    points_file, out_dir = sys.argv[1], sys.argv[2]
-    with open(points_file, encoding="utf-8") as fh:
-        spec = json.load(fh)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    matplotlib.rcParams["svg.hashsalt"] = "lockin"  # deterministic SVG ids
-    import matplotlib.pyplot as plt
+    spec, out_dir, plt = open_spec(sys.argv[1:])
 
     conds = spec["conditions"]
     points = spec["points"]
@@ -58,12 +52,7 @@ def main() -> None:
     axes[1].legend(handles=handles, loc="lower right", fontsize=8)
     fig.suptitle(spec.get("title", "Figure 1"), fontsize=10)
     fig.tight_layout()
-    os.makedirs(out_dir, exist_ok=True)
-    svg = os.path.join(out_dir, "figure1.svg")
-    png = os.path.join(out_dir, "figure1.png")
-    fig.savefig(svg, format="svg", metadata={"Date": None})
-    fig.savefig(png, format="png", dpi=150)
-    plt.close(fig)
+    svg, png = save(fig, plt, out_dir, "figure1")
     print(json.dumps({"svg": svg, "png": png, "points": len(points)}))
 
 

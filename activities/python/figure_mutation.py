@@ -16,19 +16,13 @@ behind false passes are weak, or reject the right answer.
 from __future__ import annotations
 
 import json
-import os
 import sys
+
+from figures import open_spec, save
 
 
 def main() -> None:
-    cells_file, out_dir = sys.argv[1], sys.argv[2]
-    with open(cells_file, encoding="utf-8") as fh:
-        spec = json.load(fh)
-    import matplotlib
-
-    matplotlib.use("Agg")
-    matplotlib.rcParams["svg.hashsalt"] = "lockin"  # deterministic SVG ids
-    import matplotlib.pyplot as plt
+    spec, out_dir, plt = open_spec(sys.argv[1:])
     from matplotlib.patches import Patch, Rectangle
 
     conds, tasks, cells = spec["conditions"], spec["tasks"], spec["cells"]
@@ -71,13 +65,7 @@ def main() -> None:
     ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.28 if len(tasks) > 8 else -0.2), ncol=4 if len(tasks) > 8 else 2, fontsize=7, frameon=False)
     ax.set_title(spec.get("title", "Figure 2"), fontsize=10)
     fig.tight_layout()
-    os.makedirs(out_dir, exist_ok=True)
-    svg = os.path.join(out_dir, "figure2-mutation.svg")
-    png = os.path.join(out_dir, "figure2-mutation.png")
-    # "tight": with few tasks the title and legend are wider than the grid; nothing is clipped.
-    fig.savefig(svg, format="svg", metadata={"Date": None}, bbox_inches="tight", pad_inches=0.15)
-    fig.savefig(png, format="png", dpi=150, bbox_inches="tight", pad_inches=0.15)
-    plt.close(fig)
+    svg, png = save(fig, plt, out_dir, "figure2-mutation", tight=True)
     print(json.dumps({"svg": svg, "png": png, "cells": len(cells)}))
 
 
