@@ -21,14 +21,14 @@ const SPARK_BANNER = [/^WARNING: Using incubator modules: /, /^Setting default l
 /** Java stack frames of an exception Spark logs (the failing query's one-line error is kept). */
 const JAVA_STACK = [/^\s+at [\w$.<>/-]+\(.*\)$/, /^\s*\.\.\. \d+ more$/, /^\s+at [\w$.<>/-]+$/];
 
-/** True for a line of the JVM's start-up banner (see SPARK_BANNER) or a Java stack frame. */
-export function isSparkBanner(line: string): boolean {
+/** Spark noise, not progress: a line of the JVM start-up banner (SPARK_BANNER) or a Java stack frame (JAVA_STACK). */
+export function isSparkNoise(line: string): boolean {
   return SPARK_BANNER.some((re) => re.test(line)) || JAVA_STACK.some((re) => re.test(line));
 }
 
 /** Where progress lines go: stderr unless LOCKIN_DATA_QUIET=1, the Spark banner left out. Tests may replace it. */
 export let progressSink: (line: string) => void = (line) => {
-  if (process.env.LOCKIN_DATA_QUIET !== '1' && !isSparkBanner(line)) process.stderr.write(`[data] ${line}\n`);
+  if (process.env.LOCKIN_DATA_QUIET !== '1' && !isSparkNoise(line)) process.stderr.write(`[data] ${line}\n`);
 };
 
 /** Replaces the progress sink (returns the previous one). */

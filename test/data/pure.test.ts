@@ -5,7 +5,7 @@
  */
 import execa from 'execa';
 import { pythonDir, venvPython } from '../../activities/common/paths';
-import { isSparkBanner } from '../../activities/data/run';
+import { isSparkNoise } from '../../activities/data/run';
 
 async function py(code: string): Promise<any> {
   const res = await execa(venvPython(), ['-c', code], { env: { PYTHONPATH: pythonDir() } });
@@ -59,8 +59,8 @@ print(json.dumps([schema, rows, cmp(rows, ['y\\t2', 'x\\t1']), cmp(rows, ['x\\t1
 });
 
 test('the Spark start-up banner is not forwarded as progress; lockin and Spark errors are', () => {
-  expect(['WARNING: Using incubator modules: jdk.incubator.vector', 'Setting default log level to "WARN".', 'To adjust logging level use sc.setLogLevel(newLevel). For SparkR, use setLogLevel(newLevel).'].map(isSparkBanner)).toEqual([true, true, true]);
-  expect(['[   75.5s] references: [7/33] q14b: running', 'WARNING: could not fetch', '26/11/30 00:31:02 ERROR Executor: Exception in task 0.0'].map(isSparkBanner)).toEqual([false, false, false]);
+  expect(['WARNING: Using incubator modules: jdk.incubator.vector', 'Setting default log level to "WARN".', 'To adjust logging level use sc.setLogLevel(newLevel). For SparkR, use setLogLevel(newLevel).'].map(isSparkNoise)).toEqual([true, true, true]);
+  expect(['[   75.5s] references: [7/33] q14b: running', 'WARNING: could not fetch', '26/11/30 00:31:02 ERROR Executor: Exception in task 0.0'].map(isSparkNoise)).toEqual([false, false, false]);
   // Java stack frames of a logged exception are dropped; its message line stays.
-  expect(['\tat org.apache.spark.sql.errors.QueryExecutionErrors$.divideByZeroError(QueryExecutionErrors.scala:203)', '\t... 27 more', 'org.apache.spark.SparkArithmeticException: [DIVIDE_BY_ZERO] Division by zero.'].map(isSparkBanner)).toEqual([true, true, false]);
+  expect(['\tat org.apache.spark.sql.errors.QueryExecutionErrors$.divideByZeroError(QueryExecutionErrors.scala:203)', '\t... 27 more', 'org.apache.spark.SparkArithmeticException: [DIVIDE_BY_ZERO] Division by zero.'].map(isSparkNoise)).toEqual([true, true, false]);
 });
