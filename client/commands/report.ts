@@ -7,7 +7,7 @@ import { CONDITIONS } from '../../workflows/budgets';
 export function register(program: Command): void {
   program
     .command('report')
-    .description('write runs/<ID>/report/: report.md (Tables I–VII), Figure 1 (SVG, PNG), summary.json, CSV/Parquet exports')
+    .description('write runs/<ID>/report/: report.md (Tables I–VII), Figure 1 and, when the mutation analysis ran, Figure 2 (SVG, PNG), summary.json, CSV/Parquet exports (mutation.csv/.parquet too)')
     .argument('<id>', 'study id (a folder under runs/)')
     .option('--runs <dir>', 'folder holding the study folders (default: LOCKIN_RUNS or <repo>/runs)')
     .option('--exclude <tasks>', 'comma-separated tasks excluded in the sensitivity analysis', 'q11')
