@@ -21,7 +21,7 @@ import { compareTables } from '../activities/compare/compare';
 import { buildControlCases, ControlCase } from '../activities/compare/controls';
 import { isFloatingType, PlainTable } from '../activities/compare/table';
 import { referencesDir, venvPython, REPO_ROOT } from '../activities/common/paths';
-import { DEFAULT_SPARK_SETTINGS } from '../activities/common/settings';
+import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
 
 interface BenchCase {
   id: string;

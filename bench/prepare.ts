@@ -11,7 +11,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../activities/common/settings';
+import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../protocol/settings';
 import { buildReferences, generateTables, loadTables } from '../activities/data';
 
 function arg(name: string, fallback?: string): string | undefined {

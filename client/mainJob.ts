@@ -14,7 +14,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { runControlsOnDisk } from '../activities/compare/activity';
 import { reproduceReferences } from '../activities/data/references';
-import { DEFAULT_SPARK_SETTINGS } from '../activities/common/settings';
+import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
 import { databaseDir, referencesDir, scaleTag } from '../activities/common/paths';
 import { studyDir } from '../activities/store/layout';
 import { buildStudyInput } from './studyInput';

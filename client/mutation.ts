@@ -9,7 +9,7 @@ import { analyzeStudyMutation } from '../activities/mutation/study';
 import { aggregateByCondition } from '../activities/mutation/score';
 import { writeReport } from '../activities/report/writeReport';
 import { studyDir } from '../activities/store/layout';
-import { BUDGETS, CONDITIONS } from '../workflows/budgets';
+import { BUDGETS, CONDITIONS } from '../protocol/conditions';
 
 /**
  * Analyzes study `id` and (unless report = false) rewrites runs/<id>/report/.

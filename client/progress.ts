@@ -1,9 +1,9 @@
 /** The study's live progress line, fed by polling the workflow's `progress` query. */
 import { SingleBar, Presets } from 'cli-progress';
 import type { WorkflowHandle } from '@temporalio/client';
-import type { StudyProgress } from '../workflows/types';
+import type { StudyProgress } from '../protocol/inputs';
 import type { CallsUsed } from '../workflows/conditions/calls';
-import { CONDITIONS } from '../workflows/budgets';
+import { CONDITIONS } from '../protocol/conditions';
 
 /**
  * Live calls of the running tasks: "q70 1·2·4" = calls used so far by Frozen One-Pass ·

@@ -1,8 +1,8 @@
 /** Builds a StudyInput from CLI options, with the study's recorded defaults (STUDY-PROTOCOL.md §6). */
-import { DEFAULT_SPARK_SETTINGS } from '../activities/common/settings';
+import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
 import { STUDY_TASKS } from '../activities/tasks/schema';
-import { CONDITIONS, ConditionId } from '../workflows/budgets';
-import type { StudyInput } from '../workflows/types';
+import { CONDITIONS, ConditionId } from '../protocol/conditions';
+import type { StudyInput } from '../protocol/inputs';
 
 /** The paper's sampling settings: temperature 1.0, top-p 1.0 (only temperature is sent). */
 export const DEFAULT_PARAMS = { temperature: 1.0, topP: 1.0, maxTokens: 16000, longContext: true };

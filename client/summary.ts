@@ -1,7 +1,7 @@
 /** The summary table printed at the end of a study, computed from the run records. */
 import { newTable } from './table';
-import type { RunRecord } from '../activities/common/types';
-import { BUDGETS, CONDITIONS } from '../workflows/budgets';
+import type { RunRecord } from '../protocol/types';
+import { BUDGETS, CONDITIONS } from '../protocol/conditions';
 
 export interface ConditionSummary {
   condition: string;

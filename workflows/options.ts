@@ -4,7 +4,7 @@
  * activities themselves.
  */
 import type { ActivityOptions } from '@temporalio/workflow';
-import { QUEUES } from '../worker/queues';
+import { QUEUES } from '../protocol/queues';
 
 /** A model call: slow, rate-limited, retried by the backend itself for 429/5xx. */
 export const MODEL_CALL: ActivityOptions = {

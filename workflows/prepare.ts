@@ -7,13 +7,12 @@
  * Every activity skips work whose outputs already match their record, so a re-run resumes.
  */
 import { proxyActivities, defineQuery, setHandler, ApplicationFailure } from '@temporalio/workflow';
-import type * as activities from '../worker/activities';
+import type { DataActivities } from '../protocol/activities';
+import { QUEUES } from '../protocol/queues';
+import type { SparkSettings } from '../protocol/settings';
 
-/** The study's Spark settings, as the data activities take them. */
-type SparkSettings = Parameters<typeof activities.loadTables>[0]['settings'];
-
-/** The queue of JVM-starting work (worker/queues.ts QUEUES.spark). */
-const SPARK_QUEUE = 'lockin-spark';
+/** The queue of JVM-starting work. */
+const SPARK_QUEUE = QUEUES.spark;
 
 /** Generation: a few seconds at SF=1; the generator is deterministic, so retries are safe. */
 const GENERATE_OPTIONS = { startToCloseTimeout: '30 minutes', heartbeatTimeout: '1 minute', retry: { maximumAttempts: 3, initialInterval: '5s' } } as const;
@@ -56,8 +55,8 @@ export const prepareProgressQuery = defineQuery<PrepareProgress>('prepareProgres
 /** Runs the four steps in order; fails (non-retryable) when a variant fails analysis. */
 export async function prepareDatabase(input: PrepareDatabaseInput): Promise<PrepareDatabaseResult> {
   const taskQueue = input.sparkQueue ?? SPARK_QUEUE;
-  const gen = proxyActivities<typeof activities>({ ...GENERATE_OPTIONS, taskQueue });
-  const spark = proxyActivities<typeof activities>({ ...SPARK_STEP_OPTIONS, taskQueue });
+  const gen = proxyActivities<DataActivities>({ ...GENERATE_OPTIONS, taskQueue });
+  const spark = proxyActivities<DataActivities>({ ...SPARK_STEP_OPTIONS, taskQueue });
   const progress: PrepareProgress = { step: 'generate', done: [] };
   setHandler(prepareProgressQuery, () => progress);
   const seconds = { generate: 0, load: 0, analyze: 0, references: 0 };

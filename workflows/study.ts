@@ -4,11 +4,11 @@
  * if asked (Table VII), then collect the records and write the report.
  */
 import { defineQuery, executeChild, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { StudyActivities } from './contract';
+import type { StudyActivities } from '../protocol/activities';
 import { LOCAL_STEP } from './options';
-import { STATUS_KEY, STUDY_KEY, TASK_KEY } from './searchAttributes';
+import { STATUS_KEY, STUDY_KEY, TASK_KEY } from '../protocol/searchAttributes';
 import { runTask, TaskSummary } from './task';
-import type { StudyInput, StudyProgress } from './types';
+import type { StudyInput, StudyProgress } from '../protocol/inputs';
 
 const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 

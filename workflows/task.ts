@@ -5,15 +5,15 @@
  * agreement, labels) and one run record per condition (STUDY-PROTOCOL.md §2–4).
  */
 import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { RunRecord, StageResult, TokenUsage } from '../activities/common/types';
-import { BUDGETS, ConditionId } from './budgets';
-import type { StudyActivities } from './contract';
+import type { RunRecord, StageResult, TokenUsage } from '../protocol/types';
+import { BUDGETS, ConditionId } from '../protocol/conditions';
+import type { StudyActivities } from '../protocol/activities';
 import { frozenOnePass } from './conditions/frozenOnePass';
 import { planAuditGuidedRevision } from './conditions/planAuditGuidedRevision';
 import { testGuidedRevision } from './conditions/testGuidedRevision';
 import { LOCAL_STEP, MODEL_CALL, SPARK_RUN } from './options';
-import { CONDITION_KEY, STATUS_KEY, STUDY_KEY, TASK_KEY } from './searchAttributes';
-import type { ConditionResult, TaskInput } from './types';
+import { CONDITION_KEY, STATUS_KEY, STUDY_KEY, TASK_KEY } from '../protocol/searchAttributes';
+import type { ConditionResult, TaskInput } from '../protocol/inputs';
 
 const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 const model = proxyActivities<StudyActivities>(MODEL_CALL);

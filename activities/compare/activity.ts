@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { InputError, nonRetryable } from '../common/errors';
 import { referencesDir } from '../common/paths';
-import { ComparisonOutcome, ExecutionStatus } from '../common/types';
+import { ComparisonOutcome, ExecutionStatus } from '../../protocol/types';
 import { REFERENCE_INVENTORY } from '../tasks/schema';
 import { compareTables, ComparisonResult } from './compare';
 import { ControlReference, controlsMarkdown, ControlsReport, runControls } from './controls';

@@ -31,7 +31,7 @@
  * lower-cased names are the same multiset (a reordering); otherwise positional when the column
  * counts are equal; no value check when the counts differ.
  */
-import { FailureCategory } from '../common/types';
+import { FailureCategory } from '../../protocol/types';
 import { Cell, isNumericType, PlainTable, TableColumn } from './table';
 
 /** Precedence of the primary category (first that applies). */

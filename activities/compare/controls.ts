@@ -25,7 +25,7 @@
  * check (not the comparator) confirms the perturbed table differs from the original exactly in
  * the intended way.
  */
-import { FailureCategory } from '../common/types';
+import { FailureCategory } from '../../protocol/types';
 import { cellKey, compareTables, rowKey } from './compare';
 import { Cell, isIntegerType, isNumericType, parseDecimalType, PlainTable, TableColumn } from './table';
 

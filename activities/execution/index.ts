@@ -6,7 +6,7 @@
  */
 import { ZodError } from 'zod';
 import { InputError, nonRetryable } from '../common/errors';
-import type { ExecutionOutcome, PytestOutcome, SmokeOutcome } from '../common/types';
+import type { ExecutionOutcome, PytestOutcome, SmokeOutcome } from '../../protocol/types';
 import * as exec from './execute';
 import * as pytest from './pytest';
 

@@ -4,7 +4,7 @@
  * feedback.
  */
 import { XMLParser } from 'fast-xml-parser';
-import type { PytestCounts } from '../common/types';
+import type { PytestCounts } from '../../protocol/types';
 
 export type CaseOutcome = 'passed' | 'failed' | 'errored' | 'collection-failed' | 'skipped';
 

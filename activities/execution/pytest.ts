@@ -12,8 +12,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { SparkSettingsSchema, type SparkSettings } from '../common/settings';
-import type { PytestCounts, PytestOutcome } from '../common/types';
+import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
+import type { PytestCounts, PytestOutcome } from '../../protocol/types';
 import { InputError } from '../common/errors';
 import { pythonDir, venvPython } from '../common/paths';
 import { countCases, formatFailures, parseJunit, suitePassed, type JunitCase } from './junit';

@@ -19,9 +19,9 @@ import * as path from 'path';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { InputError } from '../common/errors';
-import type { StageRequest, StageResult, TokenUsage } from '../common/types';
+import type { StageRequest, StageResult, TokenUsage } from '../../protocol/types';
 import { preflight, PreflightReport } from '../preflight/preflight';
-import { CONDITIONS } from '../../workflows/budgets';
+import { CONDITIONS } from '../../protocol/conditions';
 import { callAnthropic, LONG_CONTEXT_BETA } from './backends/anthropic';
 import { readReplay, replayFile } from './backends/replay';
 import { BackendError, BackendReply, BackendRequest, ZERO_USAGE } from './backends/types';
@@ -33,7 +33,7 @@ import { renderTemplate, TemplateInfo } from './prompts';
 import { parseReply } from './reply';
 import { DEFAULT_MODEL_ID, parseModelSpec, ParsedSpec } from './spec';
 import { loadTaskSpec, stageVars } from './stageInputs';
-import { STAGES } from './stages';
+import { STAGES } from '../../protocol/stages';
 
 export const CALL_FILE_SCHEMA_VERSION = 1;
 
@@ -141,7 +141,7 @@ function toFailure(err: unknown): Error {
 
 /**
  * The gateway activity: one protocol-level model call.
- * @param req the stage request (see activities/common/types.ts StageRequest).
+ * @param req the stage request (see protocol/types.ts StageRequest).
  * @returns a small StageResult (no bodies): call file path, ok/protocolError, artifact hashes or
  *   validated JSON, cache hit, backend, usage (of the reply; for a cache hit, the original usage),
  *   cost (USD billed by this call: 0 for cache hits, replays and unpriced models), duration.

@@ -4,7 +4,7 @@
  * Anthropic API at the time of writing; update the table when prices change (the table's
  * version is recorded with each cost).
  */
-import type { TokenUsage } from '../common/types';
+import type { TokenUsage } from '../../protocol/types';
 
 export const PRICING_VERSION = '2026-11';
 

@@ -10,7 +10,7 @@
  */
 import type { z } from 'zod';
 import { ARTIFACTS, ArtifactName } from '../tasks/schema';
-import { JSON_STAGE_SCHEMAS, JsonStage, Stage } from './stages';
+import { JSON_STAGE_SCHEMAS, JsonStage, Stage } from '../../protocol/stages';
 
 export interface FencedBlock {
   info: string;

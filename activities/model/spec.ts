@@ -8,7 +8,7 @@
 import * as path from 'path';
 import { InputError } from '../common/errors';
 import { REPO_ROOT, replayRoot } from '../common/paths';
-import type { ModelParams } from '../common/types';
+import type { ModelParams } from '../../protocol/types';
 
 export const DEFAULT_MODEL_ID = 'claude-sonnet-4-6';
 

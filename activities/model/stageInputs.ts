@@ -21,11 +21,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { InputError } from '../common/errors';
 import { tasksRoot } from '../common/paths';
-import type { StageRequest } from '../common/types';
+import type { StageRequest } from '../../protocol/types';
 import { TaskLoadError, parseYamlWith } from '../tasks/load';
 import { ARTIFACTS, TaskSpec } from '../tasks/schema';
 import { renderArtifacts, taskVars } from './prompts';
-import type { Stage } from './stages';
+import type { Stage } from '../../protocol/stages';
 
 /** The template that renders each stage. */
 export function templateFor(stage: Stage): string {

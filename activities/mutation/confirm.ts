@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { referencesDir, scaleTag } from '../common/paths';
-import type { SparkSettings } from '../common/settings';
+import type { SparkSettings } from '../../protocol/settings';
 import { compareOutputs } from '../compare/activity';
 import { mutantOutputs, type EquivalenceResult, type MutantVerdict } from './generate';
 

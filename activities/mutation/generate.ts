@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { InputError, SubprocessError } from '../common/errors';
 import { databaseDir, lockinHome, pythonDir, referencesDir, scaleTag, tasksRoot } from '../common/paths';
 import { runPythonJson } from '../common/python';
-import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from '../common/settings';
+import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
 import { compareOutputs } from '../compare/activity';
 import { sha256File } from '../store/hash';
 import { listTaskIds, loadTask } from '../tasks/load';

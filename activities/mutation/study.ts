@@ -14,7 +14,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { lockinHome, referencesDir } from '../common/paths';
 import { InputError } from '../common/errors';
-import { SparkSettingsSchema, type SparkSettings } from '../common/settings';
+import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
 import { recordsDir, studyDir, taskDir } from '../store/layout';
 import { sha256File } from '../store/hash';
 import { checkEquivalence, type EquivalenceResult } from './generate';

@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { pythonDir, venvPython } from '../common/paths';
 import { InputError } from '../common/errors';
-import { SparkSettingsSchema, type SparkSettings } from '../common/settings';
+import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
 import { runSandboxed, toMiB } from '../execution/sandbox';
 import { activityHooks, throwIfCancelled } from '../execution/activityContext';
 import { forbiddenPrefixes } from '../execution/staging';

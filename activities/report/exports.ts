@@ -6,7 +6,7 @@
  * Conventions: scores are fractions in [0, 1]; changes are percentage points; booleans are
  * true/false; a missing run appears with present = false and zero scores.
  */
-import type { ConditionId } from '../../workflows/budgets';
+import type { ConditionId } from '../../protocol/conditions';
 import { PLAN_WEIGHTS, CODE_WEIGHTS, TEST_WEIGHTS } from '../scoring/labels';
 import { isSCO } from '../scoring/scores';
 import type { ScoredRun, TrajectoryItem } from '../scoring/analysis';

@@ -1,5 +1,5 @@
 /** Renders report.md from a loaded study and its analyses (activities/report/writeReport.ts). */
-import { BUDGETS, CONDITIONS, type ConditionId } from '../../workflows/budgets';
+import { BUDGETS, CONDITIONS, type ConditionId } from '../../protocol/conditions';
 import type { LoadedStudy } from '../scoring/study';
 import type { highScoreWithoutAgreement } from '../scoring/analysis';
 import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';

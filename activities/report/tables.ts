@@ -3,14 +3,14 @@
  * Pure string builders. Percentages are printed with two decimals; x/n counts keep the
  * assigned-task denominator.
  */
-import { BUDGETS, CONDITIONS, type ConditionId } from '../../workflows/budgets';
+import { BUDGETS, CONDITIONS, type ConditionId } from '../../protocol/conditions';
 import type { ConditionSummary } from '../scoring/analysis';
 import type { PairedSummary, TaskScores, Trajectory } from '../scoring/scores';
 import { TRAJECTORIES } from '../scoring/scores';
 import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
 import { aggregateByCondition } from '../mutation/score';
-import type { FailureCategory } from '../common/types';
-import { FAILURE_CATEGORIES } from '../common/types';
+import type { FailureCategory } from '../../protocol/types';
+import { FAILURE_CATEGORIES } from '../../protocol/types';
 
 /** Renders a Markdown table ('|' in cells escaped). */
 export function mdTable(headers: string[], rows: (string | number)[][]): string {

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { runsRoot } from '../common/paths';
 import { runPythonJson } from '../common/python';
 import { InputError } from '../common/errors';
-import { CONDITIONS, BUDGETS, type ConditionId } from '../../workflows/budgets';
+import { CONDITIONS, BUDGETS, type ConditionId } from '../../protocol/conditions';
 import { loadStudy, type LoadedStudy } from '../scoring/study';
 import { scoreRun, summarizeCondition, pairedForBranch, mechanismsFor, trajectoriesFor, highScoreWithoutAgreement, runsOf, type ScoredRun, type ConditionSummary } from '../scoring/analysis';
 import { failureCategories, restrictTasks, tabulateTrajectories } from '../scoring/scores';

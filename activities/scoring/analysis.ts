@@ -3,7 +3,7 @@
  * functions of scores.ts. Scores use FINAL labels (the paper: "scores derive from final
  * obligation labels"); binary outcomes use the run records.
  */
-import type { ConditionId } from '../../workflows/budgets';
+import type { ConditionId } from '../../protocol/conditions';
 import type { LoadedRun } from './study';
 import {
   taskScores, countSCO, conditionMeans, pairedChanges, falsePassFigures, mechanisms, trajectory,

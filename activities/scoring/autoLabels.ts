@@ -11,12 +11,12 @@
  *      obligation. Marked `source: heuristic`.
  */
 import type { Obligation } from '../tasks/schema';
-import type { FailureCategory } from '../common/types';
+import type { FailureCategory } from '../../protocol/types';
 import type { ObligationLabel, PlanLabel, CodeLabel, TestLabel, LabelSource } from './labels';
 import { checkRule, type OutputField } from './schemaRules';
 import { keyTerms, heuristicPlan, heuristicTest, heuristicCode } from './heuristic';
 
-/** One judge label as validated by JudgeReply (activities/model/stages.ts). */
+/** One judge label as validated by JudgeReply (protocol/stages.ts). */
 export interface JudgeLabel {
   id: string;
   plan: PlanLabel;

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { InputError } from '../common/errors';
-import { CONDITIONS } from '../../workflows/budgets';
+import { CONDITIONS } from '../../protocol/conditions';
 import { PLAN_LABELS, CODE_LABELS, TEST_LABELS, type PlanLabel, type CodeLabel, type TestLabel } from './labels';
 import { parseCsv, toCsv } from './csv';
 

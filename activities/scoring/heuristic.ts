@@ -24,7 +24,7 @@
  *   violation in SCOs or Table VI without evidence).
  */
 import type { Obligation } from '../tasks/schema';
-import type { FailureCategory } from '../common/types';
+import type { FailureCategory } from '../../protocol/types';
 import type { PlanLabel, CodeLabel, TestLabel } from './labels';
 
 /** Extracts an obligation statement's key terms (see the module docstring). Output: lower-cased, unique, in order of appearance. */

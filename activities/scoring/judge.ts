@@ -11,11 +11,11 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { JudgeReply } from '../model/stages';
+import { JudgeReply } from '../../protocol/stages';
 import { replayRoot, REPO_ROOT } from '../common/paths';
 import { InputError } from '../common/errors';
-import type { ModelParams, StageRequest, StageResult } from '../common/types';
-import type { ConditionId } from '../../workflows/budgets';
+import type { ModelParams, StageRequest, StageResult } from '../../protocol/types';
+import type { ConditionId } from '../../protocol/conditions';
 import type { JudgeLabel } from './autoLabels';
 
 /**

@@ -5,8 +5,8 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { ComparisonOutcome, ExecutionOutcome, ModelParams } from '../common/types';
-import type { ConditionId } from '../../workflows/budgets';
+import type { ComparisonOutcome, ExecutionOutcome, ModelParams } from '../../protocol/types';
+import type { ConditionId } from '../../protocol/conditions';
 import { LabelsFile } from './labels';
 import { autoLabels } from './autoLabels';
 import { obtainJudge } from './judge';

@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ARTIFACTS } from '../tasks/schema';
-import type { ConditionId } from '../../workflows/budgets';
+import type { ConditionId } from '../../protocol/conditions';
 import { sha256File } from './hash';
 import { taskDir } from './layout';
 

@@ -5,8 +5,8 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { diffLines } from 'diff';
-import { BUDGETS, ConditionId } from '../../workflows/budgets';
-import type { PermissionDeviation } from '../common/types';
+import { BUDGETS, ConditionId } from '../../protocol/conditions';
+import type { PermissionDeviation } from '../../protocol/types';
 
 const ASSERTION = /\bassert\b|pytest\.approx|assert_frame_equal|assertDataFrameEqual|\bexpected\b/;
 

@@ -8,8 +8,8 @@ import YAML from 'yaml';
 import { compareWithReference } from '../compare/activity';
 import { labelObligations } from '../scoring/labelActivity';
 import { referencesDir, tasksRoot } from '../common/paths';
-import type { ComparisonOutcome, ExecutionOutcome, ModelParams } from '../common/types';
-import type { ConditionId } from '../../workflows/budgets';
+import type { ComparisonOutcome, ExecutionOutcome, ModelParams } from '../../protocol/types';
+import type { ConditionId } from '../../protocol/conditions';
 
 export interface EvaluateRunRequest {
   studyId: string;

@@ -8,9 +8,9 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { execSync } from 'child_process';
 import { databaseDir, referencesDir, REPO_ROOT, tasksRoot } from '../common/paths';
-import { PINNED } from '../common/settings';
+import { PINNED } from '../../protocol/settings';
 import { InputError } from '../common/errors';
-import type { StudyInput, StudyManifestSummary } from '../../workflows/types';
+import type { StudyInput, StudyManifestSummary } from '../../protocol/inputs';
 import { canonicalJson, sha256, sha256File } from './hash';
 import { studyDir } from './layout';
 

@@ -1,8 +1,8 @@
 /** Run records on disk: one JSON file per (task, condition), gathered into records.jsonl. */
 import * as fs from 'fs';
 import * as path from 'path';
-import { BUDGETS } from '../../workflows/budgets';
-import type { RunRecord } from '../common/types';
+import { BUDGETS } from '../../protocol/conditions';
+import type { RunRecord } from '../../protocol/types';
 import { recordsDir, studyDir, taskKey } from './layout';
 
 function recordFile(r: { studyId: string; taskId: string; replicate?: string; condition: string }): string {

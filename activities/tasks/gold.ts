@@ -8,7 +8,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { lockinHome, referencesDir, scaleTag, tasksRoot } from '../common/paths';
-import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../common/settings';
+import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/settings';
 import { compareOutputs } from '../compare/activity';
 import { executeCandidate } from '../execution/execute';
 import { listTaskIds } from './load';

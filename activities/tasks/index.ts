@@ -3,7 +3,7 @@
  * replay-corpus builder. Bad input becomes a non-retryable failure at this boundary.
  */
 import { InputError, nonRetryable } from '../common/errors';
-import type { SparkSettings } from '../common/settings';
+import type { SparkSettings } from '../../protocol/settings';
 import { checkCorpus, type CorpusCheckReport } from './corpus';
 import { checkGold, type GoldVerdict } from './gold';
 import { buildReplay, type BuildReplayReport } from './replay';

@@ -12,13 +12,13 @@
  *     defaults (all covered; not actionable).
  *
  * Files this builder writes start with GENERATED_MARKER; a file without the marker was authored
- * by hand and is never overwritten. Replies follow activities/model/stages.ts (one ```json block).
+ * by hand and is never overwritten. Replies follow protocol/stages.ts (one ```json block).
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { replayRoot, tasksRoot } from '../common/paths';
 import { renderArtifacts } from '../model/prompts';
-import type { C1Reply, C25Reply, C2Reply, C3Reply, C4Reply } from '../model/stages';
+import type { C1Reply, C25Reply, C2Reply, C3Reply, C4Reply } from '../../protocol/stages';
 import type { z } from 'zod';
 import { listTaskIds, loadTaskFolder, type LoadedTask } from './load';
 import type { Obligation } from './schema';

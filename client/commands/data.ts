@@ -10,7 +10,7 @@
 import { Command } from 'commander';
 import { newTable } from '../table';
 import { runEmbeddedWorkflow } from '../temporal';
-import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from '../../activities/common/settings';
+import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
 import { InputError } from '../../activities/common/errors';
 import { scaleTag } from '../../activities/common/paths';
 import * as data from '../../activities/data';

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import { sparkTestsJar, temporalBinary, venvPython, REPO_ROOT } from '../../activities/common/paths';
-import { DEFAULT_SPARK_SETTINGS, PINNED } from '../../activities/common/settings';
+import { DEFAULT_SPARK_SETTINGS, PINNED } from '../../protocol/settings';
 import * as path from 'path';
 import * as os from 'os';
 import { isolationMode } from '../../activities/execution/sandbox';

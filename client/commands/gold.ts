@@ -4,7 +4,7 @@
  * task and "N/30 agreeing". Exit 1 unless every checked task agrees.
  */
 import { Command } from 'commander';
-import { DEFAULT_SPARK_SETTINGS } from '../../activities/common/settings';
+import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
 import { checkGoldAll } from '../../activities/tasks/gold';
 import { STUDY_TASKS } from '../../activities/tasks/schema';
 

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import * as path from 'path';
 import { writeReport } from '../../activities/report/writeReport';
-import { CONDITIONS } from '../../workflows/budgets';
+import { CONDITIONS } from '../../protocol/conditions';
 
 export function register(program: Command): void {
   program

@@ -16,7 +16,7 @@ import { profileStudy } from '../profile';
 import { installQuietRuntime, workflowBundle } from '../../worker/createWorkers';
 import { runMainJob } from '../mainJob';
 import { runMutationAnalysis } from '../mutation';
-import type { StudyProgress } from '../../workflows/types';
+import type { StudyProgress } from '../../protocol/inputs';
 
 interface RunOpts {
   tasks?: string;

@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { NativeConnection } from '@temporalio/worker';
 import { resolveTemporal } from '../temporal';
 import { createWorkers, installQuietRuntime } from '../../worker/createWorkers';
-import { QUEUES } from '../../worker/queues';
+import { QUEUES } from '../../protocol/queues';
 
 export function register(program: Command): void {
   program

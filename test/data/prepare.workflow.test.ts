@@ -8,7 +8,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowFailedError } from '@temporalio/client';
 import { createTestEnv } from '../support/temporalEnv';
 import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
-import { DEFAULT_SPARK_SETTINGS } from '../../activities/common/settings';
+import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
 import type { PrepareDatabaseResult } from '../../workflows/prepare';
 
 let env: TestWorkflowEnvironment;

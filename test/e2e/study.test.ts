@@ -13,7 +13,7 @@ import { ensureTestDatabase, TEST_SPARK_SETTINGS } from '../support/database';
 import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
 import { readRunRecords } from '../../activities/store/records';
-import type { StudyInput } from '../../workflows/types';
+import type { StudyInput } from '../../protocol/inputs';
 import { analyzeStudyMutation } from '../../activities/mutation/study';
 import { writeReport } from '../../activities/report/writeReport';
 

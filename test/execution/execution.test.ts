@@ -12,7 +12,7 @@ import { tableFromIPC } from 'apache-arrow';
 import { executeCandidate, runPytest, smokeCheck } from '../../activities/execution';
 import { isolationMode } from '../../activities/execution/sandbox';
 import { referencesDir, venvPython } from '../../activities/common/paths';
-import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../activities/common/settings';
+import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/settings';
 
 const FIX = path.join(__dirname, '..', 'fixtures', 'execution');
 const SETTINGS: SparkSettings = { ...DEFAULT_SPARK_SETTINGS, master: 'local[1]', shufflePartitions: 2, defaultParallelism: 1, driverMemory: '1g' };

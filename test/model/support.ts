@@ -8,7 +8,7 @@ import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import type { AddressInfo } from 'net';
-import type { StageRequest } from '../../activities/common/types';
+import type { StageRequest } from '../../protocol/types';
 
 export const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'model');
 export const TASK_ID = 'q900';

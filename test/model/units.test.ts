@@ -9,7 +9,7 @@ import { parseModelSpec } from '../../activities/model/spec';
 import { RpmLimiter } from '../../activities/model/rateLimit';
 import { cacheKey, canonicalJson } from '../../activities/model/cache';
 import { gatewayConfig } from '../../activities/model/config';
-import { STAGES } from '../../activities/model/stages';
+import { STAGES } from '../../protocol/stages';
 import { templateFor } from '../../activities/model/stageInputs';
 import { FIXTURES } from './support';
 

@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { databaseDir, lockinHome, referencesDir } from '../../activities/common/paths';
-import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../activities/common/settings';
+import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/settings';
 import { REFERENCE_INVENTORY } from '../../activities/tasks/schema';
 import { buildReferences, generateTables, loadTables } from '../../activities/data';
 

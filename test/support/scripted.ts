@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { ComparisonOutcome, ExecutionOutcome, PytestOutcome, SmokeOutcome, StageRequest, StageResult } from '../../activities/common/types';
+import type { ComparisonOutcome, ExecutionOutcome, PytestOutcome, SmokeOutcome, StageRequest, StageResult } from '../../protocol/types';
 
 export interface Script {
   /** pytest pass/fail per run index (initial, after revision 1, after revision 2) for each task and condition. */

@@ -5,7 +5,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporalBinary } from '../../activities/common/paths';
 import { installQuietRuntime } from '../../worker/createWorkers';
-import { CONDITION_KEY, STATUS_KEY, STUDY_KEY, TASK_KEY } from '../../workflows/searchAttributes';
+import { CONDITION_KEY, STATUS_KEY, STUDY_KEY, TASK_KEY } from '../../protocol/searchAttributes';
 
 export async function createTestEnv(): Promise<TestWorkflowEnvironment> {
   installQuietRuntime();

@@ -3,12 +3,12 @@
  * through `CallBudget.call`, which refuses a call beyond the condition's budget (Table I).
  */
 import { ApplicationFailure, defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
-import type { StageRequest, StageResult } from '../../activities/common/types';
-import type { Stage } from '../../activities/model/stages';
-import { BUDGETS, ConditionId } from '../budgets';
-import type { StudyActivities } from '../contract';
+import type { StageRequest, StageResult } from '../../protocol/types';
+import type { Stage } from '../../protocol/stages';
+import { BUDGETS, ConditionId } from '../../protocol/conditions';
+import type { StudyActivities } from '../../protocol/activities';
 import { MODEL_CALL } from '../options';
-import type { ConditionInput } from '../types';
+import type { ConditionInput } from '../../protocol/inputs';
 
 const { callModel } = proxyActivities<StudyActivities>(MODEL_CALL);
 

@@ -4,7 +4,7 @@
  */
 import { CallBudget } from './calls';
 import { freeze, pytest, smokeCheck } from './steps';
-import type { ConditionInput, ConditionResult } from '../types';
+import type { ConditionInput, ConditionResult } from '../../protocol/inputs';
 
 export async function frozenOnePass(input: ConditionInput): Promise<ConditionResult> {
   const budget = new CallBudget(input, 'one-pass');

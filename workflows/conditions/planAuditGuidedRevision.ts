@@ -4,10 +4,10 @@
  * feedback and rerun pytest, at most two revisions, stopping when tests pass; C-5 is skipped
  * when C-4 reports no actionable gap. Budget: 1 + 5 + ≤2 calls.
  */
-import { AUDIT_STAGES, BUDGETS } from '../budgets';
+import { AUDIT_STAGES, BUDGETS } from '../../protocol/conditions';
 import { CallBudget } from './calls';
 import { freeze, pytest } from './steps';
-import type { ConditionInput, ConditionResult } from '../types';
+import type { ConditionInput, ConditionResult } from '../../protocol/inputs';
 
 interface C4 {
   actionable?: boolean;

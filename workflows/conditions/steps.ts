@@ -1,9 +1,9 @@
 /** The non-model steps every condition shares: pytest, smoke check, freeze. */
 import { proxyActivities } from '@temporalio/workflow';
-import type { PytestOutcome } from '../../activities/common/types';
-import type { StudyActivities } from '../contract';
+import type { PytestOutcome } from '../../protocol/types';
+import type { StudyActivities } from '../../protocol/activities';
 import { LOCAL_STEP, SPARK_RUN } from '../options';
-import type { ConditionInput } from '../types';
+import type { ConditionInput } from '../../protocol/inputs';
 
 const spark = proxyActivities<StudyActivities>(SPARK_RUN);
 const local = proxyActivities<StudyActivities>(LOCAL_STEP);

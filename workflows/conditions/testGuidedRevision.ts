@@ -2,10 +2,10 @@
  * Test-Guided Revision (Table I; paper §III): run pytest on the snapshot; if it passes, stop.
  * Otherwise revise with the failures and rerun, at most twice. Budget: 1 + ≤2 calls.
  */
-import { BUDGETS } from '../budgets';
+import { BUDGETS } from '../../protocol/conditions';
 import { CallBudget } from './calls';
 import { freeze, pytest } from './steps';
-import type { ConditionInput, ConditionResult } from '../types';
+import type { ConditionInput, ConditionResult } from '../../protocol/inputs';
 
 export async function testGuidedRevision(input: ConditionInput): Promise<ConditionResult> {
   const budget = new CallBudget(input, 'test-guided');

@@ -9,7 +9,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Stage } from '../stages';
+import type { Stage } from '../../../protocol/stages';
 import { BackendError, BackendReply, ZERO_USAGE } from './types';
 
 /** The reply file of a call in a replay corpus. Pure. */

@@ -1,5 +1,5 @@
 /** The provider-neutral shape of one backend call (what the gateway records and caches). */
-import type { TokenUsage } from '../../common/types';
+import type { TokenUsage } from '../../../protocol/types';
 
 /** The request exactly as sent to (or, for replay, as it would be sent to) the backend. */
 export interface BackendRequest {

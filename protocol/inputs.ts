@@ -1,7 +1,7 @@
 /** Workflow inputs and results (small, JSON-serialisable). */
-import type { ModelParams, ModelSpec, PytestOutcome, SmokeOutcome, StageResult } from '../activities/common/types';
-import type { SparkSettings } from '../activities/common/settings';
-import type { ConditionId } from './budgets';
+import type { ModelParams, ModelSpec, PytestOutcome, SmokeOutcome, StageResult } from './types';
+import type { SparkSettings } from './settings';
+import type { ConditionId } from './conditions';
 
 export interface StudyInput {
   studyId: string;

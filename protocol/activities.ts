@@ -11,10 +11,11 @@ import type {
   SmokeOutcome,
   StageRequest,
   StageResult,
-} from '../activities/common/types';
-import type { SparkSettings } from '../activities/common/settings';
-import type { ConditionId } from './budgets';
-import type { StudyInput, StudyManifestSummary } from './types';
+} from './types';
+import type { SparkSettings } from './settings';
+import type { ConditionId } from './conditions';
+import type { StudyInput, StudyManifestSummary } from './inputs';
+import type { AnalyzeResult, BuildResult, GenerateResult, LoadResult } from './data';
 
 export interface StudyActivities {
   /** Writes (or verifies on resume) runs/<id>/study.json; refuses changed inputs. */
@@ -38,5 +39,20 @@ export interface StudyActivities {
   runPytest(req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string; reuseScope?: string }): Promise<PytestOutcome>;
   smokeCheck(req: { dir: string; scale: number; settings: SparkSettings }): Promise<SmokeOutcome>;
   executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string }): Promise<ExecutionOutcome>;
-  evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; model?: string; params?: import('../activities/common/types').ModelParams }): Promise<ComparisonOutcome>;
+  evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; model?: string; params?: import('./types').ModelParams }): Promise<ComparisonOutcome>;
 }
+
+/** The activities of prepareDatabase (workflows/prepare.ts), implemented in activities/data/. */
+export interface DataActivities {
+  /** Generates the 24 tables at `scale` with tpcgen-cli (skipped when done). */
+  generateTables(input: { scale: number }): Promise<GenerateResult>;
+  /** Loads them with the study's types into typed Parquet plus manifest.json (skipped when done). */
+  loadTables(input: { scale: number; settings: SparkSettings }): Promise<LoadResult>;
+  /** Spark analysis of every query variant on the loaded tables (recorded, skipped when unchanged). */
+  analyzeQueries(input: { scale: number; settings: SparkSettings; ids?: string[] }): Promise<AnalyzeResult>;
+  /** Builds (or resumes) the reference outputs. */
+  buildReferences(input: { scale: number; settings: SparkSettings; ids?: string[] }): Promise<BuildResult>;
+}
+
+/** Every activity a workflow may schedule; worker/activities.ts `satisfies` it. */
+export type WorkflowActivities = StudyActivities & DataActivities;

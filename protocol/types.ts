@@ -3,8 +3,8 @@
  * (path + sha256) and small summaries, never file bodies or DataFrames (ARCHITECTURE.md).
  * Type-only module: workflows import it with `import type`.
  */
-import type { ConditionId } from '../../workflows/budgets';
-import type { Stage } from '../model/stages';
+import type { ConditionId } from './conditions';
+import type { Stage } from './stages';
 
 /** Which model backend answers: "anthropic:<model-id>", "replay:<dir>" or "claude-code". */
 export type ModelSpec = string;
