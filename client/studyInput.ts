@@ -1,4 +1,4 @@
-/** Builds a StudyInput from CLI options, with the study's recorded defaults (STUDY-PROTOCOL.md §6). */
+/** Builds a StudyInput from CLI options, with the study's recorded defaults (docs/protocol.md §6). */
 import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
 import { STUDY_TASKS } from '../activities/tasks/schema';
 import { CONDITIONS, ConditionId } from '../protocol/conditions';

@@ -3,7 +3,7 @@
  * A study whose workflow completed with every task is not run again; one that completed with
  * failed tasks, failed or was terminated is restarted under the same id, and the model cache
  * and the recorded run records make the finished part free: only the failed tasks run again
- * (ARCHITECTURE.md "Idempotence and resume").
+ * (README "Inspecting and resuming").
  */
 import * as fs from 'fs';
 import * as path from 'path';

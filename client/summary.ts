@@ -15,7 +15,7 @@ export interface ConditionSummary {
 
 /**
  * Per condition: runs, test-passing runs, executed runs, reference matches, false passes and
- * model calls (STUDY-PROTOCOL.md §4–5). Replicate records are excluded (Table VII is separate).
+ * model calls (docs/protocol.md §4–5). Replicate records are excluded (Table VII is separate).
  */
 export function summarize(records: RunRecord[]): ConditionSummary[] {
   return CONDITIONS.map((c) => {

@@ -1,5 +1,5 @@
 /**
- * Table I of the paper (STUDY-PROTOCOL.md §2) as typed constants. The workflows read their
+ * Table I of the paper (docs/protocol.md §2) as typed constants. The workflows read their
  * limits from here; nothing else hard-codes a budget.
  */
 

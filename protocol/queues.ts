@@ -1,4 +1,4 @@
-/** Task queues (ARCHITECTURE.md "Task queues"). */
+/** Task queues (README "Architecture"). */
 export const QUEUES = {
   /** Model calls; concurrency and rate limits set by the backend. */
   model: 'lockin-model',

@@ -1,6 +1,6 @@
 /**
  * The Spark settings a study records and passes explicitly to every Python process
- * (STUDY-PROTOCOL.md §6). Never read from ambient defaults.
+ * (docs/protocol.md §6). Never read from ambient defaults.
  */
 import { z } from 'zod';
 

@@ -57,7 +57,7 @@ export const C4Reply = z.object({
   actionable: z.boolean(),
   repairs: z.array(z.object({ id: z.string(), artifact: z.enum(['plan.md', 'solution.py', 'test_solution.py']), action: z.string() })),
 });
-/** Judge: obligation labels for one condition's frozen artifacts (STUDY-PROTOCOL.md §5). */
+/** Judge: obligation labels for one condition's frozen artifacts (docs/protocol.md §5). */
 export const PLAN_LABELS = ['present', 'partial', 'ambiguous', 'absent', 'contradicted'] as const;
 export const CODE_LABELS = ['satisfied', 'partial', 'violated', 'execution-failed'] as const;
 export const TEST_LABELS = ['covered', 'partially-covered', 'not-covered'] as const;

@@ -1,6 +1,6 @@
 /**
  * Shared value types that travel through Temporal payloads: references to files on disk
- * (path + sha256) and small summaries, never file bodies or DataFrames (ARCHITECTURE.md).
+ * (path + sha256) and small summaries, never file bodies or DataFrames (README "Architecture").
  * Type-only module: workflows import it with `import type`.
  */
 import type { ConditionId } from './conditions';
@@ -84,7 +84,7 @@ export interface PytestCounts {
   total: number;
 }
 
-/** The outcome of running a condition's test_solution.py (STUDY-PROTOCOL.md §4 "Test outcome"). */
+/** The outcome of running a condition's test_solution.py (docs/protocol.md §4 "Test outcome"). */
 export interface PytestOutcome {
   /** exit 0 and no failed, errored or collection-failed case. */
   passed: boolean;
@@ -123,7 +123,7 @@ export interface ExecutionOutcome {
 export const FAILURE_CATEGORIES = ['runtime', 'structural-schema', 'alias-mismatch', 'column-order', 'precision', 'row-count', 'values'] as const;
 export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
 
-/** Reference agreement for one candidate (STUDY-PROTOCOL.md §4). */
+/** Reference agreement for one candidate (docs/protocol.md §4). */
 export interface ComparisonOutcome {
   agree: boolean;
   categories: FailureCategory[];

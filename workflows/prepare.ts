@@ -1,7 +1,7 @@
 /**
- * prepareDatabase: the study's foundation as one resumable workflow (STUDY-PROTOCOL.md §1, §4).
+ * prepareDatabase: the study's foundation as one resumable workflow (docs/protocol.md §1, §4).
  *   1. generate the 24 TPC-DS tables (tpcgen-cli, pinned, --compat c);
- *   2. load them with the tpcds-types.md types, write typed Parquet and manifest.json;
+ *   2. load them with the docs/tpcds-types.md types, write typed Parquet and manifest.json;
  *   3. check that every query variant passes Spark analysis on the loaded tables;
  *   4. build the 33 references with the study's Spark settings.
  * Every activity skips work whose outputs already match their record, so a re-run resumes.

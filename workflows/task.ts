@@ -2,7 +2,7 @@
  * runTask: one shared initial generation (the snapshot), then one child workflow per
  * condition, each in its own directory starting from a copy of the snapshot; after every
  * condition has frozen its artifacts, evaluation (execution on the study database, reference
- * agreement, labels) and one run record per condition (STUDY-PROTOCOL.md §2–4).
+ * agreement, labels) and one run record per condition (docs/protocol.md §2–4).
  */
 import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { RunRecord, StageResult, TokenUsage } from '../protocol/types';

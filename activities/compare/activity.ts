@@ -1,7 +1,7 @@
 /**
  * Activities of the compare group: reference agreement for one candidate, and the evaluator
  * controls. They read files, call the pure comparator, write details JSON on disk and return
- * small summaries (ARCHITECTURE.md: payloads carry paths, never tables).
+ * small summaries (README "Architecture": payloads carry paths, never tables).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -102,7 +102,7 @@ export function jsonReplacer(_k: string, v: unknown): unknown {
 }
 
 /**
- * Activity: reference agreement for one candidate (STUDY-PROTOCOL.md §4), plus the
+ * Activity: reference agreement for one candidate (docs/protocol.md §4), plus the
  * normalization ladder and, when keys are given, the key-aligned tolerance comparison.
  * @returns a small ComparisonOutcome; the details are in `detailsFile`
  * @throws non-retryable ApplicationFailure for bad input (names the file)

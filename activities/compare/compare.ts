@@ -1,5 +1,5 @@
 /**
- * The primary reference agreement (STUDY-PROTOCOL.md §4; paper §III "Reference agreement and
+ * The primary reference agreement (docs/protocol.md §4; paper §III "Reference agreement and
  * false passes") and the surface failure categories (paper §IV, "primary failure categories").
  *
  * Agreement: same lower-cased column names and the same Spark types in declared order, equal

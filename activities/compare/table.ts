@@ -1,6 +1,6 @@
 /**
  * Reads a query output (Arrow IPC file + the Spark schema JSON beside it) into a plain,
- * exact table model that the comparator works on (STUDY-PROTOCOL.md §4).
+ * exact table model that the comparator works on (docs/protocol.md §4).
  *
  * Canonical cell values, by Spark type (the declared type from schema.json decides):
  * - `int`, `smallint`, `tinyint`: number

@@ -1,5 +1,5 @@
 /**
- * Robustness (a): key-aligned comparison with floating-point tolerance (STUDY-PROTOCOL.md §4
+ * Robustness (a): key-aligned comparison with floating-point tolerance (docs/protocol.md §4
  * "Robustness"; paper §III "Robustness analyses").
  *
  * Rows are aligned on task-specific key columns. A duplicate key on either side, or a key

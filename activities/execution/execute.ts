@@ -1,5 +1,5 @@
 /**
- * Candidate execution (STUDY-PROTOCOL.md §4 "Execution") and the smoke check: a fresh Python
+ * Candidate execution (docs/protocol.md §4 "Execution") and the smoke check: a fresh Python
  * process in the sandbox imports the frozen solution.py and calls solve(spark, tables) on the
  * study database (activities/python/exec_candidate.py). Every way the candidate can end is an
  * outcome, never an exception of the activity.

@@ -1,6 +1,6 @@
 /**
  * Pure functions over pytest's JUnit XML (`--junitxml`): per-case outcomes, the counts of
- * STUDY-PROTOCOL.md §4 "Test outcome", and the readable failure summary used as revision
+ * docs/protocol.md §4 "Test outcome", and the readable failure summary used as revision
  * feedback.
  */
 import { XMLParser } from 'fast-xml-parser';

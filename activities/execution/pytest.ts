@@ -1,6 +1,6 @@
 /**
  * The pytest activity: runs a condition's test_solution.py against its solution.py inside the
- * sandbox and records the test outcome (STUDY-PROTOCOL.md §4 "Test outcome").
+ * sandbox and records the test outcome (docs/protocol.md §4 "Test outcome").
  *
  * How the harness stays in charge: only solution.py and test_solution.py are staged into the
  * sandbox; pytest runs with `--noconftest` (no conftest.py is loaded, the model's included),

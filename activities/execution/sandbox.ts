@@ -1,6 +1,6 @@
 /**
  * Runs one untrusted command in an isolated process with a wall-clock limit and a memory
- * limit (STYLE.md, "running untrusted code": isolation comes from the operating system).
+ * limit (isolation comes from the operating system).
  *
  * Isolation modes, best first (probed once per process; `LOCKIN_ISOLATION` forces one):
  * - "bwrap": bubblewrap with every namespace unshared (no network: only a loopback), all

@@ -1,5 +1,5 @@
 /**
- * The model-call cache (ARCHITECTURE.md "Idempotence and resume"): key = sha256 of the full
+ * The model-call cache (README "Inspecting and resuming"): key = sha256 of the full
  * request (backend, model, parameters, headers, system, messages) in canonical JSON; entries at
  * `<LOCKIN_HOME>/cache/model/<key>.json`. An entry is verified on load (the hash of its stored
  * request must equal its key) so a corrupted or hand-edited entry is never served. Only

@@ -2,7 +2,7 @@
  * The model gateway: the one activity every stage calls (`callModel`).
  *
  * Order of work for one protocol-level call:
- *  1. render the stage's prompt from ONLY what the stage may see (stageInputs.ts, STUDY-PROTOCOL.md §2);
+ *  1. render the stage's prompt from ONLY what the stage may see (stageInputs.ts, docs/protocol.md §2);
  *  2. preflight leak check of the condition directory and the outgoing request (§3); a leak fails
  *     the call non-retryably and nothing is sent (skipped for `judge`, an evaluation after freeze);
  *  3. the cache (anthropic backend): a verified entry for the same request is returned unpaid;

@@ -1,5 +1,5 @@
 /**
- * Cost per call from token usage (STUDY-PROTOCOL.md §6: the paper recorded no token counts;
+ * Cost per call from token usage (docs/protocol.md §6: the paper recorded no token counts;
  * lockin records them and the cost). Prices are USD per million tokens, list prices of the
  * Anthropic API at the time of writing; update the table when prices change (the table's
  * version is recorded with each cost).

@@ -79,7 +79,7 @@ export function renderTemplate(name: string, vars: Record<string, string>): { te
 const bullets = (items: string[], none = '- (none)') => (items.length ? items.map((s) => `- ${s}`).join('\n') : none);
 
 /**
- * The task prompt proper (STUDY-PROTOCOL.md §1 task.yaml): question, input table names, joins,
+ * The task prompt proper (docs/protocol.md §1 task.yaml): question, input table names, joins,
  * filters, aggregations, output columns, ordering, limit, notes. Column types and nullability are
  * NOT here (they are the input schemas, see renderInputSchemas). Never contains SQL text.
  */

@@ -12,7 +12,7 @@ import type { ModelParams } from '../../protocol/types';
 
 export const DEFAULT_MODEL_ID = 'claude-sonnet-4-6';
 
-/** The study's sampling settings (STUDY-PROTOCOL.md §6: temperature 1.0, top-p 1.0, 1M context). */
+/** The study's sampling settings (docs/protocol.md §6: temperature 1.0, top-p 1.0, 1M context). */
 export const DEFAULT_MODEL_PARAMS: ModelParams = { temperature: 1.0, topP: 1.0, maxTokens: 16000, longContext: true };
 
 export type ParsedSpec = { backend: 'anthropic'; modelId: string } | { backend: 'replay'; dir: string } | { backend: 'claude-code' };

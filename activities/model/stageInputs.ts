@@ -1,5 +1,5 @@
 /**
- * What each stage may see (STUDY-PROTOCOL.md §2–3), gathered from disk into template variables.
+ * What each stage may see (docs/protocol.md §2–3), gathered from disk into template variables.
  * This module is the single place that decides a stage's inputs:
  *
  * | stage            | template      | sees                                                                     |

@@ -2,7 +2,7 @@
 
 Usage: jar_query_texts.py <jar> [<jar> ...]  -- the first jar that exists is read.
 Reads the `tpcds/` folder (q1.sql .. q99.sql, 103 variants); texts are read at run time and
-never copied into the repository (STUDY-PROTOCOL.md §1). Progress goes to stderr; the JSON
+never copied into the repository (docs/protocol.md §1). Progress goes to stderr; the JSON
 object is the last stdout line. Exits 2 when no jar exists or the folder holds no texts.
 """
 import json

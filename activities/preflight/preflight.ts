@@ -1,5 +1,5 @@
 /**
- * The preflight leak check run before every model call (STUDY-PROTOCOL.md §3; the paper's
+ * The preflight leak check run before every model call (docs/protocol.md §3; the paper's
  * "preflight check excludes reference SQL/outputs, human labels, scores, and other-condition
  * artifacts, except the shared one-pass snapshot").
  *

@@ -1,6 +1,6 @@
 /**
  * Loads the 103 reference query texts once per process (in memory, never written to disk) and
- * indexes them for the preflight's n-gram check (STUDY-PROTOCOL.md §3).
+ * indexes them for the preflight's n-gram check (docs/protocol.md §3).
  *
  * Source order: `activities/python/queries.py texts --ids q1,... --jar <jar>` (the data engineer's
  * script, JSON {source, texts: {id: text}} on its last stdout line); if it is missing or fails, the `tpcds/` folder of

@@ -1,5 +1,5 @@
 /**
- * Reference-SQL detection by token n-grams (STUDY-PROTOCOL.md §3, leak control). Pure functions:
+ * Reference-SQL detection by token n-grams (docs/protocol.md §3, leak control). Pure functions:
  * no I/O, so the rule can be unit-tested on worked examples.
  *
  * Tokenization: lower-cased; SQL `--` line comments and `/* *\/` block comments dropped; string

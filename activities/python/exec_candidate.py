@@ -15,7 +15,7 @@ Result JSON: {"status": "ok" | "exception" | "out-of-memory" | "forbidden-access
 Order: Spark session from the study settings -> tables loaded -> guard installed -> solution
 imported (import-time code already counts as the candidate) -> Python address-space limit
 applied (after the JVM started, so the JVM keeps its own -Xmx = settings.driverMemory) -> solve
--> output written. STUDY-PROTOCOL.md §4 "Execution".
+-> output written. docs/protocol.md §4 "Execution".
 """
 from __future__ import annotations
 

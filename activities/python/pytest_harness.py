@@ -1,4 +1,4 @@
-"""The harness pytest plugin for a condition's test_solution.py (STUDY-PROTOCOL.md §4
+"""The harness pytest plugin for a condition's test_solution.py (docs/protocol.md §4
 "Test outcome").
 
 Loaded with `-p pytest_harness` from lockin's own folder (activities/python on PYTHONPATH),

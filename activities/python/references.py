@@ -1,4 +1,4 @@
-"""Builds, reproduces and externally checks the study's reference outputs (STUDY-PROTOCOL.md §1, §4).
+"""Builds, reproduces and externally checks the study's reference outputs (docs/protocol.md §1, §4).
 
 Subcommands (progress on stderr, ONE JSON line last on stdout):
   build     --scale S --settings JSON [--ids ...] [--db-dir D] [--refs-dir R] [--jar J]
@@ -207,7 +207,7 @@ def first_row_difference(expected, actual):
 
 def reproduce(settings, ids, db_dir, refs_dir, jar, outputs_dir=None) -> dict:
     """Re-executes each reference variant in this (fresh) session and compares it with the stored
-    reference: schema (Spark schema JSON) and multiset of rows (STUDY-PROTOCOL.md §4, SQL re-execution).
+    reference: schema (Spark schema JSON) and multiset of rows (docs/protocol.md §4, SQL re-execution).
     With `outputs_dir`, each re-executed output is also written as `<outputs_dir>/<qid>/output.arrow`
     + schema.json (candidate form) so the TypeScript comparator can judge it too.
 

@@ -1,7 +1,7 @@
 """Builds the local Spark session from the study's recorded Spark settings.
 
 The settings are the JSON form of activities/common/settings.ts `SparkSettings`
-(STUDY-PROTOCOL.md §6: every setting passed explicitly, never read from ambient defaults).
+(docs/protocol.md §6: every setting passed explicitly, never read from ambient defaults).
 """
 from __future__ import annotations
 

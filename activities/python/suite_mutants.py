@@ -1,6 +1,6 @@
 """Runs ONE frozen test suite against several solutions (the gold solution and its mutants) in
 one Python process and one SparkSession: the test-suite validity and mutation analysis of
-issue "Gold solutions and replay corpora" (STUDY-PROTOCOL.md §4 "Test outcome" for how a
+issue "Gold solutions and replay corpora" (docs/protocol.md §4 "Test outcome" for how a
 suite run is judged).
 
 Runs INSIDE the sandbox (activities/execution/sandbox.ts): the suite is model-written code.

@@ -1,9 +1,9 @@
-"""Generates, types and records the study's TPC-DS database (STUDY-PROTOCOL.md §1, §4).
+"""Generates, types and records the study's TPC-DS database (docs/protocol.md §1, §4).
 
 Subcommands (each prints progress on stderr and ONE JSON line last on stdout):
   generate  --scale S [--raw-dir D]                 run tpcgen-cli (--compat c) into D
   load      --scale S --settings JSON [--raw-dir D] [--db-dir D]
-                                                    cast to tpcds-types.md, write typed Parquet
+                                                    cast to docs/tpcds-types.md, write typed Parquet
                                                     under <db>/<table>/ and <db>/manifest.json
   prepare   (generate then load, same options)
   verify    --scale S [--db-dir D]                  check every typed file against manifest.json
@@ -32,7 +32,7 @@ TABLE_STAMP = "_lockin_table.json"
 MANIFEST = "manifest.json"
 MANIFEST_FORMAT = 1
 
-#: The six ticket/order numbers: the only bigint columns (tpcds-types.md).
+#: The six ticket/order numbers: the only bigint columns (docs/tpcds-types.md).
 BIGINT_COLUMNS = frozenset({
     "ss_ticket_number", "sr_ticket_number", "cs_order_number", "cr_order_number",
     "ws_order_number", "wr_order_number",
@@ -55,7 +55,7 @@ def _read_json(path: str):
 # ----------------------------------------------------------------------------- types
 
 def expected_type(column: str, source_type: str) -> str:
-    """The study's Spark type (simpleString) of one generator column (tpcds-types.md).
+    """The study's Spark type (simpleString) of one generator column (docs/tpcds-types.md).
 
     Inputs: the generator's column name; `source_type` = the family of the type Spark reads
     from the generator's Parquet ("int", "bigint", "decimal(p,s)", "date", "string").
@@ -78,7 +78,7 @@ def expected_type(column: str, source_type: str) -> str:
         return "date"
     if source_type == "string":
         return "string"
-    raise DataError(f"column {column}: generator type {source_type} is not covered by tpcds-types.md")
+    raise DataError(f"column {column}: generator type {source_type} is not covered by docs/tpcds-types.md")
 
 
 def typed_frame(df, table: str):
@@ -258,7 +258,7 @@ def _write_typed_table(spark, raw_path: str, db_dir: str, table: str, source: di
 
 def load(scale: float, settings: dict, raw_dir: str, db_dir: str, expect_version: str | None) -> dict:
     """Loads the generator's files into Spark with the study's types and writes the typed database
-    plus manifest.json (STUDY-PROTOCOL.md §1; types from tpcds-types.md).
+    plus manifest.json (docs/protocol.md §1; types from docs/tpcds-types.md).
 
     Returns: {"skipped", "manifestHash", "dbDir", "rows": {table: n}, "seconds"}.
     Raises: DataError when the generator output is missing or a typed file is corrupted.

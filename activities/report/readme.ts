@@ -21,7 +21,7 @@ empty cells as nulls).
 | trajectories.parquet / .csv | revision branch × task × obligation | trajectory, assertions_changed, test_file_changed |
 | summary.json | condition | Table III numbers (fractions, not percent) |
 
-Rules (STUDY-PROTOCOL.md §5): weights plan present 1, partial/ambiguous 0.5, absent/contradicted 0;
+Rules (docs/protocol.md §5): weights plan present 1, partial/ambiguous 0.5, absent/contradicted 0;
 code satisfied 1, else 0; test covered 1, partially-covered 0.5, not-covered 0. A task score is
 the mean weight over its obligations; a condition mean is over ALL assigned tasks. An SCO is
 plan absent/contradicted AND code violated (not execution-failed) AND test not-covered.

@@ -1,5 +1,5 @@
 /**
- * Automated obligation labels for one run (STUDY-PROTOCOL.md §5): a pure function combining,
+ * Automated obligation labels for one run (docs/protocol.md §5): a pure function combining,
  * in order of precedence,
  *   1. execution: when the frozen candidate did not execute, every code label is
  *      `execution-failed` (the paper: "Execution failures receive zero code scores; plan and

@@ -1,5 +1,5 @@
 /**
- * Final labels from adjudication (STUDY-PROTOCOL.md §5): `lockin labels import FILE` reads a CSV
+ * Final labels from adjudication (docs/protocol.md §5): `lockin labels import FILE` reads a CSV
  * with header `study,task,condition,obligation,plan,code,test` and merges it into
  * `runs/<study>/labels/final.csv`. Where no final label exists, final = automated.
  */

@@ -1,6 +1,6 @@
 /**
  * The `labelObligations` activity: automated labels for one run, written to
- * `<conditionDir>/labels.json` (STUDY-PROTOCOL.md §5). Runs after the artifacts froze and the
+ * `<conditionDir>/labels.json` (docs/protocol.md §5). Runs after the artifacts froze and the
  * candidate was executed and compared.
  */
 import * as fs from 'fs';

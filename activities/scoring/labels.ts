@@ -1,5 +1,5 @@
 /**
- * Obligation labels (STUDY-PROTOCOL.md §5; the paper, "Obligation scores and paired analysis").
+ * Obligation labels (docs/protocol.md §5; the paper, "Obligation scores and paired analysis").
  *
  * A label says, for one run (task × condition) and one obligation, how the plan, the code and
  * the tests treat it. Automated labels are written by `labelObligations` into

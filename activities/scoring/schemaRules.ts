@@ -36,7 +36,7 @@ export function parseSparkSchema(json: unknown, file = 'schema.json'): OutputFie
 }
 
 /**
- * Checks one schema rule against the candidate's output fields (STUDY-PROTOCOL.md §5, automated
+ * Checks one schema rule against the candidate's output fields (docs/protocol.md §5, automated
  * labels by rule). Names compare lower-cased; positions are 0-based.
  * - column-name: the column at `position` is named `name`;
  * - column-type: a column named `name` exists and has Spark type `type`;

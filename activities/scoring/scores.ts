@@ -1,5 +1,5 @@
 /**
- * Scores and analyses (STUDY-PROTOCOL.md §5; the paper, "Obligation scores and paired analysis",
+ * Scores and analyses (docs/protocol.md §5; the paper, "Obligation scores and paired analysis",
  * "Within-task changes", sensitivity analyses, Table VI and the closing recommendation on
  * trajectories). Pure functions over plain values; every one is tested on hand-worked examples
  * in test/scoring/.
@@ -143,7 +143,7 @@ export interface RunOutcome {
 }
 
 /**
- * False-pass figures (STUDY-PROTOCOL.md §4): a false pass is a passing suite without reference
+ * False-pass figures (docs/protocol.md §4): a false pass is a passing suite without reference
  * agreement. falsePassRate = falsePasses / all assigned runs; conditionalFalsePassProportion =
  * falsePasses / test-passing runs (null when no run passed its tests).
  * Input: one outcome per assigned run (a missing run counts as an assigned run that neither

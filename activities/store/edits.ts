@@ -1,6 +1,6 @@
 /**
  * Post-hoc classification of each condition's edits against the shared snapshot
- * (STUDY-PROTOCOL.md §2: permission deviations are not blocked, intent-to-treat, but recorded).
+ * (docs/protocol.md §2: permission deviations are not blocked, intent-to-treat, but recorded).
  */
 import * as fs from 'fs';
 import * as path from 'path';

@@ -1,5 +1,5 @@
 /**
- * Evaluation of one frozen run (STUDY-PROTOCOL.md §4–5): reference agreement of the candidate
+ * Evaluation of one frozen run (docs/protocol.md §4–5): reference agreement of the candidate
  * output (with the robustness analyses), then the automated obligation labels.
  */
 import * as fs from 'fs';

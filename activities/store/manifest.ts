@@ -2,7 +2,7 @@
  * The study manifest (runs/<study>/study.json): the hashes of every input that decides a
  * result (task.yaml, obligations.yaml, prompt templates, references, the database manifest)
  * plus the model and Spark settings. Resuming a study whose inputs changed is refused with a
- * message naming what changed (ARCHITECTURE.md "Idempotence and resume").
+ * message naming what changed (README "Inspecting and resuming").
  */
 import * as fs from 'fs';
 import * as path from 'path';

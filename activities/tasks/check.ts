@@ -1,5 +1,5 @@
 /**
- * Pure checks on a loaded task (STUDY-PROTOCOL.md §1 "task.yaml ... never reveals SQL text";
+ * Pure checks on a loaded task (docs/protocol.md §1 "task.yaml ... never reveals SQL text";
  * "A prompt-inferable obligation cites the task.yaml passage it follows from"; §3 leak control).
  * No I/O here: the caller passes the texts, the database manifest and the reference schema.
  */

@@ -1,7 +1,7 @@
 /**
  * `lockin tasks check` as an activity: validates task folders and runs every check of check.ts
  * with the inputs it needs from disk (the database manifest, the reference schemas, the query
- * texts). STUDY-PROTOCOL.md §1.
+ * texts). docs/protocol.md §1.
  */
 import * as fs from 'fs';
 import * as path from 'path';

@@ -1,6 +1,6 @@
 /**
  * tasks/eligibility.yaml: the eligibility record of all 103 TPC-DS v1.4 variants
- * (STUDY-PROTOCOL.md §1 "Eligibility ... Record every one of the 103 with its verdict and reason").
+ * (docs/protocol.md §1 "Eligibility ... Record every one of the 103 with its verdict and reason").
  */
 import * as fs from 'fs';
 import * as path from 'path';

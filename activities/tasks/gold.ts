@@ -1,7 +1,7 @@
 /**
  * Gold check: runs every task's gold solution (tasks/<qid>/gold/solution.py) on the study
  * database through the production path (execution: executeCandidate, sandboxed; comparison:
- * compareWithReference, the primary comparator of STUDY-PROTOCOL.md §4) and reports whether it
+ * compareWithReference, the primary comparator of docs/protocol.md §4) and reports whether it
  * agrees with the stored reference. A reference-positive candidate per task proves the harness
  * end to end (issue "Gold solutions and replay corpora": 30/30 must agree).
  */

@@ -1,6 +1,6 @@
 /**
  * Loads and validates one task folder of the corpus: `tasks/<qid>/task.yaml` and
- * `tasks/<qid>/obligations.yaml` (STUDY-PROTOCOL.md §1), against the zod schemas of schema.ts.
+ * `tasks/<qid>/obligations.yaml` (docs/protocol.md §1), against the zod schemas of schema.ts.
  *
  * Every problem is reported as "<file>: <field path>: <problem>", e.g.
  *   tasks/q3/task.yaml: tables[0].columns[2].type: not a Spark type name such as int, ...

@@ -1,6 +1,6 @@
 /**
  * Reads reference query texts (Spark's TPC-DS v1.4 set) at run time, for the leak check only.
- * Texts are never copied into the repository (STUDY-PROTOCOL.md §1).
+ * Texts are never copied into the repository (docs/protocol.md §1).
  *
  * Source: `activities/python/queries.py texts --ids q1,q3` when that script exists (the data
  * engineer's reader), else the tests jar read directly with Python's zipfile (`tpcds/<qid>.sql`).

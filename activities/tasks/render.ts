@@ -1,5 +1,5 @@
 /**
- * A fallback rendering of a task as the prompt text the model sees (STUDY-PROTOCOL.md §1–2:
+ * A fallback rendering of a task as the prompt text the model sees (docs/protocol.md §1–2:
  * "task + input schemas"). The gateway's `renderTaskPrompt` (activities/model/prompts.ts) is the
  * authority when it exists; `lockin tasks show` uses it and falls back to this renderer.
  * Pure: the same TaskSpec always renders the same text.

@@ -1,9 +1,9 @@
 /**
  * `lockin tasks scaffold <qid> --tables a,b`: writes a task.yaml skeleton whose input tables
- * carry every column with its Spark type (tpcds-types.md) and nullability (corpus convention).
+ * carry every column with its Spark type (docs/tpcds-types.md) and nullability (corpus convention).
  * Column types come from the database manifest (databaseDir(S)/manifest.json) when present, else
  * from the generator's Parquet (`/tmp/tpcds1/<table>.parquet` or LOCKIN_RAW_TPCDS) read with pyarrow
- * and mapped by tpcds-types.md. No data is written to the repository.
+ * and mapped by docs/tpcds-types.md. No data is written to the repository.
  */
 import execa from 'execa';
 import * as fs from 'fs';

@@ -1,6 +1,6 @@
 /**
  * zod schemas for the task corpus: tasks/<qid>/task.yaml and tasks/<qid>/obligations.yaml
- * (STUDY-PROTOCOL.md §1). These are the contract between the corpus, the prompts, the
+ * (docs/protocol.md §1). These are the contract between the corpus, the prompts, the
  * audit stages and scoring.
  */
 import { z } from 'zod';
@@ -64,7 +64,7 @@ export const OBLIGATION_KINDS = [
 
 /**
  * A machine-checkable rule on the candidate output's schema, used for automated labels
- * where the obligation is decidable from the schema (STUDY-PROTOCOL.md §5).
+ * where the obligation is decidable from the schema (docs/protocol.md §5).
  * Positions are 0-based; names compare lower-cased.
  */
 export const ObligationRule = z.discriminatedUnion('kind', [
@@ -100,11 +100,11 @@ export const ObligationsFile = z.object({
 });
 export type ObligationsFile = z.infer<typeof ObligationsFile>;
 
-/** The 30 study tasks (STUDY-PROTOCOL.md §1). */
+/** The 30 study tasks (docs/protocol.md §1). */
 export const STUDY_TASKS = [
   'q2', 'q4', 'q5', 'q11', 'q13', 'q14a', 'q14b', 'q17', 'q33', 'q35', 'q47', 'q69', 'q77', 'q78', 'q80',
   'q1', 'q3', 'q7', 'q12', 'q18', 'q22', 'q27', 'q36', 'q38', 'q49', 'q51', 'q70', 'q87', 'q94', 'q98',
 ] as const;
 
-/** The reference inventory: the 30 plus q23b, q54, q85 (STUDY-PROTOCOL.md §1). */
+/** The reference inventory: the 30 plus q23b, q54, q85 (docs/protocol.md §1). */
 export const REFERENCE_INVENTORY = [...STUDY_TASKS, 'q23b', 'q54', 'q85'] as const;

@@ -1,7 +1,7 @@
 /**
  * Spark schema helpers for the corpus checks: Spark's StructType JSON (what `df.schema.json()`
  * writes to a reference's schema.json and to the database manifest) read as the SQL type names
- * task.yaml uses, and the TPC-DS column-type rules of tpcds-types.md used by the scaffold.
+ * task.yaml uses, and the TPC-DS column-type rules of docs/tpcds-types.md used by the scaffold.
  */
 import { z } from 'zod';
 
@@ -125,7 +125,7 @@ const BIGINT_COLUMNS = new Set([
 const DECIMAL_5_2 = new Set(['cc_tax_percentage', 'web_tax_percentage', 's_tax_precentage']);
 
 /**
- * The Spark type of a TPC-DS column by the rules of tpcds-types.md, given the generator's
+ * The Spark type of a TPC-DS column by the rules of docs/tpcds-types.md, given the generator's
  * Arrow type string (pyarrow `str(field.type)`, e.g. "int32", "decimal128(7, 2)", "date32[day]",
  * "string_view"). Returns the SQL type name.
  */
@@ -144,7 +144,7 @@ export function tpcdsSparkType(column: string, arrowType: string): string {
   return 'string';
 }
 
-/** The name a column has in the loaded table (tpcds-types.md naming trap: c_last_review_date_sk -> c_last_review_date). */
+/** The name a column has in the loaded table (docs/tpcds-types.md naming trap: c_last_review_date_sk -> c_last_review_date). */
 export function loadedColumnName(table: string, column: string): string {
   return table === 'customer' && column === 'c_last_review_date_sk' ? 'c_last_review_date' : column;
 }

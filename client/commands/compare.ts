@@ -3,7 +3,7 @@
  *
  * CANDIDATE / REFERENCE: an .arrow or .parquet file (Spark schema in `schema.json` or
  * `<stem>.schema.json` beside it), or a folder holding output.arrow | reference.arrow (or
- * .parquet) + schema.json. Prints the primary reference agreement (STUDY-PROTOCOL.md §4), the
+ * .parquet) + schema.json. Prints the primary reference agreement (docs/protocol.md §4), the
  * normalization ladder and, with --keys, the key-aligned tolerance comparison.
  * Exit codes: 0 agree, 1 disagree, 2 bad input. The verdict is the primary (exact) one; with
  * --keys it is the key-aligned comparison at the ladder's tolerances (or the given --atol/--rtol).

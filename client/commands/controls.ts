@@ -1,6 +1,6 @@
 /**
  * `lockin controls run [--scale S] [--out DIR] [--references DIR]`: the evaluator controls of
- * Table II (STUDY-PROTOCOL.md §4) through the production comparator with row order ignored.
+ * Table II (docs/protocol.md §4) through the production comparator with row order ignored.
  * Reads the references from referencesDir(S) (`<qid>/reference.arrow` + `schema.json`), writes
  * controls.json and controls.md, prints the Table II summary. Exit 0 when all 57 controls
  * return the expected outcome with every perturbation verified, 1 otherwise, 2 for bad input.

@@ -1,5 +1,5 @@
 /**
- * `lockin data`: the study's TPC-DS database, query variants and references (STUDY-PROTOCOL.md §1, §4).
+ * `lockin data`: the study's TPC-DS database, query variants and references (docs/protocol.md §1, §4).
  *   lockin data prepare --scale S     generate + load + analysis check + 33 references (prepareDatabase workflow)
  *   lockin data queries               the 103 variants with the sha256 of each text and their source
  *   lockin data reproduce --scale S   re-execute the 33 in a fresh session; reproduced / not reproduced

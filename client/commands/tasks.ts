@@ -1,5 +1,5 @@
 /**
- * `lockin tasks`: the task corpus (STUDY-PROTOCOL.md §1).
+ * `lockin tasks`: the task corpus (docs/protocol.md §1).
  *   tasks check [--scale S] [qid…]        validate task folders + eligibility.yaml; exit 1 on any problem
  *   tasks show <qid>                       print the prompt exactly as the model sees it
  *   tasks scaffold <qid> --tables a,b      write a task.yaml skeleton with full column lists

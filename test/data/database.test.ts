@@ -1,5 +1,5 @@
 /**
- * The small study database (SF=0.01): typed schemas equal tpcds-types.md column for column,
+ * The small study database (SF=0.01): typed schemas equal docs/tpcds-types.md column for column,
  * manifest row counts, and the analysis check of all 103 variants.
  * First run builds the database (see test/support/database.ts); later runs reuse it.
  */
@@ -41,7 +41,7 @@ const D = 'date';
 const M = 'decimal(7,2)';
 const P = 'decimal(5,2)';
 
-test('store: every column has the tpcds-types.md type (decimal(5,2) gmt offset and s_tax_precentage)', () => {
+test('store: every column has the docs/tpcds-types.md type (decimal(5,2) gmt offset and s_tax_precentage)', () => {
   expect(columns('store')).toEqual([
     ['s_store_sk', I], ['s_store_id', S], ['s_rec_start_date', D], ['s_rec_end_date', D], ['s_closed_date_sk', I],
     ['s_store_name', S], ['s_number_employees', I], ['s_floor_space', I], ['s_hours', S], ['s_manager', S],

@@ -1,6 +1,6 @@
 /**
  * Pure Python helpers of the data scripts, on fixtures with known answers (no Spark):
- * the tpcds-types.md type rule, the order-independent content hash, the golden-file parser
+ * the docs/tpcds-types.md type rule, the order-independent content hash, the golden-file parser
  * and the golden row comparison.
  */
 import execa from 'execa';
@@ -12,7 +12,7 @@ async function py(code: string): Promise<any> {
   return JSON.parse(res.stdout.trim().split('\n').pop() as string);
 }
 
-test('expected_type follows tpcds-types.md', async () => {
+test('expected_type follows docs/tpcds-types.md', async () => {
   const out = await py(`
 import json
 from tpcds_data import expected_type as t

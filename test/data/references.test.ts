@@ -1,7 +1,7 @@
 /**
  * The references at SF=0.01: stored as Arrow IPC + Parquet + schema JSON, listed in
  * references.json, and reproduced by re-execution in a fresh Spark session
- * (STUDY-PROTOCOL.md §4, SQL re-execution).
+ * (docs/protocol.md §4, SQL re-execution).
  *
  * Known finding at this scale: q12 cannot be built under the study's ANSI mode. Its class
  * 'mystery' has zero web revenue in the 30-day window at SF=0.01 (and 0.02), so

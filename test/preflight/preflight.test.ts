@@ -1,5 +1,5 @@
 /**
- * The preflight leak check (STUDY-PROTOCOL.md §3): before any model call, a leak in the condition
+ * The preflight leak check (docs/protocol.md §3): before any model call, a leak in the condition
  * directory or the outgoing request stops the call and the stub receives nothing. Reference SQL
  * is read from Spark's tests jar at run time (never copied into the repository).
  */

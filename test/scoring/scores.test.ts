@@ -1,4 +1,4 @@
-/** Worked examples for the scoring rules (STUDY-PROTOCOL.md §5), answers computed by hand. */
+/** Worked examples for the scoring rules (docs/protocol.md §5), answers computed by hand. */
 import {
   tukeyHinges, median, taskScores, isSCO, countSCO, conditionMeans, pairedChanges, falsePassFigures,
   mechanisms, trajectory, tabulateTrajectories, restrictTasks, failureCategories, type LabelTriple,

@@ -55,7 +55,7 @@ describe('manifest checks', () => {
     expect(checkConventionNullability(t).map((x) => x.field)).toEqual(['tables[1].columns[0].nullable']);
   });
 
-  test('the type rules of tpcds-types.md and the primary-key nullability rule', () => {
+  test('the type rules of docs/tpcds-types.md and the primary-key nullability rule', () => {
     expect(tpcdsSparkType('ss_ticket_number', 'int64')).toBe('bigint');
     expect(tpcdsSparkType('ca_gmt_offset', 'decimal128(5, 2)')).toBe('decimal(5,2)');
     expect(tpcdsSparkType('p_cost', 'decimal128(15, 2)')).toBe('decimal(15,2)');

@@ -1,5 +1,5 @@
 /**
- * Budget and stop-rule test (STUDY-PROTOCOL.md §2) over every combination of scripted pytest
+ * Budget and stop-rule test (docs/protocol.md §2) over every combination of scripted pytest
  * outcomes (3 runs) and C-4 verdicts, through the real workflows on a local Temporal server.
  */
 import * as fs from 'fs';
