@@ -9,6 +9,8 @@
  *   6. the summary table, the report path and the Temporal UI address.
  * Running it again resumes an interrupted study and redoes nothing that finished.
  */
+import { prepareDatabase } from '../workflows/prepare';
+import { QUEUES } from '../protocol/queues';
 import type { ControlsReport } from '../activities/compare/controls';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -90,10 +92,10 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
     if (target.uiUrl) process.stderr.write(`[lockin]   Temporal UI: ${target.uiUrl}\n`);
 
     t = step(2, `TPC-DS database and references at scale ${o.scale} (prepareDatabase; skipped parts are already there)`);
-    const prep = await client.workflow.execute('prepareDatabase', {
+    const prep = await client.workflow.execute(prepareDatabase, {
       args: [{ scale: o.scale, settings, analyze: true }],
       workflowId: `lockin-prepare-${scaleTag(o.scale)}`,
-      taskQueue: 'lockin-default',
+      taskQueue: QUEUES.default,
       workflowIdConflictPolicy: 'USE_EXISTING',
     });
     const refs = (prep as { references: { count: number; failed: { id: string; error: string }[] } }).references;
@@ -101,10 +103,10 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
     process.stderr.write(`[lockin]   ${refs.count} references stored${refs.failed.length ? `, ${refs.failed.length} FAILED (${failedRefs}; left out of the study at this scale)` : ''}\n`);
     if (o.scale !== EQUIVALENCE_SCALE) {
       process.stderr.write(`[lockin]   the SF=${EQUIVALENCE_SCALE} database for the mutation analysis's equivalence check:\n`);
-      await client.workflow.execute('prepareDatabase', {
+      await client.workflow.execute(prepareDatabase, {
         args: [{ scale: EQUIVALENCE_SCALE, settings, analyze: false }],
         workflowId: `lockin-prepare-${scaleTag(EQUIVALENCE_SCALE)}`,
-        taskQueue: 'lockin-default',
+        taskQueue: QUEUES.default,
         workflowIdConflictPolicy: 'USE_EXISTING',
       });
     }

@@ -2,7 +2,8 @@
 import { SingleBar, Presets } from 'cli-progress';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { StudyProgress } from '../protocol/inputs';
-import type { CallsUsed } from '../workflows/conditions/calls';
+import { callsQuery, progressQuery } from '../protocol/queries';
+import { conditionWorkflowId, taskWorkflowId } from '../protocol/layout';
 import { CONDITIONS } from '../protocol/conditions';
 
 /**
@@ -17,8 +18,8 @@ async function liveCalls(handle: WorkflowHandle, running: string[]): Promise<str
       const used = await Promise.all(
         CONDITIONS.map((c) =>
           client
-            .getHandle(`${handle.workflowId}/${task}/${c}`)
-            .query<CallsUsed>('calls')
+            .getHandle(conditionWorkflowId(taskWorkflowId(handle.workflowId, task), c))
+            .query(callsQuery)
             .then((r) => String(r.used))
             .catch(() => '-'),
         ),
@@ -54,7 +55,7 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => P
   const tick = async () => {
     let p: StudyProgress;
     try {
-      p = await handle.query<StudyProgress>('progress');
+      p = await handle.query(progressQuery);
     } catch {
       return;
     }

@@ -5,18 +5,21 @@
  * and the recorded run records make the finished part free: only the failed tasks run again
  * (README "Inspecting and resuming").
  */
+import { runStudy } from '../workflows/study';
+import { QUEUES } from '../protocol/queues';
+import { studyWorkflowId } from '../protocol/layout';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { Client } from '@temporalio/client';
 import { studyDir } from '../activities/store/layout';
 import { readRunRecords } from '../activities/store/records';
 import type { StudyInput } from '../protocol/inputs';
-import { STUDY_KEY } from '../protocol/searchAttributes';
+import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { showProgress } from './progress';
 import { renderSummary, summarize } from './summary';
 import { TemporalTarget, withClientAndWorker } from './temporal';
 
-export const studyWorkflowId = (studyId: string) => `study-${studyId}`;
+export { studyWorkflowId };
 
 /** The Temporal UI address listing one study's workflows. */
 export function studyUiUrl(target: TemporalTarget, studyId: string): string | null {
@@ -86,12 +89,12 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
   const handle =
     status === 'RUNNING'
       ? client.workflow.getHandle(workflowId)
-      : await client.workflow.start('runStudy', {
+      : await client.workflow.start(runStudy, {
           args: [input],
           workflowId,
-          taskQueue: 'lockin-default',
+          taskQueue: QUEUES.default,
           memo: { model: input.model, scale: input.scale, settings: input.settings, params: input.params },
-          typedSearchAttributes: [{ key: STUDY_KEY, value: input.studyId }],
+          typedSearchAttributes: [{ key: STUDY_KEY, value: input.studyId }, { key: STATUS_KEY, value: 'running' }],
         });
   const stop = showProgress(handle);
   const onSigint = () => {

@@ -3,7 +3,9 @@
  * TEMPORAL_NAMESPACE, default "default") and starts nothing; otherwise it starts (or reuses)
  * the embedded dev server.
  */
-import { Client, Connection } from '@temporalio/client';
+import type { Workflow, WorkflowResultType } from '@temporalio/common';
+import { QUEUES } from '../protocol/queues';
+import { Client, Connection, type WorkflowStartOptions } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { startServer, ServerInfo } from '../infra/devServer';
 import { createWorkers, installQuietRuntime, runWorkersDuring } from '../worker/createWorkers';
@@ -57,13 +59,13 @@ export async function withClientAndWorker<T>(fn: (client: Client, target: Tempor
  * Starts workflow `name` with `args` (or attaches to a running one with the same id) and
  * waits for its result, with an in-process worker.
  */
-export async function runEmbeddedWorkflow<R>(name: string, args: unknown[], opts: { workflowId: string; taskQueue?: string }): Promise<R> {
+export async function runEmbeddedWorkflow<W extends Workflow>(workflow: W, args: Parameters<W>, opts: { workflowId: string; taskQueue?: string }): Promise<WorkflowResultType<W>> {
   return withClientAndWorker(async (client) => {
     const handle = await client.workflow
-      .start(name, { args, workflowId: opts.workflowId, taskQueue: opts.taskQueue ?? 'lockin-default', workflowIdConflictPolicy: 'USE_EXISTING' })
+      .start(workflow, { args, workflowId: opts.workflowId, taskQueue: opts.taskQueue ?? QUEUES.default, workflowIdConflictPolicy: 'USE_EXISTING' } as unknown as WorkflowStartOptions<W>)
       .catch(async (e: unknown) => {
         throw e;
       });
-    return (await handle.result()) as R;
+    return handle.result();
   });
 }

@@ -68,3 +68,17 @@ export interface StudyProgress {
   step: string;
   startedAt: number;
 }
+
+/** Live call count of a running condition workflow (the `calls` query; the CLI's progress line). */
+export interface CallsUsed {
+  condition: ConditionId;
+  /** Calls used so far, the shared initial generation included (as Table I counts). */
+  used: number;
+  budget: number;
+}
+
+/** prepareDatabase's progress (the `prepareProgress` query): the step running and the steps done. */
+export interface PrepareProgress {
+  step: 'generate' | 'load' | 'analyze' | 'references' | 'done';
+  done: string[];
+}

@@ -1,7 +1,7 @@
 /** Every workflow lockin registers (bundled by the worker). */
-export { runStudy, progressQuery } from './study';
+export { runStudy } from './study';
 export { runTask } from './task';
 export { frozenOnePass } from './conditions/frozenOnePass';
 export { testGuidedRevision } from './conditions/testGuidedRevision';
 export { planAuditGuidedRevision } from './conditions/planAuditGuidedRevision';
-export { prepareDatabase, prepareProgressQuery } from './prepare';
+export { prepareDatabase } from './prepare';

@@ -6,10 +6,12 @@
  *   4. build the 33 references with the study's Spark settings.
  * Every activity skips work whose outputs already match their record, so a re-run resumes.
  */
-import { proxyActivities, defineQuery, setHandler, ApplicationFailure } from '@temporalio/workflow';
+import { proxyActivities, setHandler, ApplicationFailure } from '@temporalio/workflow';
 import type { DataActivities } from '../protocol/activities';
 import { QUEUES } from '../protocol/queues';
 import type { SparkSettings } from '../protocol/settings';
+import type { PrepareProgress } from '../protocol/inputs';
+import { prepareProgressQuery } from '../protocol/queries';
 
 /** The queue of JVM-starting work. */
 const SPARK_QUEUE = QUEUES.spark;
@@ -44,13 +46,7 @@ export interface PrepareDatabaseResult {
   seconds: { generate: number; load: number; analyze: number; references: number };
 }
 
-/** The workflow's progress: the step running and the steps done. */
-export interface PrepareProgress {
-  step: 'generate' | 'load' | 'analyze' | 'references' | 'done';
-  done: string[];
-}
-
-export const prepareProgressQuery = defineQuery<PrepareProgress>('prepareProgress');
+export type { PrepareProgress };
 
 /** Runs the four steps in order; fails (non-retryable) when a variant fails analysis. */
 export async function prepareDatabase(input: PrepareDatabaseInput): Promise<PrepareDatabaseResult> {

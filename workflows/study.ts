@@ -3,17 +3,19 @@
  * concurrency (tasks already recorded are skipped on resume), run the targeted replication
  * if asked (Table VII), then collect the records and write the report.
  */
-import { defineQuery, executeChild, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { executeChild, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { StudyActivities } from '../protocol/activities';
 import { LOCAL_STEP } from './options';
 import { STATUS_KEY, STUDY_KEY, TASK_KEY } from '../protocol/searchAttributes';
 import { runTask, TaskSummary } from './task';
 import type { StudyInput, StudyProgress } from '../protocol/inputs';
+import { progressQuery } from '../protocol/queries';
+import { taskKey, taskWorkflowId } from '../protocol/layout';
+import { recordingStatus } from './status';
 
 const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 
-/** The CLI polls this for its progress display. */
-export const progressQuery = defineQuery<StudyProgress>('progress');
+export { progressQuery };
 
 export interface StudyResult {
   studyId: string;
@@ -24,6 +26,10 @@ export interface StudyResult {
 }
 
 export async function runStudy(input: StudyInput): Promise<StudyResult> {
+  return recordingStatus(() => runStudySteps(input));
+}
+
+async function runStudySteps(input: StudyInput): Promise<StudyResult> {
   const progress: StudyProgress = {
     studyId: input.studyId,
     tasksTotal: input.tasks.length + (input.replicate?.tasks.length ?? 0),
@@ -51,7 +57,7 @@ export async function runStudy(input: StudyInput): Promise<StudyResult> {
 
   const next = async (): Promise<void> => {
     for (let job = jobs.shift(); job; job = jobs.shift()) {
-      const key = job.replicate ? `${job.taskId}@${job.replicate}` : job.taskId;
+      const key = taskKey(job.taskId, job.replicate);
       if (done.has(key)) {
         progress.tasksDone += 1;
         progress.callsUsed += doneCalls[key] ?? 0;
@@ -61,7 +67,7 @@ export async function runStudy(input: StudyInput): Promise<StudyResult> {
       try {
         const summary = await executeChild(runTask, {
           args: [{ study: input, manifest, taskId: job.taskId, replicate: job.replicate }],
-          workflowId: `${workflowInfo().workflowId}/${job.taskId}${job.replicate ? `/replicate-${job.replicate}` : ''}`,
+          workflowId: taskWorkflowId(workflowInfo().workflowId, job.taskId, job.replicate),
           typedSearchAttributes: [
             { key: STUDY_KEY, value: input.studyId },
             { key: TASK_KEY, value: job.taskId },

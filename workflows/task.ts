@@ -14,6 +14,8 @@ import { testGuidedRevision } from './conditions/testGuidedRevision';
 import { LOCAL_STEP, MODEL_CALL, SPARK_RUN } from './options';
 import { CONDITION_KEY, STATUS_KEY, STUDY_KEY, TASK_KEY } from '../protocol/searchAttributes';
 import type { ConditionResult, TaskInput } from '../protocol/inputs';
+import { conditionWorkflowId, evaluationDir } from '../protocol/layout';
+import { recordingStatus } from './status';
 
 const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 const model = proxyActivities<StudyActivities>(MODEL_CALL);
@@ -47,6 +49,10 @@ function sumUsage(stages: StageResult[]): { usage: TokenUsage; costUsd: number }
 }
 
 export async function runTask(input: TaskInput): Promise<TaskSummary> {
+  return recordingStatus(() => runTaskSteps(input));
+}
+
+async function runTaskSteps(input: TaskInput): Promise<TaskSummary> {
   const { study, taskId, replicate, manifest } = input;
   const base = { studyId: study.studyId, taskId, replicate };
   const snapshotDir = await local.prepareConditionDir({ ...base, condition: 'snapshot' });
@@ -67,7 +73,7 @@ export async function runTask(input: TaskInput): Promise<TaskSummary> {
       const conditionDir = await local.prepareConditionDir({ ...base, condition, fromDir: snapshotDir });
       return executeChild(CONDITION_WORKFLOWS[condition], {
         args: [{ study, taskId, condition, conditionDir, snapshotDir, sharedCalls: [generate], replicate }],
-        workflowId: `${workflowInfo().workflowId}/${condition}`,
+        workflowId: conditionWorkflowId(workflowInfo().workflowId, condition),
         typedSearchAttributes: [
           { key: STUDY_KEY, value: study.studyId },
           { key: TASK_KEY, value: taskId },
@@ -82,7 +88,7 @@ export async function runTask(input: TaskInput): Promise<TaskSummary> {
   const records: TaskSummary['records'] = [];
   for (const r of results) {
     const deviations = await local.classifyEdits({ snapshotDir, conditionDir: r.conditionDir, condition: r.condition });
-    const evalDir = `${r.conditionDir}/../evaluation/${r.condition}`;
+    const evalDir = evaluationDir(r.conditionDir, r.condition);
     const execution = await spark.executeCandidate({
       dir: r.conditionDir,
       scale: study.scale,

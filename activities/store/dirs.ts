@@ -5,6 +5,7 @@ import { ARTIFACTS } from '../tasks/schema';
 import type { ConditionId } from '../../protocol/conditions';
 import { sha256File } from './hash';
 import { taskDir } from './layout';
+import { evaluationDir } from '../../protocol/layout';
 
 /**
  * Activity: creates a fresh directory for the shared snapshot or for one condition
@@ -16,7 +17,7 @@ import { taskDir } from './layout';
 export async function prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; fromDir?: string }): Promise<string> {
   const dir = path.join(taskDir(req.studyId, req.taskId, req.replicate), req.condition);
   fs.rmSync(dir, { recursive: true, force: true });
-  if (req.condition !== 'snapshot') fs.rmSync(path.join(path.dirname(dir), 'evaluation', req.condition), { recursive: true, force: true });
+  if (req.condition !== 'snapshot') fs.rmSync(evaluationDir(dir, req.condition), { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   if (req.fromDir) {
     for (const name of ARTIFACTS) {

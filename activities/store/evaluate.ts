@@ -10,6 +10,7 @@ import { labelObligations } from '../scoring/labelActivity';
 import { referencesDir, tasksRoot } from '../common/paths';
 import type { ComparisonOutcome, ExecutionOutcome, ModelParams } from '../../protocol/types';
 import type { ConditionId } from '../../protocol/conditions';
+import { evaluationDir } from '../../protocol/layout';
 
 export interface EvaluateRunRequest {
   studyId: string;
@@ -41,7 +42,7 @@ export function robustnessKeys(taskId: string): string[] | undefined {
  * obligations. @returns the small ComparisonOutcome.
  */
 export async function evaluateRun(req: EvaluateRunRequest): Promise<ComparisonOutcome> {
-  const evalDir = path.join(req.conditionDir, '..', 'evaluation', req.condition);
+  const evalDir = evaluationDir(req.conditionDir, req.condition);
   const comparison = await compareWithReference({
     candidateDir: evalDir,
     referenceDir: path.join(referencesDir(req.scale), req.taskId),

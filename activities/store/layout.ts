@@ -10,6 +10,7 @@
  */
 import * as path from 'path';
 import { runsRoot } from '../common/paths';
+import { taskKey, taskRelDir } from '../../protocol/layout';
 
 export function studyDir(studyId: string): string {
   if (!/^[A-Za-z0-9._-]+$/.test(studyId)) throw new Error(`study id "${studyId}" may only use letters, digits, '.', '_' and '-'`);
@@ -17,14 +18,10 @@ export function studyDir(studyId: string): string {
 }
 
 export function taskDir(studyId: string, taskId: string, replicate?: string): string {
-  const base = path.join(studyDir(studyId), 'tasks', taskId);
-  return replicate ? path.join(base, `replicate-${replicate}`) : base;
+  return path.join(studyDir(studyId), taskRelDir(taskId, replicate));
 }
 
-/** Key of a task run in completedTasks and record names: "q4" or "q4@r1". */
-export function taskKey(taskId: string, replicate?: string): string {
-  return replicate ? `${taskId}@${replicate}` : taskId;
-}
+export { taskKey };
 
 export function recordsDir(studyId: string): string {
   return path.join(studyDir(studyId), 'records');

@@ -4,9 +4,10 @@ import * as path from 'path';
 import { BUDGETS } from '../../protocol/conditions';
 import type { RunRecord } from '../../protocol/types';
 import { recordsDir, studyDir, taskKey } from './layout';
+import { recordFileName } from '../../protocol/layout';
 
 function recordFile(r: { studyId: string; taskId: string; replicate?: string; condition: string }): string {
-  return path.join(recordsDir(r.studyId), `${taskKey(r.taskId, r.replicate)}--${r.condition}.json`);
+  return path.join(recordsDir(r.studyId), recordFileName(r.taskId, r.condition, r.replicate));
 }
 
 /** Activity: writes one run record (overwrites the same key: idempotent). @returns its path. */

@@ -14,7 +14,7 @@ import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from 
 import { InputError } from '../../activities/common/errors';
 import { scaleTag } from '../../activities/common/paths';
 import * as data from '../../activities/data';
-import type { PrepareDatabaseInput, PrepareDatabaseResult } from '../../workflows/prepare';
+import { prepareDatabase, type PrepareDatabaseInput, type PrepareDatabaseResult } from '../../workflows/prepare';
 
 interface SparkOpts {
   scale: string;
@@ -41,7 +41,7 @@ export function settingsFrom(opts: SparkOpts): SparkSettings {
  * `direct` the same steps called in-process (no Temporal). The one place that chooses.
  */
 export async function runPrepare(input: PrepareDatabaseInput, direct = false): Promise<PrepareDatabaseResult> {
-  if (!direct) return runEmbeddedWorkflow<PrepareDatabaseResult>('prepareDatabase', [input], { workflowId: `lockin-prepare-${scaleTag(input.scale)}` });
+  if (!direct) return runEmbeddedWorkflow(prepareDatabase, [input], { workflowId: `lockin-prepare-${scaleTag(input.scale)}` });
   const seconds = { generate: 0, load: 0, analyze: 0, references: 0 };
   let t = Date.now();
   const lap = (k: keyof typeof seconds) => {

@@ -1,6 +1,7 @@
 /**
  * `lockin study run|status|resume|history|replay-check|profile|main`.
  */
+import { progressQuery } from '../../protocol/queries';
 import * as fs from 'fs';
 import * as path from 'path';
 import { referencesDir } from '../../activities/common/paths';
@@ -98,7 +99,7 @@ export function register(program: Command): void {
         });
         process.stdout.write(`study ${id}: ${d.status.name} (started ${d.startTime.toISOString()})\n`);
         if (d.status.name === 'RUNNING') {
-          const p = await handle.query<StudyProgress>('progress');
+          const p = await handle.query(progressQuery);
           process.stdout.write(`  ${p.tasksDone}/${p.tasksTotal} tasks done; step: ${p.step}; running: ${p.running.join(', ') || '-'}; failed: ${p.tasksFailed.join(', ') || 'none'}; calls in finished tasks: ${p.callsUsed}\n`);
         }
         printSummary(id, loadInput(id).model.startsWith('replay:'));

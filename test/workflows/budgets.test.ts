@@ -11,6 +11,10 @@ import { scriptedActivities, Script } from '../support/scripted';
 import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
 import { readRunRecords } from '../../activities/store/records';
+import { runStudy } from '../../workflows/study';
+import { callsQuery } from '../../protocol/queries';
+import { STATUS_KEY, STUDY_KEY } from '../../protocol/searchAttributes';
+import { QUEUES } from '../../protocol/queues';
 
 let env: TestWorkflowEnvironment;
 const runs = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-runs-'));
@@ -50,10 +54,10 @@ test('every pytest/C-4 combination uses exactly the protocol budget, never above
   const queried = cases.find((c) => c.actionable && c.seq.join() === 'false,true,false')!.task;
   let calls: unknown;
   const result = await runWorkersDuring(workers, async () => {
-    const r = await env.client.workflow.execute('runStudy', { args: [input], workflowId: 'study-budgets', taskQueue: 'lockin-default' });
+    const r = await env.client.workflow.execute(runStudy, { args: [input], workflowId: 'study-budgets', taskQueue: QUEUES.default, typedSearchAttributes: [{ key: STUDY_KEY, value: 'budgets' }] });
     // The progress line's live counter: the condition workflow's `calls` query (answered here
     // from the closed workflow's history).
-    calls = await env.client.workflow.getHandle(`study-budgets/${queried}/plan-audit`).query('calls');
+    calls = await env.client.workflow.getHandle(`study-budgets/${queried}/plan-audit`).query(callsQuery);
     return r;
   });
   expect(calls).toEqual({ condition: 'plan-audit', used: 7, budget: 8 });
@@ -84,4 +88,16 @@ test('every pytest/C-4 combination uses exactly the protocol budget, never above
   // Test-Guided never touched plan.md: no plan deviation; its fixture-free test edit is an assertion change.
   const tg = rec(find([false, false, false], false), 'test-guided');
   expect(tg.deviations.map((d) => `${d.artifact}:${d.change}:${d.allowed}`).sort()).toEqual(['solution.py:solution-edit:true', 'test_solution.py:assertion-change:false']);
+});
+
+test('LockinStatus says how each workflow of the study ended: done, never a stale "running"', async () => {
+  // The study above: 1 study + 16 task + 48 condition workflows, all completed.
+  let statuses: string[] = [];
+  for (let i = 0; i < 50 && statuses.length < 65; i++) {
+    statuses = [];
+    for await (const wf of env.client.workflow.list({ query: 'LockinStudy="budgets"' })) statuses.push(String(wf.typedSearchAttributes.get(STATUS_KEY)));
+    if (statuses.length < 65) await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(statuses).toHaveLength(65);
+  expect(statuses.filter((s) => s === 'done')).toHaveLength(65);
 });

@@ -2,24 +2,18 @@
  * The call budget as a first-class value: every protocol-level model call in a condition goes
  * through `CallBudget.call`, which refuses a call beyond the condition's budget (Table I).
  */
-import { ApplicationFailure, defineQuery, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { StageRequest, StageResult } from '../../protocol/types';
 import type { Stage } from '../../protocol/stages';
 import { BUDGETS, ConditionId } from '../../protocol/conditions';
 import type { StudyActivities } from '../../protocol/activities';
 import { MODEL_CALL } from '../options';
-import type { ConditionInput } from '../../protocol/inputs';
+import type { CallsUsed, ConditionInput } from '../../protocol/inputs';
+import { callsQuery } from '../../protocol/queries';
 
 const { callModel } = proxyActivities<StudyActivities>(MODEL_CALL);
 
-/** Live call count of a running condition workflow (the CLI's progress line asks it). */
-export interface CallsUsed {
-  condition: ConditionId;
-  /** Calls used so far, the shared initial generation included (as Table I counts). */
-  used: number;
-  budget: number;
-}
-export const callsQuery = defineQuery<CallsUsed>('calls');
+export type { CallsUsed };
 
 export class CallBudget {
   readonly stages: StageResult[];

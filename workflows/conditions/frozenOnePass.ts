@@ -5,8 +5,13 @@
 import { CallBudget } from './calls';
 import { freeze, pytest, smokeCheck } from './steps';
 import type { ConditionInput, ConditionResult } from '../../protocol/inputs';
+import { recordingStatus } from '../status';
 
 export async function frozenOnePass(input: ConditionInput): Promise<ConditionResult> {
+  return recordingStatus(() => frozenOnePassSteps(input));
+}
+
+async function frozenOnePassSteps(input: ConditionInput): Promise<ConditionResult> {
   const budget = new CallBudget(input, 'one-pass');
   const tests = await pytest(input, 'initial');
   const smoke = await smokeCheck(input);

@@ -8,6 +8,7 @@ import { AUDIT_STAGES, BUDGETS } from '../../protocol/conditions';
 import { CallBudget } from './calls';
 import { freeze, pytest } from './steps';
 import type { ConditionInput, ConditionResult } from '../../protocol/inputs';
+import { recordingStatus } from '../status';
 
 interface C4 {
   actionable?: boolean;
@@ -15,6 +16,10 @@ interface C4 {
 }
 
 export async function planAuditGuidedRevision(input: ConditionInput): Promise<ConditionResult> {
+  return recordingStatus(() => planAuditGuidedRevisionSteps(input));
+}
+
+async function planAuditGuidedRevisionSteps(input: ConditionInput): Promise<ConditionResult> {
   const budget = new CallBudget(input, 'plan-audit');
   let tests = await pytest(input, 'initial');
   const audit: string[] = [];

@@ -6,8 +6,13 @@ import { BUDGETS } from '../../protocol/conditions';
 import { CallBudget } from './calls';
 import { freeze, pytest } from './steps';
 import type { ConditionInput, ConditionResult } from '../../protocol/inputs';
+import { recordingStatus } from '../status';
 
 export async function testGuidedRevision(input: ConditionInput): Promise<ConditionResult> {
+  return recordingStatus(() => testGuidedRevisionSteps(input));
+}
+
+async function testGuidedRevisionSteps(input: ConditionInput): Promise<ConditionResult> {
   const budget = new CallBudget(input, 'test-guided');
   let tests = await pytest(input, 'initial');
   let revisions = 0;

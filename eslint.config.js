@@ -1,0 +1,54 @@
+// ESLint (flat config): the layering rules of the README's architecture section and the
+// Temporal rules for deterministic code. `npm run lint` runs tsc and this.
+const tseslint = require('typescript-eslint');
+const { builtinModules } = require('module');
+
+/** Node built-ins in both spellings ("fs", "node:fs"). */
+const NODE_BUILTINS = builtinModules.flatMap((m) => [m, `node:${m}`]);
+
+/** Imports that would run upward or sideways from a layer (every import runs downward). */
+const upward = (...dirs) => dirs.map((d) => ({ regex: `^(\\.\\./)+${d}(/|$)`, message: `imports run downward: this layer may not import ${d}/` }));
+
+module.exports = tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.venv/**', '.lockin/**', 'runs/**', 'test/fixtures/**', '**/*.js'] },
+  {
+    files: ['protocol/**/*.ts', 'workflows/**/*.ts', 'activities/**/*.ts', 'worker/**/*.ts', 'client/**/*.ts', 'infra/**/*.ts', 'bench/**/*.ts'],
+    languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: __dirname } },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // A promise nobody awaits loses its error (and in a workflow, its ordering).
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
+      '@typescript-eslint/no-require-imports': 'error',
+    },
+  },
+  {
+    // Tests are outside tsconfig.json: parsed without type information.
+    files: ['test/**/*.ts'],
+    languageOptions: { parser: tseslint.parser },
+    plugins: { '@typescript-eslint': tseslint.plugin },
+  },
+  {
+    // Workflows are replayed: no Node built-ins, no activity code, no worker code.
+    files: ['workflows/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: NODE_BUILTINS.map((name) => ({ name, message: 'workflows are deterministic: no Node built-ins (use an activity)' })), patterns: upward('activities', 'worker', 'client', 'infra') }],
+    },
+  },
+  {
+    // protocol/ is pure vocabulary: no Node built-ins and nothing from the layers above it.
+    files: ['protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: NODE_BUILTINS.map((name) => ({ name, message: 'protocol/ is pure: no Node built-ins' })), patterns: upward('activities', 'workflows', 'worker', 'client', 'infra') }],
+    },
+  },
+  {
+    files: ['activities/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: upward('workflows', 'worker', 'client') }] },
+  },
+  {
+    files: ['worker/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: upward('client') }] },
+  },
+);

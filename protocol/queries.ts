@@ -1,0 +1,14 @@
+/**
+ * The queries lockin's workflows answer, as objects: the workflows set their handlers with
+ * them and the CLI queries with them (`handle.query(progressQuery)`), so a name is spelled
+ * once. Queries add nothing to a workflow's history.
+ */
+import { defineQuery } from '@temporalio/workflow';
+import type { CallsUsed, PrepareProgress, StudyProgress } from './inputs';
+
+/** runStudy: tasks done, running and failed, calls used, the current step. */
+export const progressQuery = defineQuery<StudyProgress>('progress');
+/** A condition workflow: calls used so far against its budget (docs/protocol.md §2). */
+export const callsQuery = defineQuery<CallsUsed>('calls');
+/** prepareDatabase: the step running and the steps done. */
+export const prepareProgressQuery = defineQuery<PrepareProgress>('prepareProgress');
