@@ -11,18 +11,18 @@
  */
 import { prepareDatabase } from '../workflows/prepare';
 import { QUEUES } from '../protocol/queues';
-import type { ControlsReport } from '../activities/compare/controls';
+import type { ControlCounts } from '../protocol/activities';
 import * as fs from 'fs';
 import * as path from 'path';
-import { runControlsOnDisk } from '../activities/compare/activity';
-import { reproduceReferences } from '../activities/data/references';
 import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
-import { databaseDir, referencesDir, scaleTag } from '../activities/common/paths';
+import { referencesDir, scaleTag } from '../activities/common/paths';
 import { studyDir } from '../activities/store/layout';
 import { buildStudyInput } from './studyInput';
 import { printSummary, reportFailures, runStudyWith, studyUiUrl } from './studyRunner';
-import { withClientAndWorker } from './temporal';
-import { runMutationAnalysis } from './mutation';
+import { runOrAttach, withClientAndWorker } from './temporal';
+import { runMutationWith } from './mutation';
+import { evaluatorChecks } from '../workflows/checks';
+import { checksWorkflowId } from '../protocol/layout';
 
 export interface MainJobOptions {
   scale: number;
@@ -52,7 +52,7 @@ function done(t0: number): void {
 }
 
 /** The counts of the evaluator controls' report (Table II). */
-export type ControlCounts = ControlsReport['counts'];
+export type { ControlCounts };
 
 /**
  * One line on the evaluator controls (Table II) for the main job's output. A control skipped for
@@ -67,10 +67,6 @@ export function controlsLine(c: ControlCounts | undefined, allAsExpected: boolea
   return `SOME UNEXPECTED: ${c.unexpected - c.skipped} of ${c.controls} wrong (accepted ${c.accepted}, expected ${c.expectedAccept}; rejected ${c.rejected}, expected ${c.expectedReject}); see controls.md`;
 }
 
-function dbManifestHash(scale: number): string | null {
-  const f = path.join(databaseDir(scale), 'manifest.json');
-  return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')).manifestHash ?? null) : null;
-}
 
 /**
  * Runs the main job (steps above) for `o`. Returns the seconds each step took (by step number).
@@ -113,16 +109,10 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
     done(t);
 
     t = step(3, 'evaluator controls (Table II) and SQL re-execution (Table V)');
-    const controls = await runControlsOnDisk({ scale: o.scale, outDir: sdir });
-    process.stderr.write(`[lockin]   controls: ${controlsLine(controls.report.counts as ControlCounts | undefined, controls.report.allAsExpected)}\n`);
-    const reproduceFile = path.join(sdir, 'reproduce.json');
-    const dbHash = dbManifestHash(o.scale);
-    const prior = fs.existsSync(reproduceFile) ? JSON.parse(fs.readFileSync(reproduceFile, 'utf8')) : null;
-    if (!prior || prior.databaseManifestHash !== dbHash) {
-      const rep = await reproduceReferences({ scale: o.scale, settings });
-      fs.writeFileSync(reproduceFile, JSON.stringify({ ...rep, databaseManifestHash: dbHash }, null, 2));
-      process.stderr.write(`[lockin]   SQL re-execution: ${rep.reproduced}/${rep.total} reproduced\n`);
-    } else process.stderr.write(`[lockin]   SQL re-execution: ${prior.reproduced}/${prior.total} reproduced (recorded earlier)\n`);
+    const checks = await runOrAttach(client, evaluatorChecks, { workflowId: checksWorkflowId(studyId), studyId, args: [{ scale: o.scale, settings, outDir: sdir }] });
+    process.stderr.write(`[lockin]   controls: ${controlsLine(checks.controls.counts, checks.controls.allAsExpected)}\n`);
+    const rx = checks.reexecution;
+    process.stderr.write(`[lockin]   SQL re-execution: ${rx.reproduced}/${rx.total} reproduced${rx.recordedEarlier ? ' (recorded earlier)' : ''}\n`);
     done(t);
 
     // A task whose reference could not be built at this scale (e.g. q12 divides by zero under ANSI
@@ -136,20 +126,22 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
     t = step(4, `the study: ${input.tasks.length} tasks × ${input.conditions.length} conditions (${studyId})`);
     const out = await runStudyWith(client, target, input);
     done(t);
+
+    if (!o.skipMutation) {
+      t = step(5, 'test-suite validity and mutation analysis (every frozen suite against gold and its mutants)');
+      try {
+        process.stdout.write(`${await runMutationWith(client, studyId, { equivalenceScale: EQUIVALENCE_SCALE, confirmScale: o.scale })}\n`);
+        done(t);
+      } catch (err) {
+        // The study's records and report stay as they are; the analysis can be rerun alone.
+        let cause = err as Error & { cause?: Error };
+        while (cause?.cause) cause = cause.cause as Error & { cause?: Error };
+        process.stderr.write(`[lockin]   mutation analysis FAILED: ${(cause?.message ?? String(err)).split('\n')[0]}\n[lockin]   rerun it with: lockin study mutation ${studyId}\n`);
+        process.exitCode = 1;
+      }
+    }
     return { ...out, ui: studyUiUrl(target, studyId) };
   });
-
-  if (!o.skipMutation) {
-    t = step(5, 'test-suite validity and mutation analysis (every frozen suite against gold and its mutants)');
-    try {
-      process.stdout.write(`${await runMutationAnalysis(studyId, { equivalenceScale: EQUIVALENCE_SCALE, confirmScale: o.scale })}\n`);
-      done(t);
-    } catch (err) {
-      // The study's records and report stay as they are; the analysis can be rerun alone.
-      process.stderr.write(`[lockin]   mutation analysis FAILED: ${(err as Error).message.split('\n')[0]}\n[lockin]   rerun it with: lockin study mutation ${studyId}\n`);
-      process.exitCode = 1;
-    }
-  }
   step(6, 'summary');
   printSummary(studyId, replayed);
   if (res.reportDir) process.stdout.write(`report: ${path.join(res.reportDir, 'report.md')}\n`);

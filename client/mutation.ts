@@ -1,45 +1,67 @@
 /**
  * The client side of the test-suite validity and mutation analysis (`lockin study mutation`,
- * and step 5 of the main job): runs activities/mutation/study.ts with progress output, then
- * rewrites the study's report so its mutation tables appear.
+ * and step 5 of the main job): runs the mutationAnalysis workflow (workflows/mutation.ts) and
+ * prints its progress lines as tasks finish. A killed run resumes from Temporal: running the
+ * same command again attaches to it, and finished tasks are cached.
  */
-import * as path from 'path';
+import type { Client } from '@temporalio/client';
 import { InputError } from '../activities/common/errors';
-import { analyzeStudyMutation } from '../activities/mutation/study';
-import { aggregateByCondition } from '../activities/mutation/score';
-import { writeReport } from '../activities/report/writeReport';
-import { studyDir } from '../activities/store/layout';
-import { BUDGETS, CONDITIONS } from '../protocol/conditions';
+import { mutationWorkflowId } from '../protocol/layout';
+import { mutationProgressQuery } from '../protocol/queries';
+import { mutationAnalysis } from '../workflows/mutation';
+import { runOrAttach, withClientAndWorker } from './temporal';
 
-/**
- * Analyzes study `id` and (unless report = false) rewrites runs/<id>/report/.
- * Returns a few lines for the terminal: per condition, suites invalid on gold and the pooled
- * mutation score. Throws InputError for a bad option value; analyzeStudyMutation's errors pass through.
- */
-export async function runMutationAnalysis(id: string, o: { equivalenceScale?: number; confirmScale?: number; maxPerOperator?: number; tasks?: string[]; report?: boolean }): Promise<string> {
+/** Options of one analysis (see `lockin study mutation --help`). */
+export interface MutationRunOptions {
+  equivalenceScale?: number;
+  confirmScale?: number;
+  maxPerOperator?: number;
+  tasks?: string[];
+  report?: boolean;
+}
+
+function check(o: MutationRunOptions): void {
   if (o.equivalenceScale !== undefined && !(o.equivalenceScale > 0)) throw new InputError('must be a positive number', undefined, '--equivalence-scale');
   if (o.confirmScale !== undefined && !(o.confirmScale > 0)) throw new InputError('must be a positive number', undefined, '--confirm-scale');
   if (o.maxPerOperator !== undefined && !(Number.isInteger(o.maxPerOperator) && o.maxPerOperator > 0)) throw new InputError('must be a positive integer', undefined, '--max-per-operator');
-  const t0 = Date.now();
-  const res = await analyzeStudyMutation({
+}
+
+/**
+ * Runs (or attaches to) the mutation analysis of study `id` with an existing client, printing
+ * its progress lines to stderr. @returns the summary lines (per condition: suites, invalid on
+ * gold, killed/total, pooled and mean scores; the report path).
+ * @throws InputError for a bad option value; the workflow's failure otherwise.
+ */
+export async function runMutationWith(client: Client, id: string, o: MutationRunOptions): Promise<string> {
+  check(o);
+  return runOrAttach(client, mutationAnalysis, {
+    workflowId: mutationWorkflowId(id),
     studyId: id,
-    equivalenceScale: o.equivalenceScale,
-    confirmScale: o.confirmScale,
-    maxPerOperator: o.maxPerOperator,
-    tasks: o.tasks,
-    onProgress: (line) => process.stderr.write(`${line}\n`),
+    args: [{ studyId: id, equivalenceScale: o.equivalenceScale, confirmScale: o.confirmScale, maxPerOperator: o.maxPerOperator, tasks: o.tasks, report: o.report }],
+    watch: (handle) => {
+      let shown = 0;
+      let polling: Promise<void> = Promise.resolve();
+      const poll = () => {
+        polling = handle
+          .query(mutationProgressQuery)
+          .then((p) => {
+            for (const line of p.lines.slice(shown)) process.stderr.write(`[mutation] ${line}\n`);
+            shown = Math.max(shown, p.lines.length);
+          })
+          .catch(() => undefined);
+      };
+      const timer = setInterval(poll, 2000);
+      return async () => {
+        clearInterval(timer);
+        await polling;
+        poll();
+        await polling;
+      };
+    },
   });
-  const lines = [`mutation analysis of ${id}: ${res.suites.length} suites, ${((Date.now() - t0) / 1000).toFixed(0)} s; ${path.join(studyDir(id), 'mutation.json')}`];
-  const agg = new Map(aggregateByCondition(res.suites).map((a) => [a.condition, a]));
-  for (const c of CONDITIONS) {
-    const a = agg.get(c);
-    if (!a) continue;
-    const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
-    lines.push(`  ${BUDGETS[c].name.padEnd(26)} suites ${a.suites}, invalid on gold ${a.invalidSuites}, killed ${a.killed}/${a.total} (pooled ${pct(a.pooledScore)}, mean per suite ${pct(a.meanScore)})`);
-  }
-  if (o.report !== false) {
-    const rep = await writeReport({ studyId: id });
-    lines.push(`report rewritten: ${path.join(rep.reportDir, 'report.md')}`);
-  }
-  return lines.join('\n');
+}
+
+/** Runs the mutation analysis of study `id` with an in-process worker (see runMutationWith). */
+export function runMutationAnalysis(id: string, o: MutationRunOptions): Promise<string> {
+  return withClientAndWorker((client) => runMutationWith(client, id, o));
 }

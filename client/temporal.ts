@@ -5,7 +5,8 @@
  */
 import type { Workflow, WorkflowResultType } from '@temporalio/common';
 import { QUEUES } from '../protocol/queues';
-import { Client, Connection, type WorkflowStartOptions } from '@temporalio/client';
+import { Client, Connection, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
+import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { NativeConnection } from '@temporalio/worker';
 import { startServer, ServerInfo } from '../infra/devServer';
 import { createWorkers, installQuietRuntime, runWorkersDuring } from '../worker/createWorkers';
@@ -68,4 +69,31 @@ export async function runEmbeddedWorkflow<W extends Workflow>(workflow: W, args:
       });
     return handle.result();
   });
+}
+
+/**
+ * Starts `workflow` under `workflowId` (or attaches to the run with that id that is still
+ * running, e.g. after this process was killed) and waits for its result. A workflow that
+ * completed earlier is run again: lockin's long steps skip what they recorded, so that is cheap.
+ * `watch` is called with the handle while it runs (progress output) and its stop function
+ * awaited at the end.
+ */
+export async function runOrAttach<W extends Workflow>(
+  client: Client,
+  workflow: W,
+  opts: { workflowId: string; args: Parameters<W>; studyId?: string; watch?: (handle: WorkflowHandle<W>) => () => Promise<void> },
+): Promise<WorkflowResultType<W>> {
+  const handle = await client.workflow.start(workflow, {
+    args: opts.args,
+    workflowId: opts.workflowId,
+    taskQueue: QUEUES.default,
+    workflowIdConflictPolicy: 'USE_EXISTING',
+    typedSearchAttributes: opts.studyId ? [{ key: STUDY_KEY, value: opts.studyId }, { key: STATUS_KEY, value: 'running' }] : [],
+  } as unknown as WorkflowStartOptions<W>);
+  const stop = opts.watch?.(handle);
+  try {
+    return await handle.result();
+  } finally {
+    await stop?.();
+  }
 }

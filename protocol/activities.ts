@@ -54,5 +54,45 @@ export interface DataActivities {
   buildReferences(input: { scale: number; settings: SparkSettings; ids?: string[] }): Promise<BuildResult>;
 }
 
+/** Table II as counts (activities/compare/controls.ts runControls). */
+export interface ControlCounts {
+  controls: number;
+  expectedAccept: number;
+  expectedReject: number;
+  accepted: number;
+  rejected: number;
+  skipped: number;
+  asExpected: number;
+  unexpected: number;
+  perturbations: number;
+  verifiedPerturbations: number;
+}
+
+/** The activities of the evaluator checks (workflows/checks.ts: Table II and the SQL re-execution). */
+export interface CheckActivities {
+  /** The 57 evaluator controls through the production comparator; writes controls.json/.md into outDir. */
+  runEvaluatorControls(req: { scale?: number; referencesDir?: string; outDir: string }): Promise<{ counts: ControlCounts; allAsExpected: boolean; controlsFile: string; markdownFile: string }>;
+  /** The SQL re-execution of the 33 references, recorded in outFile (skipped when recorded on this database). */
+  reexecuteReferences(req: { scale: number; settings: SparkSettings; outFile: string }): Promise<{ reproduced: number; total: number; recordedEarlier: boolean }>;
+}
+
+/** The options of one mutation analysis (README "Test-suite validity and mutation scores"). */
+export interface MutationOptions {
+  studyId: string;
+  equivalenceScale?: number;
+  confirmScale?: number;
+  maxPerOperator?: number;
+}
+
+/** The activities of the mutation analysis (workflows/mutation.ts). */
+export interface MutationActivities {
+  /** The study's tasks with records (optionally only `tasks`). */
+  mutationTasks(req: { studyId: string; tasks?: string[] }): Promise<string[]>;
+  /** One task: its mutants' equivalence verdicts, then its suites against gold and the mutants (cached). */
+  mutationTask(req: MutationOptions & { taskId: string }): Promise<{ taskId: string; lines: string[]; skipped: boolean }>;
+  /** mutation.json from the cached parts, the report rewritten; the summary lines. */
+  finishMutationAnalysis(req: MutationOptions & { tasks?: string[]; report?: boolean; seconds?: number }): Promise<string>;
+}
+
 /** Every activity a workflow may schedule; worker/activities.ts `satisfies` it. */
-export type WorkflowActivities = StudyActivities & DataActivities;
+export type WorkflowActivities = StudyActivities & DataActivities & CheckActivities & MutationActivities;

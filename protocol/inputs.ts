@@ -82,3 +82,11 @@ export interface PrepareProgress {
   step: 'generate' | 'load' | 'analyze' | 'references' | 'done';
   done: string[];
 }
+
+/** mutationAnalysis's progress (the `mutationProgress` query): tasks done and one line per finished part. */
+export interface MutationProgress {
+  tasksTotal: number;
+  tasksDone: number;
+  /** "n/N mutants q3: …" and "n/N suite q3/one-pass: …", in the order they finished. */
+  lines: string[];
+}

@@ -49,3 +49,13 @@ export function evaluationDir(conditionDir: string, condition: ConditionId): str
 export function recordFileName(taskId: string, condition: string, replicate?: string): string {
   return `${taskKey(taskId, replicate)}--${condition}.json`;
 }
+
+/** Workflow id of a study's evaluator checks (controls and SQL re-execution): `checks-<id>`. */
+export function checksWorkflowId(studyId: string): string {
+  return `checks-${studyId}`;
+}
+
+/** Workflow id of a study's mutation analysis: `mutation-<id>`. */
+export function mutationWorkflowId(studyId: string): string {
+  return `mutation-${studyId}`;
+}

@@ -4,7 +4,7 @@
  * once. Queries add nothing to a workflow's history.
  */
 import { defineQuery } from '@temporalio/workflow';
-import type { CallsUsed, PrepareProgress, StudyProgress } from './inputs';
+import type { CallsUsed, MutationProgress, PrepareProgress, StudyProgress } from './inputs';
 
 /** runStudy: tasks done, running and failed, calls used, the current step. */
 export const progressQuery = defineQuery<StudyProgress>('progress');
@@ -12,3 +12,5 @@ export const progressQuery = defineQuery<StudyProgress>('progress');
 export const callsQuery = defineQuery<CallsUsed>('calls');
 /** prepareDatabase: the step running and the steps done. */
 export const prepareProgressQuery = defineQuery<PrepareProgress>('prepareProgress');
+/** mutationAnalysis: tasks done and the progress lines of the finished tasks. */
+export const mutationProgressQuery = defineQuery<MutationProgress>('mutationProgress');

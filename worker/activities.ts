@@ -11,3 +11,4 @@ export * from '../activities/scoring';
 export * from '../activities/report';
 export * from '../activities/data';
 export * from '../activities/tasks';
+export * from '../activities/mutation';

@@ -5,3 +5,5 @@ export { frozenOnePass } from './conditions/frozenOnePass';
 export { testGuidedRevision } from './conditions/testGuidedRevision';
 export { planAuditGuidedRevision } from './conditions/planAuditGuidedRevision';
 export { prepareDatabase } from './prepare';
+export { evaluatorChecks } from './checks';
+export { mutationAnalysis } from './mutation';

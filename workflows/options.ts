@@ -29,3 +29,11 @@ export const LOCAL_STEP: ActivityOptions = {
   heartbeatTimeout: '30s',
   retry: { maximumAttempts: 3, initialInterval: '1s' },
 };
+
+/** A long JVM step (SQL re-execution, a task's mutation analysis): hours, heartbeated (a dead worker's step is retried 30 s later), one retry for worker crashes. */
+export const SPARK_LONG: ActivityOptions = {
+  taskQueue: QUEUES.spark,
+  startToCloseTimeout: '6 hours',
+  heartbeatTimeout: '30s',
+  retry: { maximumAttempts: 2, initialInterval: '10s' },
+};

@@ -2,6 +2,6 @@
 export { generateTables, loadTables, verifyDatabase } from './database';
 export type { GenerateTablesInput, LoadTablesInput } from './database';
 export { listQueries, queryTexts, analyzeQueries } from './queries';
-export { buildReferences, reproduceReferences, compareGolden } from './references';
+export { buildReferences, reproduceReferences, reexecuteReferences, compareGolden } from './references';
 export type { ReferencesInput } from './references';
 export type { GenerateResult, LoadResult, VerifyResult, QueryList, QueryTexts, AnalyzeResult, BuildResult, ReproduceResult, GoldenResult } from '../../protocol/data';

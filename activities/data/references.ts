@@ -71,3 +71,29 @@ export async function reproduceReferences(input: ReferencesInput): Promise<Repro
 export async function compareGolden(input: ReferencesInput): Promise<GoldenResult> {
   return runDataScript('references.py', args('golden', input), GoldenResult);
 }
+
+/** Input of reexecuteReferences. */
+export interface ReexecuteInput {
+  scale: number;
+  settings: SparkSettings;
+  /** Where the result is recorded (runs/<study>/reproduce.json). */
+  outFile: string;
+}
+
+/**
+ * Activity: the SQL re-execution (docs/protocol.md §4; Table V's input), recorded in `outFile`
+ * with the database's manifest hash. Skipped when `outFile` already records a re-execution on
+ * this database, so a resumed main job does not redo it.
+ * @returns reproduced/total and whether the result was recorded earlier.
+ */
+export async function reexecuteReferences(input: ReexecuteInput): Promise<{ reproduced: number; total: number; recordedEarlier: boolean }> {
+  const manifest = path.join(databaseDir(input.scale), 'manifest.json');
+  const dbHash: string | null = fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, 'utf8')).manifestHash ?? null) : null;
+  const prior = fs.existsSync(input.outFile) ? JSON.parse(fs.readFileSync(input.outFile, 'utf8')) : null;
+  if (prior && prior.databaseManifestHash === dbHash) return { reproduced: prior.reproduced, total: prior.total, recordedEarlier: true };
+  const rep = await reproduceReferences({ scale: input.scale, settings: input.settings });
+  fs.mkdirSync(path.dirname(input.outFile), { recursive: true });
+  fs.writeFileSync(`${input.outFile}.tmp`, JSON.stringify({ ...rep, databaseManifestHash: dbHash }, null, 2));
+  fs.renameSync(`${input.outFile}.tmp`, input.outFile);
+  return { reproduced: rep.reproduced, total: rep.total, recordedEarlier: false };
+}

@@ -86,6 +86,98 @@ function suiteRunCache(key: string): string {
   return path.join(lockinHome(), 'mutants', 'suite-runs', `${key}.json`);
 }
 
+/** The study's frozen inputs the analysis needs (study.json). */
+interface StudyBasics {
+  sdir: string;
+  scale: number;
+  settings: SparkSettings;
+}
+
+function studyBasics(studyId: string): StudyBasics {
+  const sdir = studyDir(studyId);
+  const studyFile = path.join(sdir, 'study.json');
+  if (!fs.existsSync(studyFile)) throw new InputError('no such study (study.json missing)', studyFile);
+  const study = JSON.parse(fs.readFileSync(studyFile, 'utf8')) as { scale: number; settings: SparkSettings };
+  return { sdir, scale: study.scale, settings: SparkSettingsSchema.parse(study.settings) };
+}
+
+/** The options of one analysis with their defaults filled in. */
+interface Resolved {
+  eqScale: number;
+  maxPerOperator: number;
+}
+
+function resolve(opts: Pick<MutationStudyOptions, 'equivalenceScale' | 'maxPerOperator'>): Resolved {
+  return { eqScale: opts.equivalenceScale ?? 0.01, maxPerOperator: opts.maxPerOperator ?? 2 };
+}
+
+/**
+ * Phase 1 for one task: its gold mutants and their equivalence verdicts at the equivalence
+ * scale (the study's scale when the task has no reference there), equivalents re-checked at
+ * confirmScale. Cached per gold solution (checkEquivalence, confirmEquivalents), so calling it
+ * again is cheap. @returns the verdicts, the scale used and one progress line; throws what
+ * checkEquivalence throws (e.g. a missing gold solution).
+ */
+async function equivalenceOf(basics: StudyBasics, r: Resolved, qid: string, confirmScale: number | undefined): Promise<{ eq: EquivalenceResult; scale: number; lines: string[] }> {
+  const scale = fs.existsSync(path.join(referencesDir(r.eqScale), qid, 'schema.json')) ? r.eqScale : basics.scale;
+  const lines: string[] = [];
+  let eq = await checkEquivalence({ qid, scale, settings: basics.settings, maxPerOperator: r.maxPerOperator });
+  const before = eq.mutants.filter((m) => m.verdict === 'equivalent').length;
+  if (confirmScale !== undefined) eq = await confirmEquivalents(eq, confirmScale, basics.settings);
+  const moved = before - eq.mutants.filter((m) => m.verdict === 'equivalent').length;
+  if (moved) lines.push(`${qid}: ${moved} of ${before} mutants equivalent at SF=${scale} differ at SF=${confirmScale}: killable`);
+  const killable = eq.mutants.filter((m) => m.verdict === 'killable').length;
+  const nEq = eq.mutants.filter((m) => m.verdict === 'equivalent').length;
+  const undecided = eq.mutants.length - killable - nEq;
+  lines.push(`${qid}: ${eq.mutants.length} at SF=${scale}: ${killable} non-equivalent, ${nEq} equivalent${undecided ? `, ${undecided} undecided` : ''}`);
+  return { eq, scale, lines };
+}
+
+/**
+ * Phase 2 for one record: its frozen suite against gold and the non-equivalent mutants
+ * (`-x`: the first failing test kills). Runs are cached per (suite, gold, mutant set,
+ * settings); `inFlight` shares a run between identical suites analysed at the same time.
+ * @returns the suite's score and its progress line (without the counter).
+ */
+async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef, eq: EquivalenceResult, inFlight: Map<string, Promise<VariantRun[]>>): Promise<{ row: SuiteScore; line: string }> {
+  const qid = rec.taskId;
+  const killable = eq.mutants.filter((x) => x.verdict === 'killable');
+  const suiteFile = path.join(taskDir(studyId, qid, rec.replicate), rec.condition, 'test_solution.py');
+  const label = `${qid}/${rec.condition}${rec.replicate ? ` (${rec.replicate})` : ''}`;
+  if (!fs.existsSync(suiteFile)) {
+    const none = (variant: string): VariantRun => ({ variant, exitCode: null, passed: false, status: 'crash', ms: 0 });
+    return { row: scoreSuite(qid, rec.condition, 'missing', eq.mutants, [none('gold'), ...killable.map((x) => none(x.id))]), line: `${label}: no test_solution.py: invalid` };
+  }
+  const suiteSha = sha256File(suiteFile);
+  // v3: a suite that fails gold is not run on the mutants, and gold's first failure is kept
+  // (runs cached before that are not reused).
+  const key = crypto.createHash('sha256').update(JSON.stringify(['v3', suiteSha, eq.goldSha, killable.map((x) => x.id), basics.settings])).digest('hex').slice(0, 24);
+  const cache = suiteRunCache(key);
+  let runs: Promise<VariantRun[]>;
+  let reused = '';
+  if (fs.existsSync(cache)) {
+    runs = Promise.resolve(JSON.parse(fs.readFileSync(cache, 'utf8')) as VariantRun[]);
+    reused = ' (cached)';
+  } else if (inFlight.has(key)) {
+    runs = inFlight.get(key)!;
+    reused = ' (same suite as another condition: one run)';
+  } else {
+    runs = runSuiteOnVariants({
+      suiteFile,
+      variants: [{ id: 'gold', solutionFile: path.join(eq.dir, 'gold', 'solution.py') }, ...killable.map((x) => ({ id: x.id, solutionFile: path.join(eq.dir, x.id, 'solution.py') }))],
+      settings: basics.settings,
+      outDir: path.join(basics.sdir, 'mutation', qid, rec.replicate ? `${rec.condition}-${rec.replicate}` : rec.condition),
+    }).then((r) => {
+      fs.mkdirSync(path.dirname(cache), { recursive: true });
+      fs.writeFileSync(cache, JSON.stringify(r));
+      return r;
+    });
+    inFlight.set(key, runs);
+  }
+  const row = scoreSuite(qid, rec.condition, suiteSha, eq.mutants, await runs);
+  return { row, line: `${label}: ${row.validOnGold ? `valid on gold, killed ${row.killed}/${row.total}` : `INVALID: fails gold: ${row.goldFailure}`}${reused}` };
+}
+
 /**
  * Runs the analysis and writes runs/<study>/mutation.json.
  * Inputs: MutationStudyOptions. The study's Spark settings (study.json) are used for every run.
@@ -94,33 +186,22 @@ function suiteRunCache(key: string): string {
  */
 export async function analyzeStudyMutation(opts: MutationStudyOptions): Promise<MutationFile> {
   const say = opts.onProgress ?? (() => undefined);
-  const sdir = studyDir(opts.studyId);
-  const studyFile = path.join(sdir, 'study.json');
-  if (!fs.existsSync(studyFile)) throw new InputError('no such study (study.json missing)', studyFile);
-  const study = JSON.parse(fs.readFileSync(studyFile, 'utf8')) as { scale: number; settings: SparkSettings };
-  const settings = SparkSettingsSchema.parse(study.settings);
-  const eqScale = opts.equivalenceScale ?? 0.01;
-  const maxPerOperator = opts.maxPerOperator ?? 2;
-  const records = readRecords(opts.studyId).filter((r) => !opts.tasks || opts.tasks.includes(r.taskId));
-  const tasks = [...new Set(records.map((r) => r.taskId))];
+  const basics = studyBasics(opts.studyId);
+  const r = resolve(opts);
+  const records = readRecords(opts.studyId).filter((x) => !opts.tasks || opts.tasks.includes(x.taskId));
+  const tasks = [...new Set(records.map((x) => x.taskId))];
   const concurrency = Math.max(1, opts.concurrency ?? 2);
-  const out: MutationFile = { studyId: opts.studyId, equivalenceScale: eqScale, confirmScale: opts.confirmScale ?? null, maxPerOperator, suites: [], mutants: {} };
+  const out: MutationFile = { studyId: opts.studyId, equivalenceScale: r.eqScale, confirmScale: opts.confirmScale ?? null, maxPerOperator: r.maxPerOperator, suites: [], mutants: {} };
 
   // Phase 1: mutants and their equivalence verdicts, per task (cached per gold solution).
   const eqs = new Map<string, { eq: EquivalenceResult; scale: number }>();
   let n = 0;
   await pool(tasks, concurrency, async (qid) => {
-    const scale = fs.existsSync(path.join(referencesDir(eqScale), qid, 'schema.json')) ? eqScale : study.scale;
     try {
-      let eq = await checkEquivalence({ qid, scale, settings, maxPerOperator });
-      const before = eq.mutants.filter((m) => m.verdict === 'equivalent').length;
-      if (opts.confirmScale !== undefined) eq = await confirmEquivalents(eq, opts.confirmScale, settings);
-      const moved = before - eq.mutants.filter((m) => m.verdict === 'equivalent').length;
-      if (moved) say(`[mutation]   ${qid}: ${moved} of ${before} mutants equivalent at SF=${scale} differ at SF=${opts.confirmScale}: killable`);
+      const { eq, scale, lines } = await equivalenceOf(basics, r, qid, opts.confirmScale);
       eqs.set(qid, { eq, scale });
-      const killable = eq.mutants.filter((m) => m.verdict === 'killable').length;
-      const nEq = eq.mutants.filter((m) => m.verdict === 'equivalent').length;
-      say(`[mutation] mutants ${++n}/${tasks.length} ${qid}: ${eq.mutants.length} at SF=${scale}: ${killable} non-equivalent, ${nEq} equivalent${eq.mutants.length - killable - nEq ? `, ${eq.mutants.length - killable - nEq} undecided` : ''}`);
+      n += 1;
+      for (const [i, line] of lines.entries()) say(i === lines.length - 1 ? `[mutation] mutants ${n}/${tasks.length} ${line}` : `[mutation]   ${line}`);
     } catch (err) {
       say(`[mutation] mutants ${++n}/${tasks.length} ${qid}: SKIPPED: ${(err as Error).message.split('\n')[0]}`);
     }
@@ -132,53 +213,62 @@ export async function analyzeStudyMutation(opts: MutationStudyOptions): Promise<
 
   // Phase 2: every record's frozen suite against gold and the non-equivalent mutants. Identical
   // suites (a condition that kept the snapshot's tests) share one run.
-  const jobs = records.filter((r) => eqs.has(r.taskId));
+  const jobs = records.filter((x) => eqs.has(x.taskId));
   const inFlight = new Map<string, Promise<VariantRun[]>>();
   const rows = new Map<RecordRef, SuiteScore>();
   let m = 0;
   await pool(jobs, concurrency, async (rec) => {
-    const { eq } = eqs.get(rec.taskId)!;
-    const qid = rec.taskId;
-    const killable = eq.mutants.filter((x) => x.verdict === 'killable');
-    const suiteFile = path.join(taskDir(opts.studyId, qid, rec.replicate), rec.condition, 'test_solution.py');
-    const label = `${qid}/${rec.condition}${rec.replicate ? ` (${rec.replicate})` : ''}`;
-    if (!fs.existsSync(suiteFile)) {
-      const none = (variant: string): VariantRun => ({ variant, exitCode: null, passed: false, status: 'crash', ms: 0 });
-      rows.set(rec, scoreSuite(qid, rec.condition, 'missing', eq.mutants, [none('gold'), ...killable.map((x) => none(x.id))]));
-      say(`[mutation] suites ${++m}/${jobs.length} ${label}: no test_solution.py: invalid`);
-      return;
-    }
-    const suiteSha = sha256File(suiteFile);
-    // v3: a suite that fails gold is not run on the mutants, and gold's first failure is kept
-    // (runs cached before that are not reused).
-    const key = crypto.createHash('sha256').update(JSON.stringify(['v3', suiteSha, eq.goldSha, killable.map((x) => x.id), settings])).digest('hex').slice(0, 24);
-    const cache = suiteRunCache(key);
-    let runs: Promise<VariantRun[]>;
-    let reused = '';
-    if (fs.existsSync(cache)) {
-      runs = Promise.resolve(JSON.parse(fs.readFileSync(cache, 'utf8')) as VariantRun[]);
-      reused = ' (cached)';
-    } else if (inFlight.has(key)) {
-      runs = inFlight.get(key)!;
-      reused = ' (same suite as another condition: one run)';
-    } else {
-      runs = runSuiteOnVariants({
-        suiteFile,
-        variants: [{ id: 'gold', solutionFile: path.join(eq.dir, 'gold', 'solution.py') }, ...killable.map((x) => ({ id: x.id, solutionFile: path.join(eq.dir, x.id, 'solution.py') }))],
-        settings,
-        outDir: path.join(sdir, 'mutation', qid, rec.replicate ? `${rec.condition}-${rec.replicate}` : rec.condition),
-      }).then((r) => {
-        fs.mkdirSync(path.dirname(cache), { recursive: true });
-        fs.writeFileSync(cache, JSON.stringify(r));
-        return r;
-      });
-      inFlight.set(key, runs);
-    }
-    const row = scoreSuite(qid, rec.condition, suiteSha, eq.mutants, await runs);
+    const { row, line } = await suiteScoreOf(opts.studyId, basics, rec, eqs.get(rec.taskId)!.eq, inFlight);
     rows.set(rec, row);
-    say(`[mutation] suites ${++m}/${jobs.length} ${label}: ${row.validOnGold ? `valid on gold, killed ${row.killed}/${row.total}` : `INVALID: fails gold: ${row.goldFailure}`}${reused}`);
+    say(`[mutation] suites ${++m}/${jobs.length} ${line}`);
   });
   for (const rec of jobs) if (rows.has(rec)) out.suites.push(rows.get(rec)!);
-  fs.writeFileSync(path.join(sdir, 'mutation.json'), `${JSON.stringify(out, null, 2)}\n`);
+  fs.writeFileSync(path.join(basics.sdir, 'mutation.json'), `${JSON.stringify(out, null, 2)}\n`);
   return out;
+}
+
+/** One task of the durable analysis (workflows/mutation.ts): the study and the analysis options. */
+export interface MutationTaskRequest {
+  studyId: string;
+  taskId: string;
+  equivalenceScale?: number;
+  confirmScale?: number;
+  maxPerOperator?: number;
+}
+
+/**
+ * Activity: the tasks of a study that have records, in record order (the analysis's work list).
+ * @throws InputError when the study has no records.
+ */
+export async function mutationTasks(req: { studyId: string; tasks?: string[] }): Promise<string[]> {
+  studyBasics(req.studyId);
+  return [...new Set(readRecords(req.studyId).map((x) => x.taskId))].filter((q) => !req.tasks || req.tasks.includes(q));
+}
+
+/**
+ * Activity: phase 1 and phase 2 for one task: its mutants' equivalence verdicts (cached per gold
+ * solution), then each of its records' frozen suites against gold and the non-equivalent mutants
+ * (cached per suite), one after another so identical suites share one run. Finished work is in
+ * the caches, so a retried or resumed activity redoes nothing that finished.
+ * @returns the progress lines, for the workflow's progress query; `skipped` when the task has no
+ * gold solution or its mutants cannot be built (the reason is the line).
+ */
+export async function mutationTask(req: MutationTaskRequest): Promise<{ taskId: string; lines: string[]; skipped: boolean }> {
+  const basics = studyBasics(req.studyId);
+  const r = resolve(req);
+  let eq: EquivalenceResult;
+  const lines: string[] = [];
+  try {
+    const got = await equivalenceOf(basics, r, req.taskId, req.confirmScale);
+    eq = got.eq;
+    lines.push(...got.lines.map((l) => `mutants ${l}`));
+  } catch (err) {
+    return { taskId: req.taskId, lines: [`mutants ${req.taskId}: SKIPPED: ${(err as Error).message.split('\n')[0]}`], skipped: true };
+  }
+  const inFlight = new Map<string, Promise<VariantRun[]>>();
+  for (const rec of readRecords(req.studyId).filter((x) => x.taskId === req.taskId)) {
+    const { line } = await suiteScoreOf(req.studyId, basics, rec, eq, inFlight);
+    lines.push(`suite ${line}`);
+  }
+  return { taskId: req.taskId, lines, skipped: false };
 }

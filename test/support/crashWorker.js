@@ -37,7 +37,37 @@ const overrides = {
   async evaluateRun() {
     return { agree: false, categories: ['runtime'], primaryCategory: 'runtime', summary: 'scripted' };
   },
+  // The long steps (evaluator checks, mutation analysis): each call is logged to
+  // LOCKIN_TEST_LOG ("start <what>", "end <what>") so a test can see what ran twice.
+  async runEvaluatorControls() {
+    note('start controls');
+    note('end controls');
+    return { counts: { controls: 57, expectedAccept: 36, expectedReject: 21, accepted: 36, rejected: 21, skipped: 0, asExpected: 57, unexpected: 0, perturbations: 24, verifiedPerturbations: 24 }, allAsExpected: true, controlsFile: 'c.json', markdownFile: 'c.md' };
+  },
+  async reexecuteReferences() {
+    note('start reexecute');
+    await sleep(script.delayMs * 4);
+    note('end reexecute');
+    return { reproduced: 33, total: 33, recordedEarlier: false };
+  },
+  async mutationTasks() {
+    return script.mutationTasks;
+  },
+  async mutationTask(req) {
+    note(`start ${req.taskId}`);
+    await sleep(script.delayMs);
+    note(`end ${req.taskId}`);
+    return { taskId: req.taskId, lines: [`suite ${req.taskId}/one-pass: valid on gold, killed 1/1`], skipped: false };
+  },
+  async finishMutationAnalysis(req) {
+    note('start finish');
+    return `mutation analysis of ${req.studyId}: ${script.mutationTasks.length} suites`;
+  },
 };
+
+function note(line) {
+  if (process.env.LOCKIN_TEST_LOG) fs.appendFileSync(process.env.LOCKIN_TEST_LOG, `${line}\n`);
+}
 
 (async () => {
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS });

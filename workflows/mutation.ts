@@ -1,0 +1,47 @@
+/**
+ * mutationAnalysis: test-suite validity and mutation scores of a study (docs/protocol.md §7),
+ * one activity per task (its mutants' equivalence verdicts, then its frozen suites against gold
+ * and the non-equivalent mutants), two tasks at a time, then mutation.json and the report.
+ * Every part is cached on disk, so a killed main job resumes here without redoing finished
+ * tasks; the `mutationProgress` query gives the progress lines.
+ */
+import { proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { MutationActivities, MutationOptions } from '../protocol/activities';
+import type { MutationProgress } from '../protocol/inputs';
+import { mutationProgressQuery } from '../protocol/queries';
+import { LOCAL_STEP, SPARK_LONG } from './options';
+import { recordingStatus } from './status';
+
+const local = proxyActivities<MutationActivities>(LOCAL_STEP);
+const spark = proxyActivities<MutationActivities>(SPARK_LONG);
+
+/** Input of mutationAnalysis. */
+export interface MutationAnalysisInput extends MutationOptions {
+  /** Only these tasks (default: every task with a record). */
+  tasks?: string[];
+  /** Tasks analysed at once (default 2). */
+  concurrency?: number;
+  /** Rewrite the report at the end (default true). */
+  report?: boolean;
+}
+
+export async function mutationAnalysis(input: MutationAnalysisInput): Promise<string> {
+  return recordingStatus(async () => {
+    const progress: MutationProgress = { tasksTotal: 0, tasksDone: 0, lines: [] };
+    setHandler(mutationProgressQuery, () => progress);
+    const started = workflowInfo().runStartTime.getTime();
+    const { studyId, equivalenceScale, confirmScale, maxPerOperator } = input;
+    const queue = await local.mutationTasks({ studyId, tasks: input.tasks });
+    progress.tasksTotal = queue.length;
+    const lane = async (): Promise<void> => {
+      for (let taskId = queue.shift(); taskId; taskId = queue.shift()) {
+        const done = await spark.mutationTask({ studyId, taskId, equivalenceScale, confirmScale, maxPerOperator });
+        progress.tasksDone += 1;
+        progress.lines.push(...done.lines.map((l) => `${progress.tasksDone}/${progress.tasksTotal} ${l}`));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, input.concurrency ?? 2) }, () => lane()));
+    const seconds = (Date.now() - started) / 1000;
+    return spark.finishMutationAnalysis({ studyId, equivalenceScale, confirmScale, maxPerOperator, tasks: input.tasks, report: input.report, seconds });
+  });
+}
