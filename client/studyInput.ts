@@ -1,11 +1,9 @@
 /** Builds a StudyInput from CLI options, with the study's recorded defaults (docs/protocol.md §6). */
-import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
+import { DEFAULT_SPARK_SETTINGS, STUDY_MODEL_PARAMS } from '../protocol/settings';
 import { STUDY_TASKS } from '../activities/tasks/schema';
 import { CONDITIONS, ConditionId } from '../protocol/conditions';
 import type { StudyInput } from '../protocol/inputs';
 
-/** The paper's sampling settings: temperature 1.0, top-p 1.0 (only temperature is sent). */
-export const DEFAULT_PARAMS = { temperature: 1.0, topP: 1.0, maxTokens: 16000, longContext: true };
 
 /** The model used when none is named: the live model with ANTHROPIC_API_KEY, else the replay corpus. */
 export function defaultModel(): string {
@@ -33,7 +31,7 @@ export function buildStudyInput(o: Partial<StudyInput> & { studyId: string }): S
     tasks: [...STUDY_TASKS],
     conditions: [...CONDITIONS],
     model: defaultModel(),
-    params: DEFAULT_PARAMS,
+    params: STUDY_MODEL_PARAMS,
     scale: 1,
     settings: DEFAULT_SPARK_SETTINGS,
     taskConcurrency: 2,

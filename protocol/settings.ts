@@ -3,6 +3,7 @@
  * (docs/protocol.md §6). Never read from ambient defaults.
  */
 import { z } from 'zod';
+import type { ModelParams } from './types';
 
 export const SparkSettingsSchema = z.object({
   /** spark.master; the paper: local[*]. */
@@ -33,3 +34,10 @@ export const PINNED = {
   tpcgenCli: '4.0.0',
   temporalBin: '1.9.1',
 } as const;
+
+/**
+ * The study's intended sampling (docs/protocol.md §6; the paper: temperature 1.0, top-p 1.0,
+ * the 1M-token context). Both are recorded; only temperature is sent, because current Claude
+ * models reject a request that sets both.
+ */
+export const STUDY_MODEL_PARAMS: ModelParams = { temperature: 1.0, topP: 1.0, maxTokens: 16000, longContext: true };

@@ -1,14 +1,48 @@
 /**
- * Every activity lockin registers, grouped by what it touches. Workflows import this module
- * as a type only (`import type * as activities from '../worker/activities'`).
+ * The activities lockin registers: exactly the contract the workflows schedule
+ * (protocol/activities.ts WorkflowActivities), checked at compile time both ways: each has the
+ * contract's signature, and nothing is registered that no workflow calls.
  */
-export * from '../activities/model';
-export * from '../activities/store';
-export * from '../activities/preflight';
-export * from '../activities/execution';
-export * from '../activities/compare';
-export * from '../activities/scoring';
-export * from '../activities/report';
-export * from '../activities/data';
-export * from '../activities/tasks';
-export * from '../activities/mutation';
+import type { WorkflowActivities } from '../protocol/activities';
+import { callModel } from '../activities/model';
+import { initStudy, prepareConditionDir, freezeArtifacts, classifyEdits, writeRunRecord, completedTasks, completedTaskCalls, finishStudy, evaluateRun } from '../activities/store';
+import { runPytest, smokeCheck, executeCandidate } from '../activities/execution';
+import { runEvaluatorControls } from '../activities/compare';
+import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences } from '../activities/data';
+import { mutationTasks, mutationTask, finishMutationAnalysis } from '../activities/mutation';
+
+/** Every registered activity, by the name workflows schedule it under. */
+export const ACTIVITIES = {
+  // store
+  initStudy,
+  prepareConditionDir,
+  freezeArtifacts,
+  classifyEdits,
+  writeRunRecord,
+  completedTasks,
+  completedTaskCalls,
+  finishStudy,
+  evaluateRun,
+  // model, execution
+  callModel,
+  runPytest,
+  smokeCheck,
+  executeCandidate,
+  // database and references
+  generateTables,
+  loadTables,
+  analyzeQueries,
+  buildReferences,
+  // evaluator checks
+  runEvaluatorControls,
+  reexecuteReferences,
+  // mutation analysis
+  mutationTasks,
+  mutationTask,
+  finishMutationAnalysis,
+} satisfies WorkflowActivities;
+
+/** Compile-time: an activity registered here that the contract does not name is an error. */
+type Unscheduled = Exclude<keyof typeof ACTIVITIES, keyof WorkflowActivities>;
+const NONE_UNSCHEDULED: Record<Unscheduled, never> = {};
+void NONE_UNSCHEDULED;

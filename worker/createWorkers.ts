@@ -10,12 +10,8 @@ import * as path from 'path';
 import { NativeConnection, Worker, bundleWorkflowCode, WorkflowBundleWithSourceMap, Runtime, DefaultLogger } from '@temporalio/worker';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import * as activities from './activities';
+import { ACTIVITIES } from './activities';
 import { QUEUES } from '../protocol/queues';
-import type { WorkflowActivities } from '../protocol/activities';
-
-/** Compile-time check: every activity a workflow schedules is registered with its signature. */
-const REGISTERED: WorkflowActivities = activities satisfies WorkflowActivities;
 
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
 let runtimeInstalled = false;
@@ -78,7 +74,7 @@ export function wrapActivity(fn: ActivityFn): ActivityFn {
 /** Creates the three workers (not yet running). */
 export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
   installQuietRuntime();
-  const raw: Record<string, unknown> = { ...activities, ...REGISTERED, ...(opts.activityOverrides ?? {}) };
+  const raw: Record<string, unknown> = { ...ACTIVITIES, ...(opts.activityOverrides ?? {}) };
   const acts = Object.fromEntries(Object.entries(raw).filter(([, f]) => typeof f === 'function').map(([k, f]) => [k, wrapActivity(f as ActivityFn)]));
   const bundle = await workflowBundle();
   const prefix = opts.queuePrefix ?? '';

@@ -9,14 +9,10 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { lockinHome } from '../common/paths';
+import { canonicalJson } from '../store/hash';
 import type { BackendReply } from './backends/types';
 
-/** JSON with object keys sorted at every level (a stable serialization for hashing). */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_k, v) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v,
-  );
-}
+export { canonicalJson };
 
 /** The cache key of a request: sha256 (hex) of its canonical JSON. */
 export function cacheKey(request: unknown): string {

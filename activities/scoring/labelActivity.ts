@@ -11,6 +11,7 @@ import { LabelsFile } from './labels';
 import { autoLabels } from './autoLabels';
 import { obtainJudge } from './judge';
 import { loadObligations, readArtifacts, readOutputSchema } from './corpusFiles';
+import { STUDY_MODEL_PARAMS } from '../../protocol/settings';
 
 export interface LabelObligationsInput {
   studyId: string;
@@ -37,7 +38,6 @@ export interface LabelObligationsResult {
   judgeError?: string;
 }
 
-const DEFAULT_PARAMS: ModelParams = { temperature: 1.0, topP: 1.0, maxTokens: 16000, longContext: false };
 
 /**
  * Labels every obligation of one run and writes `<conditionDir>/labels.json` (LabelsFile).
@@ -60,7 +60,7 @@ export async function labelObligations(input: LabelObligationsInput): Promise<La
       conditionDir: input.conditionDir,
       replicate: input.replicate,
       model: input.model,
-      params: input.params ?? DEFAULT_PARAMS,
+      params: input.params ?? STUDY_MODEL_PARAMS,
       evidence: {
         obligations: obligations.map((o) => ({ id: o.id, statement: o.statement, kind: o.kind, class: o.class })),
         execution: { status: input.execution?.status ?? 'not-run', reason: input.execution?.reason, rows: input.execution?.rows, schema: outputSchema },

@@ -11,6 +11,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { InputError } from '../common/errors';
 import type { RunRecord } from '../../protocol/types';
+import { parseRunRecord } from '../../protocol/records';
 import { CONDITIONS, type ConditionId } from '../../protocol/conditions';
 import type { Obligation } from '../tasks/schema';
 import { STUDY_TASKS } from '../tasks/schema';
@@ -32,20 +33,6 @@ export const StudyManifest = z
   .passthrough();
 export type StudyManifest = z.infer<typeof StudyManifest>;
 
-/** The fields of a RunRecord that scoring relies on (the rest passes through untouched). */
-const RecordShape = z
-  .object({
-    studyId: z.string(),
-    taskId: z.string(),
-    condition: z.enum(CONDITIONS),
-    replicate: z.string().optional().nullable(),
-    callsUsed: z.number(),
-    testPassed: z.boolean(),
-    referenceMatched: z.boolean(),
-    falsePass: z.boolean(),
-    conditionDir: z.string(),
-  })
-  .passthrough();
 
 /** One obligation's automated and final labels in one run. */
 export interface PairedLabel {
@@ -109,12 +96,7 @@ export function parseRecords(text: string, file: string): RunRecord[] {
       } catch (e) {
         throw new InputError(`not JSON: ${(e as Error).message}`, file, `line ${n}`);
       }
-      const out = RecordShape.safeParse(j);
-      if (!out.success) {
-        const issue = out.error.issues[0];
-        throw new InputError(issue.message, file, `line ${n}: ${issue.path.join('.')}`);
-      }
-      return out.data as unknown as RunRecord;
+      return parseRunRecord(j, { file, line: n });
     });
 }
 

@@ -11,7 +11,7 @@ import { databaseDir, referencesDir, REPO_ROOT, tasksRoot } from '../common/path
 import { PINNED } from '../../protocol/settings';
 import { InputError } from '../common/errors';
 import type { StudyInput, StudyManifestSummary } from '../../protocol/inputs';
-import { canonicalJson, sha256, sha256File } from './hash';
+import { canonicalJson, legacyCanonicalJson, sha256, sha256File } from './hash';
 import { studyDir } from './layout';
 
 export interface StudyManifest {
@@ -97,7 +97,8 @@ export async function initStudy(input: StudyInput): Promise<StudyManifestSummary
   const file = path.join(dir, 'study.json');
   if (fs.existsSync(file)) {
     const old = JSON.parse(fs.readFileSync(file, 'utf8')) as StudyManifest;
-    if (old.manifestHash !== manifestHash) {
+    // A study.json written before the canonical forms were unified carries the legacy hash.
+    if (old.manifestHash !== manifestHash && old.manifestHash !== sha256(legacyCanonicalJson(decisive(body)))) {
       const changed: string[] = [];
       const keys = new Set([...Object.keys(old.inputs ?? {}), ...Object.keys(body.inputs)]);
       for (const k of keys) if (old.inputs?.[k] !== body.inputs[k]) changed.push(k);
@@ -105,7 +106,7 @@ export async function initStudy(input: StudyInput): Promise<StudyManifestSummary
         if (canonicalJson((old as unknown as Record<string, unknown>)[k]) !== canonicalJson(body[k])) changed.push(k);
       throw new InputError(`study ${input.studyId} was started with other inputs; refusing to resume. Changed: ${changed.slice(0, 20).join(', ')}${changed.length > 20 ? ` (+${changed.length - 20} more)` : ''}. Start a new study id instead.`, file, 'manifestHash');
     }
-    return { studyDir: dir, manifestHash, replayed: body.replayed };
+    return { studyDir: dir, manifestHash: old.manifestHash, replayed: body.replayed };
   }
   const manifest: StudyManifest = { ...body, createdAt: new Date().toISOString(), gitRevision: gitRevision(), manifestHash };
   fs.writeFileSync(file, JSON.stringify(manifest, null, 2));

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { BUDGETS } from '../../protocol/conditions';
 import type { RunRecord } from '../../protocol/types';
+import { parseRunRecord } from '../../protocol/records';
 import { recordsDir, studyDir, taskKey } from './layout';
 import { recordFileName } from '../../protocol/layout';
 
@@ -10,9 +11,13 @@ function recordFile(r: { studyId: string; taskId: string; replicate?: string; co
   return path.join(recordsDir(r.studyId), recordFileName(r.taskId, r.condition, r.replicate));
 }
 
-/** Activity: writes one run record (overwrites the same key: idempotent). @returns its path. */
+/**
+ * Activity: writes one run record (overwrites the same key: idempotent), checked against
+ * RunRecordSchema first. @returns its path. @throws InputError naming the wrong field.
+ */
 export async function writeRunRecord(record: RunRecord): Promise<string> {
   const file = recordFile(record);
+  parseRunRecord(record, { file });
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(record, null, 2));
   fs.renameSync(`${file}.tmp`, file);
@@ -27,7 +32,7 @@ export function readRunRecords(studyId: string): RunRecord[] {
   return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
-    .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as RunRecord)
+    .map((f) => parseRunRecord(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')), { file: path.join(dir, f) }))
     .sort((a, b) => taskKey(a.taskId, a.replicate).localeCompare(taskKey(b.taskId, b.replicate), 'en', { numeric: true }) || order.indexOf(a.condition) - order.indexOf(b.condition));
 }
 

@@ -11,7 +11,7 @@ import * as path from 'path';
 import { databaseDir } from '../../activities/common/paths';
 import { checkCorpus } from '../../activities/tasks/corpus';
 import { formatProblem, loadTask } from '../../activities/tasks/load';
-import { renderTaskPrompt } from '../../activities/tasks/prompt';
+import { renderTaskPrompt } from '../../activities/model/prompts';
 import { buildReplay } from '../../activities/tasks/replay';
 import { scaffoldTask } from '../../activities/tasks/scaffold';
 
@@ -67,9 +67,7 @@ export function register(program: Command): void {
     .argument('<qid>', 'variant id, e.g. q3')
     .action((qid: string) => {
       const t = loadTask(qid);
-      const r = renderTaskPrompt(t.task);
-      process.stderr.write(`(rendered by ${r.renderer})\n`);
-      process.stdout.write(r.text);
+      process.stdout.write(renderTaskPrompt(t.task));
     });
 
   tasks

@@ -112,12 +112,10 @@ test('with mutation.json: Figure 2 (cells framed where the run was a false pass)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-report-mut-'));
   try {
     fs.cpSync(path.join(FIXTURE, 'runs'), dir, { recursive: true });
-    const suites = [
-      { task: 'q1', condition: 'one-pass', validOnGold: true, killed: 3, total: 5, mutants: [] },
-      { task: 'q3', condition: 'test-guided', validOnGold: false, killed: 0, total: 4, mutants: [] },
-      { task: 'q12', condition: 'plan-audit', validOnGold: true, killed: 0, total: 4, mutants: [] },
-    ];
-    fs.writeFileSync(path.join(dir, 'fx1', 'mutation.json'), JSON.stringify({ studyId: 'fx1', suites, mutants: {} }));
+    const suite = (task: string, condition: string, validOnGold: boolean, killed: number, total: number) => ({ task, condition, suiteSha: 'x', validOnGold, goldExitCode: validOnGold ? 0 : 1, total, killed, equivalent: 0, undecided: 0, score: validOnGold ? killed / total : null, mutants: [], survivorsByOperator: {} });
+    const suites = [suite('q1', 'one-pass', true, 3, 5), suite('q3', 'test-guided', false, 0, 4), suite('q12', 'plan-audit', true, 0, 4)];
+    const mutationFile = { studyId: 'fx1', equivalenceScale: 0.01, confirmScale: null, maxPerOperator: 2, suites, mutants: {} };
+    fs.writeFileSync(path.join(dir, 'fx1', 'mutation.json'), JSON.stringify(mutationFile));
     const opts = { studyId: 'fx1', runsDir: dir, tasksDir: path.join(FIXTURE, 'tasks'), exclude: ['q3'] };
     const { reportDir: out } = await writeReport(opts);
     expect(fs.readFileSync(path.join(out, 'figure2-mutation.png')).subarray(1, 4).toString()).toBe('PNG');
@@ -126,7 +124,7 @@ test('with mutation.json: Figure 2 (cells framed where the run was a false pass)
     expect(
       mutationFigureCells(
         [{ taskId: 'q1', condition: 'one-pass', record: { falsePass: true } }, { taskId: 'q3', condition: 'test-guided', record: { falsePass: true } }, { taskId: 'q12', condition: 'plan-audit', record: { falsePass: false } }],
-        parseMutation({ suites }),
+        parseMutation(mutationFile),
       ),
     ).toEqual([
       { task: 'q1', condition: 'one-pass', valid: true, killed: 3, total: 5, falsePass: true },

@@ -33,6 +33,10 @@ test('a missing run counts as assigned: not passed, zero scores, paired against 
 });
 
 test('records.jsonl errors name the line and field', () => {
-  expect(() => parseRecords('{"studyId":"s"}\n', 'r.jsonl')).toThrow(/r\.jsonl \(line 1: taskId\)/);
+  // The first field of RunRecordSchema that is missing is named.
+  expect(() => parseRecords('{"studyId":"s"}\n', 'r.jsonl')).toThrow(/r\.jsonl \(line 1: schemaVersion\)/);
+  const full = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'study', 'runs', 'fx1', 'records.jsonl'), 'utf8').split('\n')[0]);
+  expect(() => parseRecords(`${JSON.stringify({ ...full, falsePass: 'yes' })}\n`, 'r.jsonl')).toThrow(/r\.jsonl \(line 1: falsePass\)/);
+  expect(parseRecords(`${JSON.stringify(full)}\n`, 'r.jsonl')[0].taskId).toBe('q1');
   expect(() => parseRecords('\n{nope\n', 'r.jsonl')).toThrow(/r\.jsonl \(line 2\): not JSON/);
 });

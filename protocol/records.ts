@@ -1,0 +1,192 @@
+/**
+ * The run record: one per (task, condition), the unit of every table in the report
+ * (docs/protocol.md §4–5). This zod schema is the one definition: the workflow builds records
+ * of this type, `writeRunRecord` stores them, and every reader (records.jsonl, the scoring,
+ * the report, the CLI summary) parses them with `parseRunRecord`, which names the field that is
+ * wrong. Fields a later version adds are optional, so older records still parse; unknown keys
+ * are kept.
+ *
+ * Version history: 1 = the first round's record.
+ */
+import { z } from 'zod';
+import { CONDITIONS } from './conditions';
+import { STAGES } from './stages';
+
+/** The paper's surface failure categories (not exclusive; docs/protocol.md §4). */
+export const FAILURE_CATEGORIES = ['runtime', 'structural-schema', 'alias-mismatch', 'column-order', 'precision', 'row-count', 'values'] as const;
+export type FailureCategory = (typeof FAILURE_CATEGORIES)[number];
+
+/** Token counts of one or more model calls. */
+export const TokenUsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  cacheReadTokens: z.number(),
+  cacheWriteTokens: z.number(),
+});
+export type TokenUsage = z.infer<typeof TokenUsageSchema>;
+
+/** pytest counts from the JUnit XML. */
+export const PytestCountsSchema = z.object({
+  passed: z.number().int(),
+  failed: z.number().int(),
+  errored: z.number().int(),
+  collectionFailed: z.number().int(),
+  skipped: z.number().int(),
+  total: z.number().int(),
+});
+export type PytestCounts = z.infer<typeof PytestCountsSchema>;
+
+/** The outcome of running a condition's test_solution.py (docs/protocol.md §4 "Test outcome"). */
+export const PytestOutcomeSchema = z.looseObject({
+  /** exit 0 and no failed, errored or collection-failed case. */
+  passed: z.boolean(),
+  exitCode: z.number().int().nullable(),
+  counts: PytestCountsSchema,
+  status: z.enum(['completed', 'timeout', 'crash']),
+  /** A readable failure summary for revision prompts (never contains reference data). */
+  failuresFile: z.string(),
+  junitFile: z.string().optional(),
+  durationMs: z.number(),
+});
+export type PytestOutcome = z.infer<typeof PytestOutcomeSchema>;
+
+/** The DataFrame smoke check (separate from, and never part of, the evaluation; §2). */
+export const SmokeOutcomeSchema = z.looseObject({
+  ok: z.boolean(),
+  reason: z.string().optional(),
+  schema: z.string().optional(),
+  durationMs: z.number(),
+});
+export type SmokeOutcome = z.infer<typeof SmokeOutcomeSchema>;
+
+export const EXECUTION_STATUSES = ['ok', 'exception', 'timeout', 'out-of-memory', 'forbidden-access', 'crash', 'missing-solution'] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+
+/** The frozen candidate run on the study database (§4 "Execution"). */
+export const ExecutionOutcomeSchema = z.looseObject({
+  status: z.enum(EXECUTION_STATUSES),
+  reason: z.string().optional(),
+  /** output.arrow (Arrow IPC file) and schema.json (Spark schema JSON) when status = ok. */
+  outputFile: z.string().optional(),
+  schemaFile: z.string().optional(),
+  rows: z.number().int().optional(),
+  /** How isolation was enforced ("bwrap", "unshare+uid", "checked-only"). */
+  isolation: z.string(),
+  durationMs: z.number(),
+});
+export type ExecutionOutcome = z.infer<typeof ExecutionOutcomeSchema>;
+
+/** Reference agreement for one candidate (§4), with the robustness analyses. */
+export const ComparisonOutcomeSchema = z.looseObject({
+  agree: z.boolean(),
+  categories: z.array(z.enum(FAILURE_CATEGORIES)),
+  primaryCategory: z.enum(FAILURE_CATEGORIES).optional(),
+  /** A short human-readable account of the first differences. */
+  summary: z.string(),
+  /** Full details (schema diff, missing/extra rows with multiplicities) as JSON on disk. */
+  detailsFile: z.string().optional(),
+  /** Robustness (b): first normalization level that agrees (0..3) or null. */
+  ladderLevel: z.number().int().nullable().optional(),
+  /** Robustness (a): tightest tolerance of the key-aligned comparison that agrees, or null. */
+  toleranceAgreement: z.number().nullable().optional(),
+});
+export type ComparisonOutcome = z.infer<typeof ComparisonOutcomeSchema>;
+
+/** One classified edit of a revision branch against the snapshot (§2 intent-to-treat). */
+export const PermissionDeviationSchema = z.looseObject({
+  artifact: z.enum(['plan.md', 'solution.py', 'test_solution.py']),
+  change: z.enum(['plan-edit', 'assertion-change', 'fixture-import-syntax-change', 'solution-edit']),
+  /** Whether the condition's permissions (Table I) allow this edit. */
+  allowed: z.boolean(),
+  detail: z.string(),
+});
+export type PermissionDeviation = z.infer<typeof PermissionDeviationSchema>;
+
+/** A model call of the run, as the record lists it (the full request and reply are in callFile). */
+export const StageRefSchema = z.looseObject({
+  stage: z.enum(STAGES),
+  /** calls/NN-<stage>.json of the condition (or of the shared snapshot). */
+  callFile: z.string(),
+  /** False when the reply broke the protocol; the call still counts against the budget. */
+  ok: z.boolean(),
+  cacheHit: z.boolean(),
+  protocolError: z.string().optional(),
+});
+
+/** One record per (task, condition). */
+export const RunRecordSchema = z.looseObject({
+  /** The record format's version (this file's history). */
+  schemaVersion: z.literal(1),
+  studyId: z.string().min(1),
+  /** The study manifest's hash (study.json): which frozen inputs produced this record. */
+  manifestHash: z.string(),
+  /** The task id, e.g. "q4". */
+  taskId: z.string().min(1),
+  condition: z.enum(CONDITIONS),
+  /** Set for the targeted replication (Table VII): the replicate label, e.g. "r1". */
+  replicate: z.string().nullish().transform((v) => v ?? undefined),
+  /** The model spec that answered ("anthropic:<id>", "replay:<corpus>", …). */
+  model: z.string(),
+  /** True when the replies came from a replay corpus, not a live model. */
+  replayed: z.boolean(),
+  /** Protocol-level calls used, the shared initial generation included (Table I). */
+  callsUsed: z.number().int(),
+  /** The condition's budget (protocol/conditions.ts). */
+  callBudget: z.number().int(),
+  /** Why the condition stopped, in words. */
+  stopReason: z.string(),
+  stages: z.array(StageRefSchema),
+  /** The frozen artifacts: file name → sha256 ("missing" when absent). */
+  artifacts: z.record(z.string(), z.string()),
+  /** The condition's last pytest run on its own suite (null: none ran). */
+  pytest: PytestOutcomeSchema.nullable(),
+  smoke: SmokeOutcomeSchema.nullable(),
+  /** The frozen candidate on the study database (null: not executed). */
+  execution: ExecutionOutcomeSchema.nullable(),
+  /** Reference agreement (null: not compared). */
+  comparison: ComparisonOutcomeSchema.nullable(),
+  /** The suite passed (§4 "Test outcome"). */
+  testPassed: z.boolean(),
+  /** Reference agreement (§4), the primary outcome. */
+  referenceMatched: z.boolean(),
+  /** testPassed and not referenceMatched (§4 "False pass"). */
+  falsePass: z.boolean(),
+  deviations: z.array(PermissionDeviationSchema),
+  /** Tokens of the condition's calls, the shared initial generation included. */
+  usage: TokenUsageSchema,
+  /** Cost in US dollars of those calls (0 for replayed replies). */
+  costUsd: z.number(),
+  /** The condition's folder (absolute, or relative to the study folder in fixtures). */
+  conditionDir: z.string(),
+});
+export type RunRecord = z.infer<typeof RunRecordSchema>;
+
+/** Where a record came from, for error messages: a file and, for records.jsonl, a line. */
+export interface RecordSource {
+  file: string;
+  line?: number;
+}
+
+/**
+ * Parses one run record. @returns the record (unknown keys kept).
+ * @throws Error "<file> (line N: <field>): <message>" naming the first wrong field.
+ */
+export function parseRunRecord(value: unknown, source: RecordSource): RunRecord {
+  const out = RunRecordSchema.safeParse(value);
+  if (out.success) return out.data;
+  const issue = out.error.issues[0];
+  const where = [source.line !== undefined ? `line ${source.line}` : '', issue.path.join('.')].filter(Boolean).join(': ');
+  throw new RecordError(`${source.file}${where ? ` (${where})` : ''}: ${issue.message}`, source.file, where);
+}
+
+/** A run record that does not match RunRecordSchema. */
+export class RecordError extends Error {
+  constructor(
+    message: string,
+    readonly file: string,
+    readonly field: string,
+  ) {
+    super(message);
+    this.name = 'InputError';
+  }
+}

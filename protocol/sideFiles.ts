@@ -1,0 +1,75 @@
+/**
+ * The schemas of the files a study folder holds besides its run records, each exactly as its
+ * writer writes it: controls.json (the evaluator controls, Table II; activities/compare),
+ * reproduce.json (the SQL re-execution, Table V; activities/data reexecuteReferences) and
+ * mutation.json (test-suite validity and mutation scores; activities/mutation). The report
+ * reads them with these schemas and nothing else; unknown keys are kept.
+ */
+import { z } from 'zod';
+import { FAILURE_CATEGORIES } from './records';
+import { ReproduceResult } from './data';
+
+/** One evaluator control (docs/protocol.md §4 "Evaluator controls"). */
+export const ControlRecordSchema = z.looseObject({
+  id: z.string(),
+  /** unchanged, row-permutation, or one of the 7 rejection categories. */
+  kind: z.string(),
+  /** The reference variant it was made from. */
+  qid: z.string(),
+  expected: z.enum(['accept', 'reject']),
+  /** What the production comparator did; skipped when the reference is missing at this scale. */
+  observed: z.enum(['accept', 'reject', 'skipped']),
+  asExpected: z.boolean(),
+  /** Perturbations only: whether the perturbation was verified to change the data; null for unchanged loads. */
+  verified: z.boolean().nullable(),
+  categories: z.array(z.enum(FAILURE_CATEGORIES)).optional(),
+  summary: z.string().optional(),
+});
+
+/** controls.json. */
+export const ControlsFileSchema = z.looseObject({
+  referencesDir: z.string().optional(),
+  scale: z.number().nullable().optional(),
+  missing: z.array(z.string()).optional(),
+  counts: z.looseObject({ controls: z.number().int(), asExpected: z.number().int() }),
+  allAsExpected: z.boolean(),
+  controls: z.array(ControlRecordSchema),
+});
+export type ControlsFile = z.infer<typeof ControlsFileSchema>;
+
+/** reproduce.json: the re-execution result and the database it ran on. */
+export const ReproduceFileSchema = ReproduceResult.extend({
+  /** The study database's manifest hash (the re-execution is redone when it changes). */
+  databaseManifestHash: z.string().nullable().optional(),
+});
+export type ReproduceFile = z.infer<typeof ReproduceFileSchema>;
+
+/** One suite's scores in mutation.json (activities/mutation/score.ts SuiteScore). */
+export const SuiteScoreSchema = z.looseObject({
+  task: z.string(),
+  condition: z.string(),
+  suiteSha: z.string(),
+  validOnGold: z.boolean(),
+  goldExitCode: z.number().int().nullable(),
+  goldFailure: z.string().optional(),
+  /** Non-equivalent mutants the suite ran against. */
+  total: z.number().int(),
+  /** Of those, how many count as killed (0 for a suite invalid on gold). */
+  killed: z.number().int(),
+  equivalent: z.number().int(),
+  undecided: z.number().int(),
+  score: z.number().nullable(),
+  mutants: z.array(z.looseObject({ id: z.string(), operator: z.string(), detected: z.boolean().nullable(), killed: z.boolean().nullable(), status: z.string() })),
+  survivorsByOperator: z.record(z.string(), z.number()),
+});
+
+/** mutation.json. */
+export const MutationFileSchema = z.looseObject({
+  studyId: z.string(),
+  equivalenceScale: z.number(),
+  confirmScale: z.number().nullable(),
+  maxPerOperator: z.number().int(),
+  suites: z.array(SuiteScoreSchema),
+  mutants: z.record(z.string(), z.looseObject({ goldSha: z.string(), scale: z.number(), mutants: z.array(z.looseObject({ id: z.string(), operator: z.string(), verdict: z.string() })) })),
+});
+export type MutationFileShape = z.infer<typeof MutationFileSchema>;
