@@ -10,14 +10,11 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
 import { lockinHome, temporalBinary } from '../activities/common/paths';
+import { SearchAttributeType } from '@temporalio/common';
+import { ALL_SEARCH_ATTRIBUTES } from '../protocol/searchAttributes';
 
 /** Search attributes lockin sets on its workflows, registered at server start. */
-export const SEARCH_ATTRIBUTES: Record<string, 'Keyword'> = {
-  LockinStudy: 'Keyword',
-  LockinTask: 'Keyword',
-  LockinCondition: 'Keyword',
-  LockinStatus: 'Keyword',
-};
+export const SEARCH_ATTRIBUTES: Record<string, 'Keyword' | 'Bool'> = Object.fromEntries(ALL_SEARCH_ATTRIBUTES.map((k) => [k.name, k.type === SearchAttributeType.BOOL ? 'Bool' : 'Keyword']));
 
 export interface ServerInfo {
   pid: number;

@@ -43,10 +43,27 @@ export interface ConditionInput {
   /** Calls already spent on the shared snapshot (1). */
   sharedCalls: StageResult[];
   replicate?: string;
+  /**
+   * Set by runTask (since the patch "evaluate-in-condition"): after freezing, the condition
+   * workflow tells its task (conditionFrozenSignal), waits for evaluateSignal (every condition
+   * of the task has frozen: docs/protocol.md §3), then evaluates itself and sets its outcome
+   * search attributes. Absent in histories recorded before: the task evaluates.
+   */
+  evaluation?: { manifest: StudyManifestSummary };
 }
 
-/** What a condition workflow returns after freezing its artifacts. */
+/** One condition's outcome as the task summary and the search attributes carry it. */
+export interface ConditionOutcome {
+  condition: ConditionId;
+  testPassed: boolean;
+  referenceMatched: boolean;
+  falsePass: boolean;
+  callsUsed: number;
+}
+
+/** What a condition workflow returns after freezing its artifacts (and its outcome, when it evaluated itself). */
 export interface ConditionResult {
+  outcome?: ConditionOutcome;
   condition: ConditionId;
   conditionDir: string;
   callsUsed: number;

@@ -3,8 +3,8 @@
  * them and the CLI queries with them (`handle.query(progressQuery)`), so a name is spelled
  * once. Queries add nothing to a workflow's history.
  */
-import { defineQuery } from '@temporalio/workflow';
-import type { CallsUsed, MutationProgress, PrepareProgress, StudyProgress } from './inputs';
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { CallsUsed, ConditionResult, MutationProgress, PrepareProgress, StudyProgress } from './inputs';
 
 /** runStudy: tasks done, running and failed, calls used, the current step. */
 export const progressQuery = defineQuery<StudyProgress>('progress');
@@ -14,3 +14,8 @@ export const callsQuery = defineQuery<CallsUsed>('calls');
 export const prepareProgressQuery = defineQuery<PrepareProgress>('prepareProgress');
 /** mutationAnalysis: tasks done and the progress lines of the finished tasks. */
 export const mutationProgressQuery = defineQuery<MutationProgress>('mutationProgress');
+
+/** Condition → its task: the condition has frozen its artifacts (docs/protocol.md §3). */
+export const conditionFrozenSignal = defineSignal<[ConditionResult]>('conditionFrozen');
+/** Task → a condition: every condition has frozen; evaluate now. */
+export const evaluateSignal = defineSignal('evaluate');

@@ -2,24 +2,26 @@
  * runTask: one shared initial generation (the snapshot), then one child workflow per
  * condition, each in its own directory starting from a copy of the snapshot; after every
  * condition has frozen its artifacts, evaluation (execution on the study database, reference
- * agreement, labels) and one run record per condition (docs/protocol.md §2–4).
+ * agreement, labels) and one run record per condition, one condition after another
+ * (docs/protocol.md §2–4). Each condition workflow evaluates itself when the task says so, and
+ * carries its outcome as search attributes.
  */
-import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { RunRecord, StageResult, TokenUsage } from '../protocol/types';
-import { BUDGETS, ConditionId } from '../protocol/conditions';
+import { condition as waitUntil, executeChild, patched, proxyActivities, setHandler, startChild, workflowInfo } from '@temporalio/workflow';
+import type { ConditionId } from '../protocol/conditions';
 import type { StudyActivities } from '../protocol/activities';
 import { frozenOnePass } from './conditions/frozenOnePass';
 import { planAuditGuidedRevision } from './conditions/planAuditGuidedRevision';
 import { testGuidedRevision } from './conditions/testGuidedRevision';
-import { LOCAL_STEP, MODEL_CALL, SPARK_RUN } from './options';
+import { LOCAL_STEP, MODEL_CALL } from './options';
 import { CONDITION_KEY, STATUS_KEY, STUDY_KEY, TASK_KEY } from '../protocol/searchAttributes';
-import type { ConditionResult, TaskInput } from '../protocol/inputs';
-import { conditionWorkflowId, evaluationDir } from '../protocol/layout';
+import type { ConditionInput, ConditionOutcome, ConditionResult, TaskInput } from '../protocol/inputs';
+import { conditionWorkflowId } from '../protocol/layout';
+import { conditionFrozenSignal, evaluateSignal } from '../protocol/queries';
+import { evaluateCondition } from './evaluation';
 import { recordingStatus } from './status';
 
 const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 const model = proxyActivities<StudyActivities>(MODEL_CALL);
-const spark = proxyActivities<StudyActivities>(SPARK_RUN);
 
 const CONDITION_WORKFLOWS = {
   'one-pass': frozenOnePass,
@@ -32,20 +34,7 @@ export interface TaskSummary {
   replicate?: string;
   /** Distinct protocol-level calls: the shared generation counted once. */
   callsUsed: number;
-  records: { condition: ConditionId; testPassed: boolean; referenceMatched: boolean; falsePass: boolean; callsUsed: number }[];
-}
-
-function sumUsage(stages: StageResult[]): { usage: TokenUsage; costUsd: number } {
-  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
-  let costUsd = 0;
-  for (const s of stages) {
-    usage.inputTokens += s.usage.inputTokens;
-    usage.outputTokens += s.usage.outputTokens;
-    usage.cacheReadTokens += s.usage.cacheReadTokens;
-    usage.cacheWriteTokens += s.usage.cacheWriteTokens;
-    costUsd += s.costUsd ?? 0;
-  }
-  return { usage, costUsd };
+  records: ConditionOutcome[];
 }
 
 export async function runTask(input: TaskInput): Promise<TaskSummary> {
@@ -54,83 +43,48 @@ export async function runTask(input: TaskInput): Promise<TaskSummary> {
 
 async function runTaskSteps(input: TaskInput): Promise<TaskSummary> {
   const { study, taskId, replicate, manifest } = input;
+  const frozen = new Map<ConditionId, ConditionResult>();
+  setHandler(conditionFrozenSignal, (r) => void frozen.set(r.condition, r));
   const base = { studyId: study.studyId, taskId, replicate };
   const snapshotDir = await local.prepareConditionDir({ ...base, condition: 'snapshot' });
-  const generate = await model.callModel({
-    ...base,
-    condition: 'shared',
-    stage: 'generate',
-    workDir: snapshotDir,
-    callIndex: 1,
-    model: study.model,
-    params: study.params,
-    inputs: {},
-  });
+  const generate = await model.callModel({ ...base, condition: 'shared', stage: 'generate', workDir: snapshotDir, callIndex: 1, model: study.model, params: study.params, inputs: {} });
   await local.freezeArtifacts({ dir: snapshotDir });
 
-  const results: ConditionResult[] = await Promise.all(
-    study.conditions.map(async (condition) => {
-      const conditionDir = await local.prepareConditionDir({ ...base, condition, fromDir: snapshotDir });
-      return executeChild(CONDITION_WORKFLOWS[condition], {
-        args: [{ study, taskId, condition, conditionDir, snapshotDir, sharedCalls: [generate], replicate }],
-        workflowId: conditionWorkflowId(workflowInfo().workflowId, condition),
-        typedSearchAttributes: [
-          { key: STUDY_KEY, value: study.studyId },
-          { key: TASK_KEY, value: taskId },
-          { key: CONDITION_KEY, value: condition },
-          { key: STATUS_KEY, value: 'running' },
-        ],
-      });
-    }),
-  );
+  const selfEvaluating = patched('evaluate-in-condition');
+  const childOptions = (c: ConditionInput) => ({
+    args: [c] as [ConditionInput],
+    workflowId: conditionWorkflowId(workflowInfo().workflowId, c.condition),
+    typedSearchAttributes: [
+      { key: STUDY_KEY, value: study.studyId },
+      { key: TASK_KEY, value: taskId },
+      { key: CONDITION_KEY, value: c.condition },
+      { key: STATUS_KEY, value: 'running' },
+    ],
+  });
+  const inputOf = async (condition: ConditionId): Promise<ConditionInput> => {
+    const conditionDir = await local.prepareConditionDir({ ...base, condition, fromDir: snapshotDir });
+    return { study, taskId, condition, conditionDir, snapshotDir, sharedCalls: [generate], replicate, ...(selfEvaluating ? { evaluation: { manifest } } : {}) };
+  };
 
-  // Every condition has frozen its artifacts: only now does evaluation start (§3).
-  const records: TaskSummary['records'] = [];
-  for (const r of results) {
-    const deviations = await local.classifyEdits({ snapshotDir, conditionDir: r.conditionDir, condition: r.condition });
-    const evalDir = evaluationDir(r.conditionDir, r.condition);
-    const execution = await spark.executeCandidate({
-      dir: r.conditionDir,
-      scale: study.scale,
-      settings: study.settings,
-      outDir: evalDir,
-      timeoutMs: study.limits.executionTimeoutMs,
-      memoryMb: study.limits.memoryMb,
-      reuseScope: study.studyId,
-    });
-    const comparison = await local.evaluateRun({ studyId: study.studyId, taskId, condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params });
-    const testPassed = !!r.pytest?.passed;
-    const referenceMatched = comparison.agree;
-    const { usage, costUsd } = sumUsage(r.stages);
-    const record: RunRecord = {
-      schemaVersion: 1,
-      studyId: study.studyId,
-      manifestHash: manifest.manifestHash,
-      taskId,
-      condition: r.condition,
-      replicate,
-      model: study.model,
-      replayed: manifest.replayed,
-      callsUsed: r.callsUsed,
-      callBudget: BUDGETS[r.condition].callBudget,
-      stopReason: r.stopReason,
-      stages: r.stages.map((s) => ({ stage: s.stage, callFile: s.callFile, ok: s.ok, cacheHit: s.cacheHit, protocolError: s.protocolError })),
-      artifacts: r.artifacts,
-      pytest: r.pytest,
-      smoke: r.smoke,
-      execution,
-      comparison,
-      testPassed,
-      referenceMatched,
-      falsePass: testPassed && !referenceMatched,
-      deviations,
-      usage,
-      costUsd,
-      conditionDir: r.conditionDir,
-    };
-    await local.writeRunRecord(record);
-    records.push({ condition: r.condition, testPassed, referenceMatched, falsePass: record.falsePass, callsUsed: r.callsUsed });
+  const outcomes: ConditionOutcome[] = [];
+  if (selfEvaluating) {
+    const handles = await Promise.all(study.conditions.map(async (c) => startChild(CONDITION_WORKFLOWS[c], childOptions(await inputOf(c)))));
+    const results = handles.map((h) => h.result());
+    const failed = new Promise<never>((_, reject) => results.forEach((p) => p.catch(reject)));
+    // Every condition has frozen its artifacts: only now does evaluation start (§3), one
+    // condition after another.
+    await Promise.race([waitUntil(() => frozen.size === handles.length), failed]);
+    for (const [i, h] of handles.entries()) {
+      await h.signal(evaluateSignal);
+      const r = await results[i];
+      if (!r.outcome) throw new Error(`condition ${r.condition} returned without its outcome`);
+      outcomes.push(r.outcome);
+    }
+  } else {
+    // Histories recorded before the patch: the task evaluates the frozen conditions itself.
+    const results = await Promise.all(study.conditions.map(async (c) => executeChild(CONDITION_WORKFLOWS[c], childOptions(await inputOf(c)))));
+    for (const r of results) outcomes.push(await evaluateCondition({ study, manifest, taskId, replicate, snapshotDir }, r));
   }
-  const callsUsed = 1 + results.reduce((n, r) => n + r.callsUsed - 1, 0);
-  return { taskId, replicate, callsUsed, records };
+  const callsUsed = 1 + outcomes.reduce((n, r) => n + r.callsUsed - 1, 0);
+  return { taskId, replicate, callsUsed, records: outcomes };
 }

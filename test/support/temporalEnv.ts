@@ -5,14 +5,14 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { temporalBinary } from '../../activities/common/paths';
 import { installQuietRuntime } from '../../worker/createWorkers';
-import { CONDITION_KEY, STATUS_KEY, STUDY_KEY, TASK_KEY } from '../../protocol/searchAttributes';
+import { ALL_SEARCH_ATTRIBUTES } from '../../protocol/searchAttributes';
 
 export async function createTestEnv(): Promise<TestWorkflowEnvironment> {
   installQuietRuntime();
   return TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: temporalBinary() },
-      searchAttributes: [STUDY_KEY, TASK_KEY, CONDITION_KEY, STATUS_KEY],
+      searchAttributes: ALL_SEARCH_ATTRIBUTES,
       extraArgs: ['--log-level', 'error'],
     },
   });

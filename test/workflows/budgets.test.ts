@@ -13,7 +13,7 @@ import { buildStudyInput } from '../../client/studyInput';
 import { readRunRecords } from '../../activities/store/records';
 import { runStudy } from '../../workflows/study';
 import { callsQuery } from '../../protocol/queries';
-import { STATUS_KEY, STUDY_KEY } from '../../protocol/searchAttributes';
+import { FALSE_PASS_KEY, STATUS_KEY, STUDY_KEY } from '../../protocol/searchAttributes';
 import { QUEUES } from '../../protocol/queues';
 
 let env: TestWorkflowEnvironment;
@@ -90,6 +90,12 @@ test('every pytest/C-4 combination uses exactly the protocol budget, never above
   expect(tg.deviations.map((d) => `${d.artifact}:${d.change}:${d.allowed}`).sort()).toEqual(['solution.py:solution-edit:true', 'test_solution.py:assertion-change:false']);
 });
 
+/** Whether a condition's last pytest run passed, by the protocol (written independently of the workflows). */
+function finallyPassed(seq: boolean[], actionable: boolean): Record<string, boolean> {
+  // PlanAudit revises whenever C-4 is actionable, whatever the snapshot's tests did; its last run is then after C-5.
+  return { 'one-pass': seq[0], 'test-guided': seq[0] || seq[1] || seq[2], 'plan-audit': actionable ? seq[1] || seq[2] : seq[0] };
+}
+
 test('LockinStatus says how each workflow of the study ended: done, never a stale "running"', async () => {
   // The study above: 1 study + 16 task + 48 condition workflows, all completed.
   let statuses: string[] = [];
@@ -100,4 +106,29 @@ test('LockinStatus says how each workflow of the study ended: done, never a stal
   }
   expect(statuses).toHaveLength(65);
   expect(statuses.filter((s) => s === 'done')).toHaveLength(65);
+});
+
+test('the study\'s false passes are listed in the Temporal UI with one filter on the condition workflows', async () => {
+  // The scripted evaluation never agrees with the reference: a false pass is a run whose last pytest passed.
+  const want: string[] = [];
+  let n = 0;
+  for (let bits = 0; bits < 8; bits++) {
+    for (const actionable of [false, true]) {
+      const seq = [0, 1, 2].map((i) => ((bits >> i) & 1) === 1);
+      const task = `t${n++}`;
+      for (const [c, passed] of Object.entries(finallyPassed(seq, actionable))) if (passed) want.push(`study-budgets/${task}/${c}`);
+    }
+  }
+  expect(want).toHaveLength(8 + 14 + 10);
+  let got: string[] = [];
+  for (let i = 0; i < 50 && got.length < want.length; i++) {
+    got = [];
+    for await (const wf of env.client.workflow.list({ query: 'LockinStudy="budgets" and LockinFalsePass=true' })) {
+      expect(wf.typedSearchAttributes.get(FALSE_PASS_KEY)).toBe(true);
+      got.push(wf.workflowId);
+    }
+    if (got.length < want.length) await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(got.sort()).toEqual(want.sort());
+  expect(readRunRecords('budgets').filter((r) => r.falsePass)).toHaveLength(want.length);
 });

@@ -44,6 +44,8 @@ test('a changed Test-Guided workflow fails replay with a determinism error', asy
   const history = await env.client.workflow.getHandle('study-replay/a/test-guided').fetchHistory();
   const replay = Worker.runReplayHistory({ workflowsPath: require.resolve('../fixtures/workflows/changed') }, history, 'study-replay/a/test-guided');
   await expect(replay).rejects.toBeInstanceOf(DeterminismViolationError);
+  // ... for the change itself: a model call where the history has pytest.
+  await expect(Worker.runReplayHistory({ workflowsPath: require.resolve('../fixtures/workflows/changed') }, history, 'study-replay/a/test-guided')).rejects.toThrow(/runPytest.*callModel|callModel.*runPytest/);
 });
 
 test('a history exported as JSON (lockin study history --export) replays after loading (lockin study replay-check)', async () => {
@@ -52,4 +54,14 @@ test('a history exported as JSON (lockin study history --export) replays after l
   const history = historyFromJSON(JSON.parse(fs.readFileSync(file, 'utf8')));
   expect(history.events!.length).toBeGreaterThan(5);
   await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, 'study-replay/a/plan-audit')).resolves.toBeUndefined();
+});
+
+// Histories recorded by the first round's code (commit 8109ee9, the same scripted study as
+// above), before protocol/, LockinStatus at the end and conditions that evaluate themselves:
+// the patch markers keep them replayable, so a study in flight during an upgrade resumes.
+const ROUND1 = path.join(__dirname, '..', 'fixtures', 'workflows', 'round1');
+test.each(ids)('a history of %s recorded by the first round replays under the current code', async (workflowId) => {
+  const history = historyFromJSON(JSON.parse(fs.readFileSync(path.join(ROUND1, `${workflowId.replace(/\//g, '--')}.json`), 'utf8')));
+  expect(history.events!.length).toBeGreaterThan(5);
+  await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, workflowId)).resolves.toBeUndefined();
 });

@@ -5,10 +5,10 @@
 import { CallBudget } from './calls';
 import { freeze, pytest, smokeCheck } from './steps';
 import type { ConditionInput, ConditionResult } from '../../protocol/inputs';
-import { recordingStatus } from '../status';
+import { runCondition } from './lifecycle';
 
 export async function frozenOnePass(input: ConditionInput): Promise<ConditionResult> {
-  return recordingStatus(() => frozenOnePassSteps(input));
+  return runCondition(input, frozenOnePassSteps);
 }
 
 async function frozenOnePassSteps(input: ConditionInput): Promise<ConditionResult> {

@@ -8,7 +8,7 @@ import { AUDIT_STAGES, BUDGETS } from '../../protocol/conditions';
 import { CallBudget } from './calls';
 import { freeze, pytest } from './steps';
 import type { ConditionInput, ConditionResult } from '../../protocol/inputs';
-import { recordingStatus } from '../status';
+import { runCondition } from './lifecycle';
 
 interface C4 {
   actionable?: boolean;
@@ -16,7 +16,7 @@ interface C4 {
 }
 
 export async function planAuditGuidedRevision(input: ConditionInput): Promise<ConditionResult> {
-  return recordingStatus(() => planAuditGuidedRevisionSteps(input));
+  return runCondition(input, planAuditGuidedRevisionSteps);
 }
 
 async function planAuditGuidedRevisionSteps(input: ConditionInput): Promise<ConditionResult> {

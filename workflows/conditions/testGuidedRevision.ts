@@ -6,10 +6,10 @@ import { BUDGETS } from '../../protocol/conditions';
 import { CallBudget } from './calls';
 import { freeze, pytest } from './steps';
 import type { ConditionInput, ConditionResult } from '../../protocol/inputs';
-import { recordingStatus } from '../status';
+import { runCondition } from './lifecycle';
 
 export async function testGuidedRevision(input: ConditionInput): Promise<ConditionResult> {
-  return recordingStatus(() => testGuidedRevisionSteps(input));
+  return runCondition(input, testGuidedRevisionSteps);
 }
 
 async function testGuidedRevisionSteps(input: ConditionInput): Promise<ConditionResult> {

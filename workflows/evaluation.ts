@@ -1,0 +1,85 @@
+/**
+ * Evaluation of one frozen condition (docs/protocol.md §4–5): its edits classified against the
+ * snapshot, the frozen candidate executed on the study database, reference agreement and the
+ * obligation labels, and one run record. Runs only after every condition of the task has frozen
+ * (§3); the task decides when.
+ */
+import { proxyActivities } from '@temporalio/workflow';
+import type { StudyActivities } from '../protocol/activities';
+import { BUDGETS } from '../protocol/conditions';
+import type { ConditionOutcome, ConditionResult, StudyInput, StudyManifestSummary } from '../protocol/inputs';
+import { evaluationDir } from '../protocol/layout';
+import type { RunRecord, StageResult, TokenUsage } from '../protocol/types';
+import { LOCAL_STEP, SPARK_RUN } from './options';
+
+const local = proxyActivities<StudyActivities>(LOCAL_STEP);
+const spark = proxyActivities<StudyActivities>(SPARK_RUN);
+
+/** What the evaluation of a condition needs besides its result. */
+export interface EvaluationContext {
+  study: StudyInput;
+  manifest: StudyManifestSummary;
+  taskId: string;
+  replicate?: string;
+  snapshotDir: string;
+}
+
+function sumUsage(stages: StageResult[]): { usage: TokenUsage; costUsd: number } {
+  const usage: TokenUsage = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  let costUsd = 0;
+  for (const s of stages) {
+    usage.inputTokens += s.usage.inputTokens;
+    usage.outputTokens += s.usage.outputTokens;
+    usage.cacheReadTokens += s.usage.cacheReadTokens;
+    usage.cacheWriteTokens += s.usage.cacheWriteTokens;
+    costUsd += s.costUsd ?? 0;
+  }
+  return { usage, costUsd };
+}
+
+/** Evaluates frozen condition `r` and writes its run record. @returns its outcome. */
+export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResult): Promise<ConditionOutcome> {
+  const { study, taskId, replicate, manifest } = ctx;
+  const deviations = await local.classifyEdits({ snapshotDir: ctx.snapshotDir, conditionDir: r.conditionDir, condition: r.condition });
+  const execution = await spark.executeCandidate({
+    dir: r.conditionDir,
+    scale: study.scale,
+    settings: study.settings,
+    outDir: evaluationDir(r.conditionDir, r.condition),
+    timeoutMs: study.limits.executionTimeoutMs,
+    memoryMb: study.limits.memoryMb,
+    reuseScope: study.studyId,
+  });
+  const comparison = await local.evaluateRun({ studyId: study.studyId, taskId, condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params });
+  const testPassed = !!r.pytest?.passed;
+  const referenceMatched = comparison.agree;
+  const { usage, costUsd } = sumUsage(r.stages);
+  const record: RunRecord = {
+    schemaVersion: 1,
+    studyId: study.studyId,
+    manifestHash: manifest.manifestHash,
+    taskId,
+    condition: r.condition,
+    replicate,
+    model: study.model,
+    replayed: manifest.replayed,
+    callsUsed: r.callsUsed,
+    callBudget: BUDGETS[r.condition].callBudget,
+    stopReason: r.stopReason,
+    stages: r.stages.map((s) => ({ stage: s.stage, callFile: s.callFile, ok: s.ok, cacheHit: s.cacheHit, protocolError: s.protocolError })),
+    artifacts: r.artifacts,
+    pytest: r.pytest,
+    smoke: r.smoke,
+    execution,
+    comparison,
+    testPassed,
+    referenceMatched,
+    falsePass: testPassed && !referenceMatched,
+    deviations,
+    usage,
+    costUsd,
+    conditionDir: r.conditionDir,
+  };
+  await local.writeRunRecord(record);
+  return { condition: r.condition, testPassed, referenceMatched, falsePass: record.falsePass, callsUsed: r.callsUsed };
+}
