@@ -1,6 +1,6 @@
 /**
- * The primary reference agreement (docs/protocol.md §4; paper §III "Reference agreement and
- * false passes") and the surface failure categories (paper §IV, "primary failure categories").
+ * The primary reference agreement (docs/protocol.md §4; paper: "Reference agreement and
+ * false passes") and the surface failure categories (paper: "For PlanAudit-Guided Revision, the primary failure categories").
  *
  * Agreement: same lower-cased column names and the same Spark types in declared order, equal
  * row counts, and identical row multisets including duplicates. Row order, nullability and

@@ -1,5 +1,5 @@
 /**
- * Evaluator controls (Table II; docs/protocol.md §4 "Evaluator controls"; paper §III
+ * Evaluator controls (Table II; docs/protocol.md §4 "Evaluator controls"; paper:
  * "Evaluator controls and reference checks", §IV-A). Pure functions: the caller loads the
  * references; this module perturbs them, runs the production comparator (row order ignored)
  * and tallies the outcomes.

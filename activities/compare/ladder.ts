@@ -1,5 +1,5 @@
 /**
- * Robustness (b): the normalization ladder (docs/protocol.md §4 "Robustness"; paper §III
+ * Robustness (b): the normalization ladder (docs/protocol.md §4 "Robustness"; paper:
  * "Robustness analyses": (0) exact comparison, (1) positional alias normalization, (2) numeric
  * casting to 64-bit floating point, (3) row sorting). The levels are cumulative: level k applies
  * every relaxation of levels 1..k. The ladder reports the first level at which the candidate agrees.

@@ -1,6 +1,6 @@
 /**
  * Robustness (a): key-aligned comparison with floating-point tolerance (docs/protocol.md §4
- * "Robustness"; paper §III "Robustness analyses").
+ * "Robustness"; paper: "Robustness analyses").
  *
  * Rows are aligned on task-specific key columns. A duplicate key on either side, or a key
  * present on one side only, fails the comparison at every tolerance. Non-key, non-double

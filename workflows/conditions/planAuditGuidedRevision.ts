@@ -1,5 +1,5 @@
 /**
- * PlanAudit-Guided Revision (Table I; paper §III): C-1 Extract, C-2 Assess, C-2.5 Ground,
+ * PlanAudit-Guided Revision (Table I; docs/protocol.md §2): C-1 Extract, C-2 Assess, C-2.5 Ground,
  * C-3 Audit, C-4 Recommend (one call each), then C-5: revise all three artifacts from the
  * feedback and rerun pytest, at most two revisions, stopping when tests pass; C-5 is skipped
  * when C-4 reports no actionable gap. Budget: 1 + 5 + ≤2 calls.

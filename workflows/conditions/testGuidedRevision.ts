@@ -1,5 +1,5 @@
 /**
- * Test-Guided Revision (Table I; paper §III): run pytest on the snapshot; if it passes, stop.
+ * Test-Guided Revision (Table I; docs/protocol.md §2): run pytest on the snapshot; if it passes, stop.
  * Otherwise revise with the failures and rerun, at most twice. Budget: 1 + ≤2 calls.
  */
 import { BUDGETS } from '../../protocol/conditions';
