@@ -26,6 +26,7 @@
  * the intended way.
  */
 import { FailureCategory } from '../../protocol/types';
+import type { ControlCounts } from '../../protocol/activities';
 import { cellKey, compareTables, rowKey } from './compare';
 import { Cell, isIntegerType, isNumericType, parseDecimalType, PlainTable, TableColumn } from './table';
 
@@ -75,18 +76,7 @@ export interface ControlResult {
 
 /** Table II as counts plus every control's record. */
 export interface ControlsReport {
-  counts: {
-    controls: number;
-    expectedAccept: number;
-    expectedReject: number;
-    accepted: number;
-    rejected: number;
-    skipped: number;
-    asExpected: number;
-    unexpected: number;
-    perturbations: number;
-    verifiedPerturbations: number;
-  };
+  counts: ControlCounts;
   allAsExpected: boolean;
   controls: ControlResult[];
 }
