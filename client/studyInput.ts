@@ -26,6 +26,20 @@ export function parseConditions(spec: string | undefined): ConditionId[] {
   return ids as ConditionId[];
 }
 
+/** The most samples per task `--samples` accepts (a study of 30 tasks × 3 conditions × 100 samples is 9,000 runs). */
+export const MAX_SAMPLES = 100;
+
+/**
+ * Parses `--samples K`: independent generations per task, an integer 1..MAX_SAMPLES (default 1).
+ * @throws Error naming `--samples` and the value when it is not such an integer.
+ */
+export function parseSamples(spec: string | undefined): number {
+  if (spec === undefined || spec === '') return 1;
+  const k = Number(spec);
+  if (!Number.isInteger(k) || k < 1 || k > MAX_SAMPLES) throw new Error(`--samples: "${spec}" is not an integer from 1 to ${MAX_SAMPLES}`);
+  return k;
+}
+
 export function buildStudyInput(o: Partial<StudyInput> & { studyId: string }): StudyInput {
   return {
     tasks: [...STUDY_TASKS],

@@ -21,7 +21,7 @@ export interface StudyActivities {
   /** Writes (or verifies on resume) runs/<id>/study.json; refuses changed inputs. */
   initStudy(input: StudyInput): Promise<StudyManifestSummary>;
   /** Creates a fresh directory for a condition (or the shared snapshot), optionally copying the snapshot's artifacts. */
-  prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; fromDir?: string }): Promise<string>;
+  prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; sample?: number; fromDir?: string }): Promise<string>;
   /** Makes artifacts read-only and returns their sha256s. */
   freezeArtifacts(req: { dir: string }): Promise<Record<string, string>>;
   /** Post-hoc diff of a condition's frozen artifacts against the shared snapshot (§2 intent-to-treat). */
@@ -39,7 +39,7 @@ export interface StudyActivities {
   runPytest(req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string; reuseScope?: string }): Promise<PytestOutcome>;
   smokeCheck(req: { dir: string; scale: number; settings: SparkSettings }): Promise<SmokeOutcome>;
   executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string }): Promise<ExecutionOutcome>;
-  evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; model?: string; params?: import('./types').ModelParams }): Promise<ComparisonOutcome>;
+  evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; replicate?: string; sample?: number; model?: string; params?: import('./types').ModelParams }): Promise<ComparisonOutcome>;
 }
 
 /** The activities of prepareDatabase (workflows/prepare.ts), implemented in activities/data/. */

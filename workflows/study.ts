@@ -1,7 +1,9 @@
 /**
- * runStudy: record the study manifest, fan out one runTask child per task with bounded
- * concurrency (tasks already recorded are skipped on resume), run the targeted replication
- * if asked (Table VII), then collect the records and write the report.
+ * runStudy: record the study manifest, fan out one runTask child per task and sample with
+ * bounded concurrency (task runs already recorded are skipped on resume), run the targeted
+ * replication if asked (Table VII), then collect the records and write the report.
+ * Sample 1 keeps the child workflow id of studies recorded before `--samples`
+ * (`study-<id>/<qid>`); sample k ≥ 2 is `study-<id>/<qid>/sample-<k>`.
  */
 import { executeChild, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { StudyActivities } from '../protocol/activities';
@@ -32,7 +34,7 @@ export async function runStudy(input: StudyInput): Promise<StudyResult> {
 async function runStudySteps(input: StudyInput): Promise<StudyResult> {
   const progress: StudyProgress = {
     studyId: input.studyId,
-    tasksTotal: input.tasks.length + (input.replicate?.tasks.length ?? 0),
+    tasksTotal: input.tasks.length * Math.max(1, input.samples ?? 1) + (input.replicate?.tasks.length ?? 0),
     tasksDone: 0,
     tasksFailed: [],
     running: [],
@@ -47,9 +49,10 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
   // Calls of tasks finished by an earlier run count in the progress (histories from before this
   // patch replay without the extra activity).
   const doneCalls = done.size > 0 && patched('progress-counts-calls-of-skipped-tasks') ? await local.completedTaskCalls({ studyId: input.studyId }) : {};
+  const samples = Array.from({ length: Math.max(1, input.samples ?? 1) }, (_, i) => i + 1);
   const jobs = [
-    ...input.tasks.map((taskId) => ({ taskId, replicate: undefined as string | undefined })),
-    ...(input.replicate?.tasks ?? []).map((taskId) => ({ taskId, replicate: input.replicate!.label })),
+    ...input.tasks.flatMap((taskId) => samples.map((sample) => ({ taskId, replicate: undefined as string | undefined, sample }))),
+    ...(input.replicate?.tasks ?? []).map((taskId) => ({ taskId, replicate: input.replicate!.label, sample: 1 })),
   ];
   const summaries: TaskSummary[] = [];
   const failed: StudyResult['failed'] = [];
@@ -57,7 +60,7 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
 
   const next = async (): Promise<void> => {
     for (let job = jobs.shift(); job; job = jobs.shift()) {
-      const key = taskKey(job.taskId, job.replicate);
+      const key = taskKey(job.taskId, job.replicate, job.sample);
       if (done.has(key)) {
         progress.tasksDone += 1;
         progress.callsUsed += doneCalls[key] ?? 0;
@@ -66,8 +69,8 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
       progress.running.push(key);
       try {
         const summary = await executeChild(runTask, {
-          args: [{ study: input, manifest, taskId: job.taskId, replicate: job.replicate }],
-          workflowId: taskWorkflowId(workflowInfo().workflowId, job.taskId, job.replicate),
+          args: [{ study: input, manifest, taskId: job.taskId, replicate: job.replicate, ...(job.sample > 1 ? { sample: job.sample } : {}) }],
+          workflowId: taskWorkflowId(workflowInfo().workflowId, job.taskId, job.replicate, job.sample),
           typedSearchAttributes: [
             { key: STUDY_KEY, value: input.studyId },
             { key: TASK_KEY, value: job.taskId },

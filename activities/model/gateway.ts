@@ -5,7 +5,8 @@
  *  1. render the stage's prompt from ONLY what the stage may see (stageInputs.ts, docs/protocol.md §2);
  *  2. preflight leak check of the condition directory and the outgoing request (§3); a leak fails
  *     the call non-retryably and nothing is sent (skipped for `judge`, an evaluation after freeze);
- *  3. the cache (anthropic backend): a verified entry for the same request is returned unpaid;
+ *  3. the cache (live backends): a verified entry for the same request and draw (sample,
+ *     replicate; cache.ts) is returned unpaid;
  *  4. the backend (anthropic with counted retries and an RPM limit, or replay);
  *  5. parse the reply protocol, write returned artifacts into workDir;
  *  6. write `<workDir>/calls/NN-<stage>.json` and a ledger line; return a small StageResult.
@@ -61,6 +62,7 @@ function ledgerIdentity(req: StageRequest, backend: string, startedAt: string) {
     condition: req.condition,
     stage: req.stage,
     replicate: req.replicate,
+    sample: req.sample ?? 1,
     callIndex: req.callIndex,
     backend,
     model: req.model,
@@ -103,6 +105,7 @@ function writeArtifact(file: string, content: string): void {
 function validate(req: StageRequest): void {
   if (!(STAGES as readonly string[]).includes(req.stage)) throw new InputError(`unknown stage "${req.stage}"`, undefined, 'stage');
   if (!Number.isInteger(req.callIndex) || req.callIndex < 1 || req.callIndex > 99) throw new InputError(`callIndex must be an integer 1..99, got ${req.callIndex}`, undefined, 'callIndex');
+  if (req.sample !== undefined && (!Number.isInteger(req.sample) || req.sample < 1)) throw new InputError(`sample must be an integer ≥ 1, got ${req.sample}`, undefined, 'sample');
   if (!req.workDir || !fs.existsSync(req.workDir)) throw new InputError('workDir does not exist', req.workDir, 'workDir');
   const p = req.params;
   if (!p || !(p.maxTokens > 0) || !(p.temperature >= 0 && p.temperature <= 1) || !(p.topP > 0 && p.topP <= 1)) {
@@ -173,7 +176,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     const { template, vars } = stageVars(req, task);
     user = renderTemplate(template, vars);
     system = renderTemplate('system', {});
-    if (spec.backend === 'replay') replayPath = replayFile(spec.dir, req.taskId, req.stage, req.condition, req.replicate);
+    if (spec.backend === 'replay') replayPath = replayFile(spec.dir, req.taskId, req.stage, req.condition, req.replicate, req.sample);
   } catch (e) {
     throw toFailure(e);
   }
@@ -187,6 +190,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     stage: req.stage,
     callIndex: req.callIndex,
     replicate: req.replicate ?? null,
+    sample: req.sample ?? 1,
     model: req.model,
     backend: spec.backend,
     modelId: spec.backend === 'anthropic' ? spec.modelId : 'replay',
@@ -215,7 +219,8 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
   }
 
   // 3-4. Cache, then backend.
-  const key = cacheKey(request);
+  const draw = { sample: req.sample ?? 1, replicate: req.replicate };
+  const key = cacheKey(request, draw);
   let reply: BackendReply;
   let cacheHit = false;
   let cachedAt: string | null = null;
@@ -230,7 +235,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
         cachedAt = hit.storedAt;
       } else {
         reply = await callAnthropic(request, gatewayConfig(), ctx?.cancellationSignal);
-        if (reply.stopReason !== 'refusal' && reply.text.trim()) cachePut(request, reply);
+        if (reply.stopReason !== 'refusal' && reply.text.trim()) cachePut(request, reply, draw);
       }
     }
   } catch (e) {

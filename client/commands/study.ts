@@ -10,7 +10,7 @@ import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { newTable } from '../table';
-import { buildStudyInput, defaultModel, parseConditions, parseTasks } from '../studyInput';
+import { buildStudyInput, defaultModel, parseConditions, parseSamples, parseTasks } from '../studyInput';
 import { loadInput, printSummary, reportFailures, runStudyWorkflow, studyWorkflowId } from '../studyRunner';
 import { connectClient } from '../temporal';
 import { profileStudy } from '../profile';
@@ -26,6 +26,7 @@ interface RunOpts {
   scale: string;
   studyId?: string;
   replicate?: string;
+  samples?: string;
   concurrency: string;
   report: boolean;
 }
@@ -61,9 +62,11 @@ export function register(program: Command): void {
     .option('--scale <S>', 'TPC-DS scale factor of the database', '1')
     .option('--study-id <id>', 'study id (default derived from model and scale)')
     .option('--replicate <ids>', 'targeted replication (Table VII): fresh initial generations for these tasks')
+    .option('--samples <K>', 'independent generations per task, each with its own snapshot and condition branches (default 1)')
     .option('--concurrency <n>', 'tasks in flight at once', '2')
     .option('--no-report', 'skip the report at the end')
     .action(async (o: RunOpts) => {
+      const samples = parseSamples(o.samples);
       const model = o.model ?? defaultModel();
       const scale = Number(o.scale);
       if (!(scale > 0)) throw new Error(`--scale: "${o.scale}" is not a positive number`);
@@ -75,12 +78,13 @@ export function register(program: Command): void {
         scale,
         taskConcurrency: Math.max(1, Number(o.concurrency)),
         replicate: o.replicate ? { tasks: parseTasks(o.replicate), label: 'r1' } : undefined,
+        ...(samples > 1 ? { samples } : {}),
         report: o.report,
       });
       const noRef = [...input.tasks, ...(input.replicate?.tasks ?? [])].filter((q) => !fs.existsSync(path.join(referencesDir(scale), q, 'reference.arrow')));
       if (noRef.length)
         throw new Error(`no reference at scale ${scale} for ${[...new Set(noRef)].join(', ')} (looked in ${referencesDir(scale)}): run \`lockin data prepare --scale ${scale}\` first; a reference that fails to build there (q12 at SF=0.01 divides by zero under ANSI) cannot be evaluated at that scale`);
-      process.stderr.write(`[lockin] study ${input.studyId}: ${input.tasks.length} task(s) × ${input.conditions.length} condition(s), model ${model}${model.startsWith('replay:') ? ' (REPLAYED replies, no live model)' : ''}, scale ${scale}\n`);
+      process.stderr.write(`[lockin] study ${input.studyId}: ${input.tasks.length} task(s) × ${samples} sample(s) × ${input.conditions.length} condition(s), model ${model}${model.startsWith('replay:') ? ' (REPLAYED replies, no live model)' : ''}, scale ${scale}\n`);
       const res = await runStudyWorkflow(input);
       printSummary(input.studyId, model.startsWith('replay:'));
       if (res.reportDir) process.stdout.write(`report: ${res.reportDir}/report.md\n`);
