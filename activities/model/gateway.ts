@@ -7,7 +7,7 @@
  *     the call non-retryably and nothing is sent (skipped for `judge`, an evaluation after freeze);
  *  3. the cache (live backends): a verified entry for the same request and draw (sample,
  *     replicate; cache.ts) is returned unpaid;
- *  4. the backend (anthropic with counted retries and an RPM limit, or replay);
+ *  4. the backend (anthropic or openai with counted retries and an RPM limit, or replay);
  *  5. parse the reply protocol, write returned artifacts into workDir;
  *  6. write `<workDir>/calls/NN-<stage>.json` and a ledger line; return a small StageResult.
  * A protocol-breaking reply returns ok:false with protocolError (the call still counts).
@@ -24,6 +24,7 @@ import type { StageRequest, StageResult, TokenUsage } from '../../protocol/types
 import { preflight, PreflightReport } from '../preflight/preflight';
 import { CONDITIONS } from '../../protocol/conditions';
 import { callAnthropic, LONG_CONTEXT_BETA } from './backends/anthropic';
+import { callOpenAI, openaiBaseUrl } from './backends/openai';
 import { readReplay, replayFile } from './backends/replay';
 import { BackendError, BackendReply, BackendRequest, ZERO_USAGE } from './backends/types';
 import { cacheGet, cacheKey, cachePut } from './cache';
@@ -113,9 +114,40 @@ function validate(req: StageRequest): void {
   }
 }
 
-/** Builds the request as sent (anthropic) or as it would be sent (replay). */
+/** The model id a spec sends ('replay' for a replay corpus). */
+function modelIdOf(spec: ParsedSpec): string {
+  return spec.backend === 'anthropic' || spec.backend === 'openai' ? spec.modelId : 'replay';
+}
+
+/** The text the preflight checks: every message of the request, the system prompt included. */
+function requestText(request: BackendRequest): string {
+  return request.backend === 'openai'
+    ? request.body.messages.map((m) => m.content).join('\n\n')
+    : `${request.body.system}\n\n${request.body.messages.map((m) => m.content).join('\n\n')}`;
+}
+
+/** Builds the request as sent (anthropic, openai) or as it would be sent (replay). */
 function buildRequest(spec: ParsedSpec, req: StageRequest, system: string, user: string, replayPath: string | null): { request: BackendRequest; notes: string[] } {
   const notes: string[] = [];
+  if (spec.backend === 'openai') {
+    if (req.params.longContext) notes.push('long context is an Anthropic request header; an OpenAI-compatible server uses its own context window (nothing sent)');
+    const request: BackendRequest = {
+      backend: 'openai',
+      endpoint: `POST ${openaiBaseUrl()}/chat/completions`,
+      headers: {},
+      body: {
+        model: spec.modelId,
+        max_tokens: req.params.maxTokens,
+        temperature: req.params.temperature,
+        top_p: req.params.topP,
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: user },
+        ],
+      },
+    };
+    return { request, notes };
+  }
   const headers: Record<string, string> = {};
   const modelId = spec.backend === 'anthropic' ? spec.modelId : 'replay';
   if (req.params.longContext) headers['anthropic-beta'] = LONG_CONTEXT_BETA;
@@ -193,7 +225,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     sample: req.sample ?? 1,
     model: req.model,
     backend: spec.backend,
-    modelId: spec.backend === 'anthropic' ? spec.modelId : 'replay',
+    modelId: modelIdOf(spec),
     intendedParams: req.params,
     paramNotes: notes,
     templates: { user: user.template, system: system.template },
@@ -210,7 +242,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
         conditionDir: req.workDir,
         condition: req.condition,
         ...preflightLayout(req),
-        requestText: `${request.body.system}\n\n${request.body.messages.map((m) => m.content).join('\n\n')}`,
+        requestText: requestText(request),
       });
     } catch (e) {
       writeJsonAtomic(callFile, { ...common, status: 'preflight-failed', error: (e as Error).message, findings: (e as ApplicationFailure).details?.[0] ?? null, timing: { startedAt, durationMs: Date.now() - started } });
@@ -234,7 +266,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
         cacheHit = true;
         cachedAt = hit.storedAt;
       } else {
-        reply = await callAnthropic(request, gatewayConfig(), ctx?.cancellationSignal);
+        reply = request.backend === 'openai' ? await callOpenAI(request, gatewayConfig(), ctx?.cancellationSignal) : await callAnthropic(request, gatewayConfig(), ctx?.cancellationSignal);
         if (reply.stopReason !== 'refusal' && reply.text.trim()) cachePut(request, reply, draw);
       }
     }
@@ -279,7 +311,12 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
 
   // 6. Usage and cost; call file; ledger.
   const usage: TokenUsage = reply.usage;
-  const priced = spec.backend === 'anthropic' ? callCost(reply.responseModel || spec.modelId || DEFAULT_MODEL_ID, usage) : { costUsd: 0, note: 'replay: no cost' };
+  const priced =
+    spec.backend === 'anthropic'
+      ? callCost(reply.responseModel || spec.modelId || DEFAULT_MODEL_ID, usage)
+      : spec.backend === 'openai'
+        ? { costUsd: null, note: `openai-compatible: no price table (tokens recorded; ${spec.modelId})` }
+        : { costUsd: 0, note: 'replay: no cost' };
   const billed = cacheHit ? 0 : priced.costUsd;
   const durationMs = Date.now() - started;
   const status = parsed.ok ? 'ok' : 'protocol-error';
