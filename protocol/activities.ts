@@ -34,6 +34,8 @@ export interface StudyActivities {
   completedTaskCalls(req: { studyId: string }): Promise<Record<string, number>>;
   /** Collects the run records into runs/<id>/records.jsonl and writes the report. */
   finishStudy(req: { studyId: string; report?: boolean }): Promise<{ reportDir: string | null; records: number }>;
+  /** The end of a model matrix: runs/<id>/models.json and the combined report over the models' sub-studies. */
+  finishModels(req: { studyId: string; studies: { model: string; studyId: string }[]; report?: boolean }): Promise<{ reportDir: string | null; records: number }>;
 
   callModel(req: StageRequest): Promise<StageResult>;
   runPytest(req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string; reuseScope?: string }): Promise<PytestOutcome>;

@@ -8,6 +8,12 @@ export interface StudyInput {
   tasks: string[];
   conditions: ConditionId[];
   model: ModelSpec;
+  /**
+   * A model matrix (`--models a,b,c`, two or more specs): the study runs one sub-study per model
+   * (id protocol/keys.ts modelStudyId, the same tasks, samples and conditions) and a combined
+   * report with a section per model and a between-model table. `model` is then the first spec.
+   */
+  models?: ModelSpec[];
   params: ModelParams;
   scale: number;
   settings: SparkSettings;

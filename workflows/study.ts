@@ -10,6 +10,7 @@ import type { StudyActivities } from '../protocol/activities';
 import { LOCAL_STEP } from './options';
 import { STATUS_KEY, STUDY_KEY, TASK_KEY } from '../protocol/searchAttributes';
 import { runTask, TaskSummary } from './task';
+import { runModels } from './models';
 import type { StudyInput, StudyProgress } from '../protocol/inputs';
 import { progressQuery } from '../protocol/queries';
 import { taskKey, taskWorkflowId } from '../protocol/layout';
@@ -43,6 +44,9 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
     startedAt: Date.now(),
   };
   setHandler(progressQuery, () => progress);
+  // A model matrix: one sub-study per model (workflows/models.ts). Inputs without `models`
+  // take the path below, unchanged, so their histories replay as before.
+  if ((input.models?.length ?? 0) > 1) return runModels(input, progress);
 
   const manifest = await local.initStudy(input);
   const done = new Set(await local.completedTasks({ studyId: input.studyId }));
