@@ -17,7 +17,9 @@ const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 export interface MatrixResult {
   studyId: string;
   reportDir: string | null;
-  tasks: never[];
+  recordsFile: null;
+  tasksRun: number;
+  callsUsed: number;
   failed: { task: string; error: string }[];
   /** The sub-study of each model. */
   studies: { model: string; studyId: string }[];
@@ -35,6 +37,7 @@ export async function runModels(input: StudyInput, progress: StudyProgress): Pro
   progress.step = `running ${models.length} models`;
   progress.running = studies.map((s) => s.studyId);
   const failed: MatrixResult['failed'] = [];
+  let tasksRun = 0;
   await Promise.all(
     studies.map(async (s) => {
       try {
@@ -46,7 +49,9 @@ export async function runModels(input: StudyInput, progress: StudyProgress): Pro
             { key: STATUS_KEY, value: 'running' },
           ],
         });
-        const r = res as { failed: { task: string; error: string }[] };
+        const r = res as { failed: { task: string; error: string }[]; tasksRun: number; callsUsed: number };
+        tasksRun += r.tasksRun;
+        progress.callsUsed += r.callsUsed;
         failed.push(...r.failed.map((f) => ({ task: `${s.model} ${f.task}`, error: f.error })));
       } catch (err) {
         failed.push({ task: `${s.model} (whole study)`, error: (err as Error).message });
@@ -59,5 +64,5 @@ export async function runModels(input: StudyInput, progress: StudyProgress): Pro
   progress.step = 'writing the combined report';
   const finished = await local.finishModels({ studyId: input.studyId, studies, report: input.report });
   progress.step = failed.length ? `finished with ${failed.length} failed task(s)` : 'finished';
-  return { studyId: input.studyId, reportDir: finished.reportDir, tasks: [], failed, studies };
+  return { studyId: input.studyId, reportDir: finished.reportDir, recordsFile: null, tasksRun, callsUsed: progress.callsUsed, failed, studies };
 }

@@ -9,7 +9,7 @@ import { executeChild, patched, proxyActivities, setHandler, workflowInfo } from
 import type { StudyActivities } from '../protocol/activities';
 import { LOCAL_STEP } from './options';
 import { STATUS_KEY, STUDY_KEY, TASK_KEY } from '../protocol/searchAttributes';
-import { runTask, TaskSummary } from './task';
+import { runTask } from './task';
 import { runModels } from './models';
 import type { StudyInput, StudyProgress } from '../protocol/inputs';
 import { progressQuery } from '../protocol/queries';
@@ -20,10 +20,18 @@ const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 
 export { progressQuery };
 
+/**
+ * The study's result: small whatever the study's size (a file reference, not every task's
+ * summary, so the result payload stays far under Temporal's 2 MB; the runs are in records.jsonl).
+ */
 export interface StudyResult {
   studyId: string;
   reportDir: string | null;
-  tasks: TaskSummary[];
+  /** runs/<id>/records.jsonl: one RunRecord per task run × condition. */
+  recordsFile: string | null;
+  /** Task runs finished by this execution (skipped ones not counted) and their model calls. */
+  tasksRun: number;
+  callsUsed: number;
   /** Tasks whose workflow failed, with the cause (their records are missing from the report). */
   failed: { task: string; error: string }[];
 }
@@ -58,7 +66,7 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
     ...input.tasks.flatMap((taskId) => samples.map((sample) => ({ taskId, replicate: undefined as string | undefined, sample }))),
     ...(input.replicate?.tasks ?? []).map((taskId) => ({ taskId, replicate: input.replicate!.label, sample: 1 })),
   ];
-  const summaries: TaskSummary[] = [];
+  let tasksRun = 0;
   const failed: StudyResult['failed'] = [];
   progress.step = 'running tasks';
 
@@ -81,7 +89,7 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
             { key: STATUS_KEY, value: 'running' },
           ],
         });
-        summaries.push(summary);
+        tasksRun += 1;
         progress.callsUsed += summary.callsUsed;
       } catch (err) {
         progress.tasksFailed.push(key);
@@ -99,5 +107,5 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
   progress.step = 'writing the report';
   const finished = await local.finishStudy({ studyId: input.studyId, report: input.report });
   progress.step = progress.tasksFailed.length ? `finished with ${progress.tasksFailed.length} failed task(s)` : 'finished';
-  return { studyId: input.studyId, reportDir: finished.reportDir, tasks: summaries, failed };
+  return { studyId: input.studyId, reportDir: finished.reportDir, recordsFile: finished.recordsFile ?? null, tasksRun, callsUsed: progress.callsUsed, failed };
 }
