@@ -25,7 +25,7 @@ import { preflight, PreflightReport } from '../preflight/preflight';
 import { CONDITIONS } from '../../protocol/conditions';
 import { callAnthropic, LONG_CONTEXT_BETA } from './backends/anthropic';
 import { callOpenAI, openaiBaseUrl } from './backends/openai';
-import { readReplay, replayFile } from './backends/replay';
+import { readReplay, resolveReplayFile } from './backends/replay';
 import { BackendError, BackendReply, BackendRequest, ZERO_USAGE } from './backends/types';
 import { cacheGet, cacheKey, cachePut } from './cache';
 import { gatewayConfig } from './config';
@@ -200,6 +200,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
   let system: { text: string; template: TemplateInfo };
   let user: { text: string; template: TemplateInfo };
   let replayPath: string | null = null;
+  let replayRepeated = false;
   try {
     validate(req);
     spec = parseModelSpec(req.model);
@@ -208,11 +209,12 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     const { template, vars } = stageVars(req, task);
     user = renderTemplate(template, vars);
     system = renderTemplate('system', {});
-    if (spec.backend === 'replay') replayPath = replayFile(spec.dir, req.taskId, req.stage, req.condition, req.replicate, req.sample);
+    if (spec.backend === 'replay') ({ file: replayPath, repeated: replayRepeated } = resolveReplayFile(spec.dir, req.taskId, req.stage, req.condition, req.replicate, req.sample));
   } catch (e) {
     throw toFailure(e);
   }
   const { request, notes } = buildRequest(spec, req, system.text, user.text, replayPath);
+  if (replayRepeated) notes.push(`sample ${req.sample}: the corpus declares samples "repeat" (corpus.json), so this replays the sample-1 reply`);
   const callFile = callFilePath(req.workDir, req.callIndex, req.stage);
   const common = {
     schemaVersion: CALL_FILE_SCHEMA_VERSION,

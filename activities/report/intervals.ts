@@ -171,8 +171,11 @@ function pairedTable(rows: (PairedComparison & { label: string })[]): string {
   );
 }
 
-/** Renders the section as Markdown (one subsection per model, then the between-model table). Pure. */
-export function renderIntervals(a: IntervalAnalysis): string {
+/**
+ * Renders the section as Markdown (one subsection per model, then the between-model table). Pure.
+ * @param notes a sentence per model shown under its heading (e.g. that its replayed samples repeat one reply).
+ */
+export function renderIntervals(a: IntervalAnalysis, notes: Record<string, string> = {}): string {
   const out: string[] = [];
   out.push(
     'Rates over all runs (task × sample) of each model and condition, with Wilson 95 % intervals (runs counted as independent). With more than one sample per task, "tasks" is the 95 % percentile interval of a cluster bootstrap over tasks (tasks resampled with replacement, each with all its samples; ' +
@@ -180,7 +183,7 @@ export function renderIntervals(a: IntervalAnalysis): string {
     '',
   );
   for (const m of a.models) {
-    out.push(`### Model ${m.model}`, '', `${m.tasks.length} task(s), up to ${m.samples} sample(s) per task.`, '');
+    out.push(`### Model ${m.model}`, '', `${m.tasks.length} task(s), up to ${m.samples} sample(s) per task.${notes[m.model] ? ` **${notes[m.model]}**` : ''}`, '');
     out.push(mdTable(['Condition', 'Runs', ...OUTCOMES.map(([, l]) => `${l} rate [95 %]`)], m.conditions.map((c) => [name(c.condition), c.runs, ...OUTCOMES.map(([o]) => rateText(c.rates[o]))])), '');
     if (m.paired.length) out.push('**Paired comparisons between conditions**', '', pairedTable(m.paired.map((p) => ({ ...p, label: `${name(p.first)} → ${name(p.second)}` }))), '');
   }

@@ -9,7 +9,27 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { studyDir } from '../store/layout';
 import { readRunRecords } from '../store/records';
-import { intervalAnalysis, renderIntervals } from './intervals';
+import { intervalAnalysis, renderIntervals, type IntervalAnalysis } from './intervals';
+import { readCorpusFile } from '../model/backends/replay';
+import { parseModelSpec } from '../model/spec';
+
+/**
+ * Per model with more than one sample: a warning when its samples cannot vary (a replay corpus
+ * whose corpus.json declares samples "repeat"). Reads the corpus files; unknown specs are skipped.
+ */
+export function sampleNotes(analysis: IntervalAnalysis): Record<string, string> {
+  const notes: Record<string, string> = {};
+  for (const m of analysis.models) {
+    if (m.samples < 2 || !m.model.startsWith('replay:')) continue;
+    try {
+      const spec = parseModelSpec(m.model);
+      if (spec.backend === 'replay' && readCorpusFile(spec.dir).samples === 'repeat') notes[m.model] = 'Its samples replay one recorded reply per stage (corpus.json: samples "repeat"): they do not vary, so these intervals show no sampling variation.';
+    } catch {
+      /* an unreadable corpus is reported where it is used */
+    }
+  }
+  return notes;
+}
 import { mdTable } from './tables';
 
 /**
@@ -46,6 +66,6 @@ export function renderModelsReport(studyId: string, studies: { model: string; st
     ),
     '',
   );
-  out.push('## Samples and intervals', '', renderIntervals(analysis), '');
+  out.push('## Samples and intervals', '', renderIntervals(analysis, sampleNotes(analysis)), '');
   return out.join('\n');
 }

@@ -57,6 +57,8 @@ export function collectInputs(input: StudyInput): Record<string, string> {
     const dir = input.model.slice('replay:'.length);
     const root = path.isAbsolute(dir) ? dir : fs.existsSync(path.join(REPO_ROOT, dir)) ? path.join(REPO_ROOT, dir) : path.join(REPO_ROOT, 'replay', dir);
     for (const t of allTasks) for (const f of listFiles(path.join(root, t)).sort()) inputs[`replay/${path.relative(root, f)}`] = sha256File(f);
+    // How the corpus answers samples ≥ 2 matters only to a study with samples (older manifests keep their hash).
+    if ((input.samples ?? 1) > 1) inputs['replay/corpus.json'] = hashIfExists(path.join(root, 'corpus.json'));
   }
   return inputs;
 }

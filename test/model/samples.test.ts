@@ -127,3 +127,23 @@ test('task keys and --samples', () => {
   expect(() => parseSamples('2.5')).toThrow('--samples: "2.5"');
   expect(() => parseSamples('abc')).toThrow('--samples: "abc"');
 });
+
+test('a corpus declaring samples "repeat" (corpus.json) replays the sample-1 reply for a missing sample, and says so; a bad corpus.json names its field', async () => {
+  const corpus = path.join(env.home, 'corpus-repeat');
+  fs.mkdirSync(path.join(corpus, 'q900'), { recursive: true });
+  fs.copyFileSync(path.join(FIXTURES, 'replay', 'q900', 'generate.md'), path.join(corpus, 'q900', 'generate.md'));
+  fs.writeFileSync(path.join(corpus, 'corpus.json'), JSON.stringify({ samples: 'repeat' }));
+  const dir3 = path.join(env.taskDir, 'sample-3', 'snapshot');
+  fs.mkdirSync(dir3, { recursive: true });
+  const s3 = await callModel(stageRequest({ workDir: dir3, model: `replay:${corpus}`, sample: 3 }));
+  expect(s3.ok).toBe(true);
+  const call = readJson(s3.callFile);
+  expect(call.request.endpoint).toBe(`replay ${path.join(corpus, 'q900', 'generate.md')}`);
+  expect(call.paramNotes).toContain('sample 3: the corpus declares samples "repeat" (corpus.json), so this replays the sample-1 reply');
+  expect(call.sample).toBe(3);
+
+  fs.writeFileSync(path.join(corpus, 'corpus.json'), JSON.stringify({ samples: 'always' }));
+  const err = await callModel(stageRequest({ workDir: dir3, model: `replay:${corpus}`, sample: 3 })).catch((e) => e);
+  expect(err.nonRetryable).toBe(true);
+  expect(err.message).toMatch(new RegExp(`^${path.join(corpus, 'corpus.json').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(samples\\): Invalid`));
+});
