@@ -4,7 +4,10 @@
  * histories and asserts they stay under a tenth of Temporal's limits: 51,200 events and 50 MB per
  * history, 2 MB per payload (the largest event stands in for its payloads), 2,000 pending
  * children (bounded by taskConcurrency per sub-study). The sizes do not depend on the machine.
- * LOCKIN_SCALE_TEST_SIZE="models,tasks,samples" runs another size (e.g. "2,3,2" for a quick look).
+ * LOCKIN_SCALE_TEST_SIZE="models,tasks,samples" runs another size (e.g. "2,3,2" for a quick look;
+ * "1,30,10" gives the full-size sub-study history, the largest one, in a third of the time) and
+ * LOCKIN_SCALE_TEST_CONCURRENCY the task runs in flight per sub-study (default 10).
+ * The full size takes about an hour on a loaded 2-core machine (≈ 4 s per task run).
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -19,7 +22,7 @@ import { modelStudyId } from '../../protocol/keys';
 
 const [M, T, K] = (process.env.LOCKIN_SCALE_TEST_SIZE ?? '3,30,10').split(',').map(Number);
 const LIMITS = { events: 51_200, historyBytes: 50 * 1024 * 1024, payloadBytes: 2 * 1024 * 1024, pendingChildren: 2_000 };
-const CONCURRENCY = 30;
+const CONCURRENCY = Number(process.env.LOCKIN_SCALE_TEST_CONCURRENCY ?? 10);
 
 let env: TestWorkflowEnvironment;
 
@@ -54,7 +57,8 @@ test(`${M} models × ${T} tasks × ${K} samples × 3 conditions: every history u
   expect(log.modelCalls.filter((k) => k.endsWith('/shared/generate'))).toHaveLength(M * T * K);
 
   const subs = M > 1 ? models.map((m) => `study-${modelStudyId('scale', m)}`) : ['study-scale'];
-  const ids = [...(M > 1 ? ['study-scale'] : []), ...subs, `${subs[0]}/t01/sample-${K}`, ...['one-pass', 'test-guided', 'plan-audit'].map((c) => `${subs[0]}/t01/sample-${K}/${c}`)];
+  const task = `${subs[0]}/t01${K > 1 ? `/sample-${K}` : ''}`;
+  const ids = [...(M > 1 ? ['study-scale'] : []), ...subs, task, ...['one-pass', 'test-guided', 'plan-audit'].map((c) => `${task}/${c}`)];
   const sizes = [];
   for (const id of ids) sizes.push(await size(id));
   const resultBytes = Buffer.byteLength(JSON.stringify(result));
