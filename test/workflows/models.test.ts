@@ -15,6 +15,7 @@ import { readRunRecords } from '../../activities/store/records';
 import { finishModels } from '../../activities/report/modelsReport';
 import { parseModelSpec } from '../../activities/model/spec';
 import { modelStudyId } from '../../protocol/layout';
+import { gatewayConfig } from '../../activities/model/config';
 
 let env: TestWorkflowEnvironment;
 
@@ -76,4 +77,18 @@ test('parseModels and modelStudyId', () => {
   expect(() => parseModels('gemini:x', parseModelSpec)).toThrow('--models: unknown model spec "gemini:x"');
   expect(() => parseModels(' , ', parseModelSpec)).toThrow('--models: no model spec given');
   expect(modelStudyId('s', 'openai:Qwen/Qwen2.5-Coder')).toBe('s--openai-Qwen-Qwen2.5-Coder');
+});
+
+test('LOCKIN_MODEL_QUEUE_RPM sets the model queue\'s rate limit for all workers (per second), and only there', async () => {
+  process.env.LOCKIN_MODEL_QUEUE_RPM = '30';
+  try {
+    const workers = await createWorkers({ connection: env.nativeConnection, namespace: 'default', queuePrefix: 'rate-' });
+    const rates = workers.map((w) => [w.options.taskQueue, w.options.maxTaskQueueActivitiesPerSecond]);
+    await runWorkersDuring(workers, async () => undefined);
+    expect(rates).toEqual([['rate-lockin-default', undefined], ['rate-lockin-model', 0.5], ['rate-lockin-spark', undefined]]);
+  } finally {
+    delete process.env.LOCKIN_MODEL_QUEUE_RPM;
+  }
+  expect(() => gatewayConfig({ LOCKIN_MODEL_QUEUE_RPM: 'fast' })).toThrow('LOCKIN_MODEL_QUEUE_RPM');
+  expect(gatewayConfig({}).queueRpm).toBe(0);
 });
