@@ -18,7 +18,7 @@ import { createTestEnv } from '../support/temporalEnv';
 import { scriptedActivities } from '../support/scripted';
 import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
-import { modelStudyId } from '../../protocol/keys';
+import { modelStudyId } from '../../protocol/layout';
 
 const [M, T, K] = (process.env.LOCKIN_SCALE_TEST_SIZE ?? '3,30,10').split(',').map(Number);
 const LIMITS = { events: 51_200, historyBytes: 50 * 1024 * 1024, payloadBytes: 2 * 1024 * 1024, pendingChildren: 2_000 };
