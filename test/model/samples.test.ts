@@ -98,7 +98,7 @@ test('replay: sample k reads <stage>.s<k>.md; a missing sample is a non-retryabl
   expect(replayFile('/c', 'q4', 'generate', 'shared', undefined, 2)).toBe('/c/q4/generate.s2.md');
   expect(replayFile('/c', 'q4', 'revise-1', 'test-guided', undefined, 3)).toBe('/c/q4/test-guided/revise-1.s3.md');
   expect(replayFile('/c', 'q4', 'judge', 'plan-audit', 'r1', 2)).toBe('/c/q4/replicate-r1/judge/plan-audit.s2.md');
-  expect(replayFile('/c', 'q4', 'c3-coverage', 'plan-audit', undefined, 1)).toBe('/c/q4/plan-audit/c3-coverage.md');
+  expect(replayFile('/c', 'q4', 'c3-audit', 'plan-audit', undefined, 1)).toBe('/c/q4/plan-audit/c3-audit.md');
   const dir2 = path.join(env.taskDir, 'sample-2', 'snapshot');
   fs.mkdirSync(dir2, { recursive: true });
   const s2 = await callModel(stageRequest({ workDir: dir2, model, sample: 2 }));
