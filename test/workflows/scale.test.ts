@@ -1,13 +1,18 @@
 /**
- * Scale-safe histories: a study of 3 models × 30 tasks × 10 samples × 3 conditions (2,700 condition
- * runs) with scripted, instant activities. Prints the event count and size of the largest
- * histories and asserts they stay under a tenth of Temporal's limits: 51,200 events and 50 MB per
- * history, 2 MB per payload (the largest event stands in for its payloads), 2,000 pending
- * children (bounded by taskConcurrency per sub-study). The sizes do not depend on the machine.
- * LOCKIN_SCALE_TEST_SIZE="models,tasks,samples" runs another size (e.g. "2,3,2" for a quick look;
- * "1,30,10" gives the full-size sub-study history, the largest one, in a third of the time) and
- * LOCKIN_SCALE_TEST_CONCURRENCY the task runs in flight per sub-study (default 10).
- * The full size takes about an hour on a loaded 2-core machine (≈ 4 s per task run).
+ * Scale-safe histories, for the design size of 3 models × 30 tasks × 10 samples × 3 conditions
+ * (2,700 condition runs), with scripted, instant activities. Prints the event count and size of
+ * the largest histories and asserts they stay under a tenth of Temporal's limits: 51,200 events
+ * and 50 MB per history, 2 MB per payload (the largest event stands in for its payloads), 2,000
+ * pending children (bounded by taskConcurrency per sub-study). History sizes do not depend on
+ * the machine, only on the study's shape: a task or condition history is the same at any study
+ * size, and a (sub-)study's history grows by a fixed amount per task run.
+ *
+ * By default it runs 2 models × 10 tasks × 2 samples (minutes in the suite) and also asserts the
+ * design size extrapolated from it: the sub-study's events and bytes per task run (its whole
+ * history divided by its task runs, an over-estimate that includes the fixed part) × 300.
+ * LOCKIN_SCALE_TEST_SIZE="3,30,10" runs the design size itself (about 8 min on a quiet 2-core
+ * machine, over an hour on a loaded one); LOCKIN_SCALE_TEST_CONCURRENCY sets the task runs in
+ * flight per sub-study (default 10).
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -20,7 +25,9 @@ import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
 import { modelStudyId } from '../../protocol/layout';
 
-const [M, T, K] = (process.env.LOCKIN_SCALE_TEST_SIZE ?? '3,30,10').split(',').map(Number);
+const [M, T, K] = (process.env.LOCKIN_SCALE_TEST_SIZE ?? '2,10,2').split(',').map(Number);
+/** The design size: task runs per sub-study. */
+const DESIGN = { models: 3, tasks: 30, samples: 10 };
 const LIMITS = { events: 51_200, historyBytes: 50 * 1024 * 1024, payloadBytes: 2 * 1024 * 1024, pendingChildren: 2_000 };
 const CONCURRENCY = Number(process.env.LOCKIN_SCALE_TEST_CONCURRENCY ?? 10);
 
@@ -78,6 +85,16 @@ test(`${M} models × ${T} tasks × ${K} samples × 3 conditions: every history u
       sizes.map((s) => `[scale] ${s.workflowId.padEnd(44)} ${String(s.events).padStart(6)} events ${String(s.bytes).padStart(9)} bytes, largest event ${s.largestEvent} bytes`).join('\n') +
       `\n[scale] limits / 10: ${LIMITS.events / 10} events, ${LIMITS.historyBytes / 10} bytes, ${LIMITS.payloadBytes / 10} bytes per payload, ${LIMITS.pendingChildren / 10} pending children (at most ${CONCURRENCY} per sub-study)\n`,
   );
+  // The largest history at the design size: a sub-study of 30 tasks × 10 samples.
+  const sub = sizes.find((s) => s.workflowId === subs[0])!;
+  const runs = T * K;
+  const designRuns = DESIGN.tasks * DESIGN.samples;
+  const design = { events: Math.ceil((sub.events / runs) * designRuns), bytes: Math.ceil((sub.bytes / runs) * designRuns) };
+  process.stdout.write(
+    `[scale] design size ${DESIGN.models} × ${DESIGN.tasks} × ${DESIGN.samples}: sub-study history ≈ ${design.events} events, ${design.bytes} bytes (${(sub.events / runs).toFixed(1)} events, ${Math.round(sub.bytes / runs)} bytes per task run × ${designRuns}${runs === designRuns ? ', measured' : ', extrapolated'})\n`,
+  );
+  expect(design.events).toBeLessThan(LIMITS.events / 10);
+  expect(design.bytes).toBeLessThan(LIMITS.historyBytes / 10);
   for (const s of sizes) {
     expect(s.events).toBeLessThan(LIMITS.events / 10);
     expect(s.bytes).toBeLessThan(LIMITS.historyBytes / 10);
