@@ -26,6 +26,42 @@ export function parseConditions(spec: string | undefined): ConditionId[] {
   return ids as ConditionId[];
 }
 
+/**
+ * Parses `--models a,b,c`: model specs (each as `--model`), comma-separated, distinct.
+ * @param validate checks one spec (activities/model/spec.ts parseModelSpec); its error is
+ *   reported with the flag.
+ * @throws Error naming `--models` for an empty list, a repeated spec or an invalid one.
+ */
+export function parseModels(spec: string, validate: (m: string) => unknown): string[] {
+  const models = spec.split(',').map((s) => s.trim()).filter(Boolean);
+  if (models.length === 0) throw new Error('--models: no model spec given');
+  const seen = new Set<string>();
+  for (const m of models) {
+    if (seen.has(m)) throw new Error(`--models: "${m}" is named twice`);
+    seen.add(m);
+    try {
+      validate(m);
+    } catch (e) {
+      throw new Error(`--models: ${(e as Error).message}`);
+    }
+  }
+  return models;
+}
+
+/** The most samples per task `--samples` accepts (a study of 30 tasks × 3 conditions × 100 samples is 9,000 runs). */
+export const MAX_SAMPLES = 100;
+
+/**
+ * Parses `--samples K`: independent generations per task, an integer 1..MAX_SAMPLES (default 1).
+ * @throws Error naming `--samples` and the value when it is not such an integer.
+ */
+export function parseSamples(spec: string | undefined): number {
+  if (spec === undefined || spec === '') return 1;
+  const k = Number(spec);
+  if (!Number.isInteger(k) || k < 1 || k > MAX_SAMPLES) throw new Error(`--samples: "${spec}" is not an integer from 1 to ${MAX_SAMPLES}`);
+  return k;
+}
+
 export function buildStudyInput(o: Partial<StudyInput> & { studyId: string }): StudyInput {
   return {
     tasks: [...STUDY_TASKS],

@@ -21,7 +21,7 @@ export interface StudyActivities {
   /** Writes (or verifies on resume) runs/<id>/study.json; refuses changed inputs. */
   initStudy(input: StudyInput): Promise<StudyManifestSummary>;
   /** Creates a fresh directory for a condition (or the shared snapshot), optionally copying the snapshot's artifacts. */
-  prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; fromDir?: string }): Promise<string>;
+  prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; sample?: number; fromDir?: string }): Promise<string>;
   /** Makes artifacts read-only and returns their sha256s. */
   freezeArtifacts(req: { dir: string }): Promise<Record<string, string>>;
   /** Post-hoc diff of a condition's frozen artifacts against the shared snapshot (§2 intent-to-treat). */
@@ -33,13 +33,15 @@ export interface StudyActivities {
   /** Model calls used by those tasks, by key (for the progress of a resumed study). */
   completedTaskCalls(req: { studyId: string }): Promise<Record<string, number>>;
   /** Collects the run records into runs/<id>/records.jsonl and writes the report. */
-  finishStudy(req: { studyId: string; report?: boolean }): Promise<{ reportDir: string | null; records: number }>;
+  finishStudy(req: { studyId: string; report?: boolean }): Promise<{ reportDir: string | null; records: number; recordsFile?: string }>;
+  /** The end of a model matrix: runs/<id>/models.json and the combined report over the models' sub-studies. */
+  finishModels(req: { studyId: string; studies: { model: string; studyId: string }[]; report?: boolean }): Promise<{ reportDir: string | null; records: number }>;
 
   callModel(req: StageRequest): Promise<StageResult>;
   runPytest(req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string; reuseScope?: string }): Promise<PytestOutcome>;
   smokeCheck(req: { dir: string; scale: number; settings: SparkSettings }): Promise<SmokeOutcome>;
   executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string }): Promise<ExecutionOutcome>;
-  evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; model?: string; params?: import('./types').ModelParams }): Promise<ComparisonOutcome>;
+  evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; replicate?: string; sample?: number; model?: string; params?: import('./types').ModelParams }): Promise<ComparisonOutcome>;
 }
 
 /** The activities of prepareDatabase (workflows/prepare.ts), implemented in activities/data/. */

@@ -8,11 +8,22 @@ export interface StudyInput {
   tasks: string[];
   conditions: ConditionId[];
   model: ModelSpec;
+  /**
+   * A model matrix (`--models a,b,c`, two or more specs): the study runs one sub-study per model
+   * (id protocol/keys.ts modelStudyId, the same tasks, samples and conditions) and a combined
+   * report with a section per model and a between-model table. `model` is then the first spec.
+   */
+  models?: ModelSpec[];
   params: ModelParams;
   scale: number;
   settings: SparkSettings;
   /** Tasks to run a targeted replication for (Table VII), with the replicate label. */
   replicate?: { tasks: string[]; label: string };
+  /**
+   * Independent generations per task (`--samples K`, default 1): each sample has its own
+   * snapshot and its own condition branches. Absent = 1 (studies recorded before it).
+   */
+  samples?: number;
   /** Child workflows in flight at once. */
   taskConcurrency: number;
   /** Limits for candidate code. */
@@ -32,6 +43,8 @@ export interface TaskInput {
   manifest: StudyManifestSummary;
   taskId: string;
   replicate?: string;
+  /** Sample index, 1-based; absent = 1. */
+  sample?: number;
 }
 
 export interface ConditionInput {
@@ -50,6 +63,8 @@ export interface ConditionInput {
    * search attributes. Absent in histories recorded before: the task evaluates.
    */
   evaluation?: { manifest: StudyManifestSummary };
+  /** Sample index, 1-based; absent = 1. */
+  sample?: number;
 }
 
 /** One condition's outcome as the task summary and the search attributes carry it. */

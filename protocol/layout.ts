@@ -6,13 +6,28 @@
  *   tasks/<qid>[/replicate-<r>]/snapshot/            the shared initial generation
  *   tasks/<qid>[/replicate-<r>]/<condition>/         one folder per condition
  *   tasks/<qid>[/replicate-<r>]/evaluation/<cond>/   candidate output, comparison, labels
- *   records/<qid>[@r]--<condition>.json              one run record per (task, condition)
+ *   tasks/<qid>[/replicate-<r>]/sample-<k>/…         the same for sample k ≥ 2 (`--samples`);
+ *                                                    sample 1 keeps the layout above
+ *   records/<qid>[@r][~s<k>]--<condition>.json       one run record per (task, sample, condition)
+ * Sample 1 has no suffix anywhere, so studies recorded before `--samples` read as they are.
  */
 import type { ConditionId } from './conditions';
 
-/** Key of a task run in completedTasks, record names and progress: "q4" or "q4@r1". */
-export function taskKey(taskId: string, replicate?: string): string {
-  return replicate ? `${taskId}@${replicate}` : taskId;
+/**
+ * Key of a task run in completedTasks, record names and progress: "q4", "q4@r1" (a targeted
+ * replication), "q4~s2" (sample 2), "q4@r1~s2". @param sample 1-based; absent or 1 = no suffix.
+ */
+export function taskKey(taskId: string, replicate?: string, sample?: number): string {
+  return `${taskId}${replicate ? `@${replicate}` : ''}${sample && sample > 1 ? `~s${sample}` : ''}`;
+}
+
+/**
+ * The id of one model's sub-study in a model matrix (`--models a,b`): `<studyId>--<slug>`, the
+ * slug being the spec with every character outside [A-Za-z0-9._-] replaced by '-'
+ * ("replay:lockin" → "replay-lockin", "openai:Qwen/Qwen2.5" → "openai-Qwen-Qwen2.5").
+ */
+export function modelStudyId(studyId: string, model: string): string {
+  return `${studyId}--${model.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
 }
 
 /** Workflow id of a study: `study-<id>`. */
@@ -20,9 +35,9 @@ export function studyWorkflowId(studyId: string): string {
   return `study-${studyId}`;
 }
 
-/** Workflow id of one task of a study: `study-<id>/<qid>[/replicate-<r>]`. */
-export function taskWorkflowId(studyWorkflow: string, taskId: string, replicate?: string): string {
-  return `${studyWorkflow}/${taskId}${replicate ? `/replicate-${replicate}` : ''}`;
+/** Workflow id of one task run of a study: `study-<id>/<qid>[/replicate-<r>][/sample-<k>]` (no suffix for sample 1). */
+export function taskWorkflowId(studyWorkflow: string, taskId: string, replicate?: string, sample?: number): string {
+  return `${studyWorkflow}/${taskId}${replicate ? `/replicate-${replicate}` : ''}${sample && sample > 1 ? `/sample-${sample}` : ''}`;
 }
 
 /** Workflow id of one condition of a task: `<task workflow id>/<condition>`. */
@@ -30,9 +45,10 @@ export function conditionWorkflowId(taskWorkflow: string, condition: ConditionId
   return `${taskWorkflow}/${condition}`;
 }
 
-/** A task's folder relative to the study folder: `tasks/<qid>[/replicate-<r>]`. */
-export function taskRelDir(taskId: string, replicate?: string): string {
-  return replicate ? `tasks/${taskId}/replicate-${replicate}` : `tasks/${taskId}`;
+/** A task run's folder relative to the study folder: `tasks/<qid>[/replicate-<r>][/sample-<k>]` (no suffix for sample 1). */
+export function taskRelDir(taskId: string, replicate?: string, sample?: number): string {
+  const run = replicate ? `tasks/${taskId}/replicate-${replicate}` : `tasks/${taskId}`;
+  return sample && sample > 1 ? `${run}/sample-${sample}` : run;
 }
 
 /**
@@ -45,9 +61,9 @@ export function evaluationDir(conditionDir: string, condition: ConditionId): str
   return `${parent}/evaluation/${condition}`;
 }
 
-/** Record file name of one (task, condition): `<qid>[@r]--<condition>.json`. */
-export function recordFileName(taskId: string, condition: string, replicate?: string): string {
-  return `${taskKey(taskId, replicate)}--${condition}.json`;
+/** Record file name of one (task, sample, condition): `<qid>[@r][~s<k>]--<condition>.json`. */
+export function recordFileName(taskId: string, condition: string, replicate?: string, sample?: number): string {
+  return `${taskKey(taskId, replicate, sample)}--${condition}.json`;
 }
 
 /** Workflow id of a study's evaluator checks (controls and SQL re-execution): `checks-<id>`. */

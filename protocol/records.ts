@@ -113,7 +113,7 @@ export const StageRefSchema = z.looseObject({
   protocolError: z.string().optional(),
 });
 
-/** One record per (task, condition). */
+/** One record per (task, sample, condition). */
 export const RunRecordSchema = z.looseObject({
   /** The record format's version (this file's history). */
   schemaVersion: z.literal(1),
@@ -125,6 +125,11 @@ export const RunRecordSchema = z.looseObject({
   condition: z.enum(CONDITIONS),
   /** Set for the targeted replication (Table VII): the replicate label, e.g. "r1". */
   replicate: z.string().nullish().transform((v) => v ?? undefined),
+  /**
+   * The sample index (1-based) of the task run (`--samples K`). Absent in records written before
+   * samples existed, meaning 1; the record file name and folder of sample 1 carry no suffix.
+   */
+  sample: z.number().int().min(1).optional(),
   /** The model spec that answered ("anthropic:<id>", "replay:<corpus>", …). */
   model: z.string(),
   /** True when the replies came from a replay corpus, not a live model. */

@@ -50,6 +50,12 @@ export interface StageRequest {
   };
   /** Set for the targeted replication (Table VII): a fresh initial generation label, e.g. "r1". */
   replicate?: string;
+  /**
+   * The sample index (1-based) of an independent generation of the same task (`--samples K`).
+   * Absent = sample 1. Part of the call's identity: the cache key and the replay file include
+   * it, so two samples of one prompt are two backend requests (docs/protocol.md §6).
+   */
+  sample?: number;
 }
 
 /** What a model call returns to the workflow (small; the full request and reply are in callFile). */

@@ -10,6 +10,7 @@ import { runPytest, smokeCheck, executeCandidate } from '../activities/execution
 import { runEvaluatorControls } from '../activities/compare';
 import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences } from '../activities/data';
 import { mutationTasks, mutationTask, finishMutationAnalysis } from '../activities/mutation';
+import { finishModels } from '../activities/report';
 
 /** Every registered activity, by the name workflows schedule it under. */
 export const ACTIVITIES = {
@@ -23,6 +24,8 @@ export const ACTIVITIES = {
   completedTaskCalls,
   finishStudy,
   evaluateRun,
+  // a model matrix's combined report
+  finishModels,
   // model, execution
   callModel,
   runPytest,

@@ -3,7 +3,9 @@
  *
  * Concurrency (env overrides): LOCKIN_MODEL_CONCURRENCY (default 4) model calls,
  * LOCKIN_SPARK_CONCURRENCY (default: the number of cores) JVM activities,
- * LOCKIN_DEFAULT_CONCURRENCY (default 8) the rest.
+ * LOCKIN_DEFAULT_CONCURRENCY (default 8) the rest. LOCKIN_MODEL_QUEUE_RPM caps the model calls
+ * started per minute by all workers of the `lockin-model` queue together (the server-side task
+ * queue rate limit; activities/model/config.ts).
  */
 import * as os from 'os';
 import * as path from 'path';
@@ -11,6 +13,7 @@ import { NativeConnection, Worker, bundleWorkflowCode, WorkflowBundleWithSourceM
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { ACTIVITIES } from './activities';
+import { gatewayConfig } from '../activities/model/config';
 import { QUEUES } from '../protocol/queues';
 
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -80,6 +83,7 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
   const prefix = opts.queuePrefix ?? '';
   const cores = os.cpus().length;
   const common = { connection: opts.connection, namespace: opts.namespace, activities: acts };
+  const queueRpm = gatewayConfig().queueRpm;
   return Promise.all([
     Worker.create({
       ...common,
@@ -91,6 +95,7 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
       ...common,
       taskQueue: prefix + QUEUES.model,
       maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_MODEL_CONCURRENCY ?? 4),
+      ...(queueRpm > 0 ? { maxTaskQueueActivitiesPerSecond: queueRpm / 60 } : {}),
     }),
     Worker.create({
       ...common,

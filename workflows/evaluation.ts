@@ -21,6 +21,8 @@ export interface EvaluationContext {
   manifest: StudyManifestSummary;
   taskId: string;
   replicate?: string;
+  /** Sample index, 1-based; absent = 1. */
+  sample?: number;
   snapshotDir: string;
 }
 
@@ -40,6 +42,7 @@ function sumUsage(stages: StageResult[]): { usage: TokenUsage; costUsd: number }
 /** Evaluates frozen condition `r` and writes its run record. @returns its outcome. */
 export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResult): Promise<ConditionOutcome> {
   const { study, taskId, replicate, manifest } = ctx;
+  const sample = ctx.sample ?? 1;
   const deviations = await local.classifyEdits({ snapshotDir: ctx.snapshotDir, conditionDir: r.conditionDir, condition: r.condition });
   const execution = await spark.executeCandidate({
     dir: r.conditionDir,
@@ -50,7 +53,8 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
     memoryMb: study.limits.memoryMb,
     reuseScope: study.studyId,
   });
-  const comparison = await local.evaluateRun({ studyId: study.studyId, taskId, condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params });
+  // The judge reply of a replicate or of sample k ≥ 2 is its own (activities/scoring/judge.ts).
+  const comparison = await local.evaluateRun({ studyId: study.studyId, taskId, replicate, ...(sample > 1 ? { sample } : {}), condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params });
   const testPassed = !!r.pytest?.passed;
   const referenceMatched = comparison.agree;
   const { usage, costUsd } = sumUsage(r.stages);
@@ -61,6 +65,7 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
     taskId,
     condition: r.condition,
     replicate,
+    sample,
     model: study.model,
     replayed: manifest.replayed,
     callsUsed: r.callsUsed,

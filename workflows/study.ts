@@ -1,13 +1,16 @@
 /**
- * runStudy: record the study manifest, fan out one runTask child per task with bounded
- * concurrency (tasks already recorded are skipped on resume), run the targeted replication
- * if asked (Table VII), then collect the records and write the report.
+ * runStudy: record the study manifest, fan out one runTask child per task and sample with
+ * bounded concurrency (task runs already recorded are skipped on resume), run the targeted
+ * replication if asked (Table VII), then collect the records and write the report.
+ * Sample 1 keeps the child workflow id of studies recorded before `--samples`
+ * (`study-<id>/<qid>`); sample k ≥ 2 is `study-<id>/<qid>/sample-<k>`.
  */
 import { executeChild, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { StudyActivities } from '../protocol/activities';
 import { LOCAL_STEP } from './options';
 import { STATUS_KEY, STUDY_KEY, TASK_KEY } from '../protocol/searchAttributes';
-import { runTask, TaskSummary } from './task';
+import { runTask } from './task';
+import { runModels } from './models';
 import type { StudyInput, StudyProgress } from '../protocol/inputs';
 import { progressQuery } from '../protocol/queries';
 import { taskKey, taskWorkflowId } from '../protocol/layout';
@@ -17,10 +20,18 @@ const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 
 export { progressQuery };
 
+/**
+ * The study's result: small whatever the study's size (a file reference, not every task's
+ * summary, so the result payload stays far under Temporal's 2 MB; the runs are in records.jsonl).
+ */
 export interface StudyResult {
   studyId: string;
   reportDir: string | null;
-  tasks: TaskSummary[];
+  /** runs/<id>/records.jsonl: one RunRecord per task run × condition. */
+  recordsFile: string | null;
+  /** Task runs finished by this execution (skipped ones not counted) and their model calls. */
+  tasksRun: number;
+  callsUsed: number;
   /** Tasks whose workflow failed, with the cause (their records are missing from the report). */
   failed: { task: string; error: string }[];
 }
@@ -32,7 +43,7 @@ export async function runStudy(input: StudyInput): Promise<StudyResult> {
 async function runStudySteps(input: StudyInput): Promise<StudyResult> {
   const progress: StudyProgress = {
     studyId: input.studyId,
-    tasksTotal: input.tasks.length + (input.replicate?.tasks.length ?? 0),
+    tasksTotal: input.tasks.length * Math.max(1, input.samples ?? 1) + (input.replicate?.tasks.length ?? 0),
     tasksDone: 0,
     tasksFailed: [],
     running: [],
@@ -41,23 +52,27 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
     startedAt: Date.now(),
   };
   setHandler(progressQuery, () => progress);
+  // A model matrix: one sub-study per model (workflows/models.ts). Inputs without `models`
+  // take the path below, unchanged, so their histories replay as before.
+  if ((input.models?.length ?? 0) > 1) return runModels(input, progress);
 
   const manifest = await local.initStudy(input);
   const done = new Set(await local.completedTasks({ studyId: input.studyId }));
   // Calls of tasks finished by an earlier run count in the progress (histories from before this
   // patch replay without the extra activity).
   const doneCalls = done.size > 0 && patched('progress-counts-calls-of-skipped-tasks') ? await local.completedTaskCalls({ studyId: input.studyId }) : {};
+  const samples = Array.from({ length: Math.max(1, input.samples ?? 1) }, (_, i) => i + 1);
   const jobs = [
-    ...input.tasks.map((taskId) => ({ taskId, replicate: undefined as string | undefined })),
-    ...(input.replicate?.tasks ?? []).map((taskId) => ({ taskId, replicate: input.replicate!.label })),
+    ...input.tasks.flatMap((taskId) => samples.map((sample) => ({ taskId, replicate: undefined as string | undefined, sample }))),
+    ...(input.replicate?.tasks ?? []).map((taskId) => ({ taskId, replicate: input.replicate!.label, sample: 1 })),
   ];
-  const summaries: TaskSummary[] = [];
+  let tasksRun = 0;
   const failed: StudyResult['failed'] = [];
   progress.step = 'running tasks';
 
   const next = async (): Promise<void> => {
     for (let job = jobs.shift(); job; job = jobs.shift()) {
-      const key = taskKey(job.taskId, job.replicate);
+      const key = taskKey(job.taskId, job.replicate, job.sample);
       if (done.has(key)) {
         progress.tasksDone += 1;
         progress.callsUsed += doneCalls[key] ?? 0;
@@ -66,15 +81,15 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
       progress.running.push(key);
       try {
         const summary = await executeChild(runTask, {
-          args: [{ study: input, manifest, taskId: job.taskId, replicate: job.replicate }],
-          workflowId: taskWorkflowId(workflowInfo().workflowId, job.taskId, job.replicate),
+          args: [{ study: input, manifest, taskId: job.taskId, replicate: job.replicate, ...(job.sample > 1 ? { sample: job.sample } : {}) }],
+          workflowId: taskWorkflowId(workflowInfo().workflowId, job.taskId, job.replicate, job.sample),
           typedSearchAttributes: [
             { key: STUDY_KEY, value: input.studyId },
             { key: TASK_KEY, value: job.taskId },
             { key: STATUS_KEY, value: 'running' },
           ],
         });
-        summaries.push(summary);
+        tasksRun += 1;
         progress.callsUsed += summary.callsUsed;
       } catch (err) {
         progress.tasksFailed.push(key);
@@ -92,5 +107,5 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
   progress.step = 'writing the report';
   const finished = await local.finishStudy({ studyId: input.studyId, report: input.report });
   progress.step = progress.tasksFailed.length ? `finished with ${progress.tasksFailed.length} failed task(s)` : 'finished';
-  return { studyId: input.studyId, reportDir: finished.reportDir, tasks: summaries, failed };
+  return { studyId: input.studyId, reportDir: finished.reportDir, recordsFile: finished.recordsFile ?? null, tasksRun, callsUsed: progress.callsUsed, failed };
 }

@@ -32,6 +32,8 @@ const CONDITION_WORKFLOWS = {
 export interface TaskSummary {
   taskId: string;
   replicate?: string;
+  /** Sample index, 1-based. */
+  sample: number;
   /** Distinct protocol-level calls: the shared generation counted once. */
   callsUsed: number;
   records: ConditionOutcome[];
@@ -45,7 +47,9 @@ async function runTaskSteps(input: TaskInput): Promise<TaskSummary> {
   const { study, taskId, replicate, manifest } = input;
   const frozen = new Map<ConditionId, ConditionResult>();
   setHandler(conditionFrozenSignal, (r) => void frozen.set(r.condition, r));
-  const base = { studyId: study.studyId, taskId, replicate };
+  const sample = input.sample ?? 1;
+  // Sample 1 sends no `sample` field, as before samples existed (docs/protocol.md §7).
+  const base = { studyId: study.studyId, taskId, replicate, ...(sample > 1 ? { sample } : {}) };
   const snapshotDir = await local.prepareConditionDir({ ...base, condition: 'snapshot' });
   const generate = await model.callModel({ ...base, condition: 'shared', stage: 'generate', workDir: snapshotDir, callIndex: 1, model: study.model, params: study.params, inputs: {} });
   await local.freezeArtifacts({ dir: snapshotDir });
@@ -63,7 +67,7 @@ async function runTaskSteps(input: TaskInput): Promise<TaskSummary> {
   });
   const inputOf = async (condition: ConditionId): Promise<ConditionInput> => {
     const conditionDir = await local.prepareConditionDir({ ...base, condition, fromDir: snapshotDir });
-    return { study, taskId, condition, conditionDir, snapshotDir, sharedCalls: [generate], replicate, ...(selfEvaluating ? { evaluation: { manifest } } : {}) };
+    return { study, taskId, condition, conditionDir, snapshotDir, sharedCalls: [generate], replicate, ...(sample > 1 ? { sample } : {}), ...(selfEvaluating ? { evaluation: { manifest } } : {}) };
   };
 
   const outcomes: ConditionOutcome[] = [];
@@ -83,8 +87,8 @@ async function runTaskSteps(input: TaskInput): Promise<TaskSummary> {
   } else {
     // Histories recorded before the patch: the task evaluates the frozen conditions itself.
     const results = await Promise.all(study.conditions.map(async (c) => executeChild(CONDITION_WORKFLOWS[c], childOptions(await inputOf(c)))));
-    for (const r of results) outcomes.push(await evaluateCondition({ study, manifest, taskId, replicate, snapshotDir }, r));
+    for (const r of results) outcomes.push(await evaluateCondition({ study, manifest, taskId, replicate, sample, snapshotDir }, r));
   }
   const callsUsed = 1 + outcomes.reduce((n, r) => n + r.callsUsed - 1, 0);
-  return { taskId, replicate, callsUsed, records: outcomes };
+  return { taskId, replicate, sample, callsUsed, records: outcomes };
 }

@@ -5,8 +5,9 @@
  *  1. render the stage's prompt from ONLY what the stage may see (stageInputs.ts, docs/protocol.md §2);
  *  2. preflight leak check of the condition directory and the outgoing request (§3); a leak fails
  *     the call non-retryably and nothing is sent (skipped for `judge`, an evaluation after freeze);
- *  3. the cache (anthropic backend): a verified entry for the same request is returned unpaid;
- *  4. the backend (anthropic with counted retries and an RPM limit, or replay);
+ *  3. the cache (live backends): a verified entry for the same request and draw (sample,
+ *     replicate; cache.ts) is returned unpaid;
+ *  4. the backend (anthropic or openai with counted retries and an RPM limit, or replay);
  *  5. parse the reply protocol, write returned artifacts into workDir;
  *  6. write `<workDir>/calls/NN-<stage>.json` and a ledger line; return a small StageResult.
  * A protocol-breaking reply returns ok:false with protocolError (the call still counts).
@@ -23,7 +24,8 @@ import type { StageRequest, StageResult, TokenUsage } from '../../protocol/types
 import { preflight, PreflightReport } from '../preflight/preflight';
 import { CONDITIONS } from '../../protocol/conditions';
 import { callAnthropic, LONG_CONTEXT_BETA } from './backends/anthropic';
-import { readReplay, replayFile } from './backends/replay';
+import { callOpenAI, openaiBaseUrl } from './backends/openai';
+import { readReplay, resolveReplayFile } from './backends/replay';
 import { BackendError, BackendReply, BackendRequest, ZERO_USAGE } from './backends/types';
 import { cacheGet, cacheKey, cachePut } from './cache';
 import { gatewayConfig } from './config';
@@ -61,6 +63,7 @@ function ledgerIdentity(req: StageRequest, backend: string, startedAt: string) {
     condition: req.condition,
     stage: req.stage,
     replicate: req.replicate,
+    sample: req.sample ?? 1,
     callIndex: req.callIndex,
     backend,
     model: req.model,
@@ -103,6 +106,7 @@ function writeArtifact(file: string, content: string): void {
 function validate(req: StageRequest): void {
   if (!(STAGES as readonly string[]).includes(req.stage)) throw new InputError(`unknown stage "${req.stage}"`, undefined, 'stage');
   if (!Number.isInteger(req.callIndex) || req.callIndex < 1 || req.callIndex > 99) throw new InputError(`callIndex must be an integer 1..99, got ${req.callIndex}`, undefined, 'callIndex');
+  if (req.sample !== undefined && (!Number.isInteger(req.sample) || req.sample < 1)) throw new InputError(`sample must be an integer ≥ 1, got ${req.sample}`, undefined, 'sample');
   if (!req.workDir || !fs.existsSync(req.workDir)) throw new InputError('workDir does not exist', req.workDir, 'workDir');
   const p = req.params;
   if (!p || !(p.maxTokens > 0) || !(p.temperature >= 0 && p.temperature <= 1) || !(p.topP > 0 && p.topP <= 1)) {
@@ -110,9 +114,40 @@ function validate(req: StageRequest): void {
   }
 }
 
-/** Builds the request as sent (anthropic) or as it would be sent (replay). */
+/** The model id a spec sends ('replay' for a replay corpus). */
+function modelIdOf(spec: ParsedSpec): string {
+  return spec.backend === 'anthropic' || spec.backend === 'openai' ? spec.modelId : 'replay';
+}
+
+/** The text the preflight checks: every message of the request, the system prompt included. */
+function requestText(request: BackendRequest): string {
+  return request.backend === 'openai'
+    ? request.body.messages.map((m) => m.content).join('\n\n')
+    : `${request.body.system}\n\n${request.body.messages.map((m) => m.content).join('\n\n')}`;
+}
+
+/** Builds the request as sent (anthropic, openai) or as it would be sent (replay). */
 function buildRequest(spec: ParsedSpec, req: StageRequest, system: string, user: string, replayPath: string | null): { request: BackendRequest; notes: string[] } {
   const notes: string[] = [];
+  if (spec.backend === 'openai') {
+    if (req.params.longContext) notes.push('long context is an Anthropic request header; an OpenAI-compatible server uses its own context window (nothing sent)');
+    const request: BackendRequest = {
+      backend: 'openai',
+      endpoint: `POST ${openaiBaseUrl()}/chat/completions`,
+      headers: {},
+      body: {
+        model: spec.modelId,
+        max_tokens: req.params.maxTokens,
+        temperature: req.params.temperature,
+        top_p: req.params.topP,
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: user },
+        ],
+      },
+    };
+    return { request, notes };
+  }
   const headers: Record<string, string> = {};
   const modelId = spec.backend === 'anthropic' ? spec.modelId : 'replay';
   if (req.params.longContext) headers['anthropic-beta'] = LONG_CONTEXT_BETA;
@@ -165,6 +200,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
   let system: { text: string; template: TemplateInfo };
   let user: { text: string; template: TemplateInfo };
   let replayPath: string | null = null;
+  let replayRepeated = false;
   try {
     validate(req);
     spec = parseModelSpec(req.model);
@@ -173,11 +209,12 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     const { template, vars } = stageVars(req, task);
     user = renderTemplate(template, vars);
     system = renderTemplate('system', {});
-    if (spec.backend === 'replay') replayPath = replayFile(spec.dir, req.taskId, req.stage, req.condition, req.replicate);
+    if (spec.backend === 'replay') ({ file: replayPath, repeated: replayRepeated } = resolveReplayFile(spec.dir, req.taskId, req.stage, req.condition, req.replicate, req.sample));
   } catch (e) {
     throw toFailure(e);
   }
   const { request, notes } = buildRequest(spec, req, system.text, user.text, replayPath);
+  if (replayRepeated) notes.push(`sample ${req.sample}: the corpus declares samples "repeat" (corpus.json), so this replays the sample-1 reply`);
   const callFile = callFilePath(req.workDir, req.callIndex, req.stage);
   const common = {
     schemaVersion: CALL_FILE_SCHEMA_VERSION,
@@ -187,9 +224,10 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     stage: req.stage,
     callIndex: req.callIndex,
     replicate: req.replicate ?? null,
+    sample: req.sample ?? 1,
     model: req.model,
     backend: spec.backend,
-    modelId: spec.backend === 'anthropic' ? spec.modelId : 'replay',
+    modelId: modelIdOf(spec),
     intendedParams: req.params,
     paramNotes: notes,
     templates: { user: user.template, system: system.template },
@@ -206,7 +244,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
         conditionDir: req.workDir,
         condition: req.condition,
         ...preflightLayout(req),
-        requestText: `${request.body.system}\n\n${request.body.messages.map((m) => m.content).join('\n\n')}`,
+        requestText: requestText(request),
       });
     } catch (e) {
       writeJsonAtomic(callFile, { ...common, status: 'preflight-failed', error: (e as Error).message, findings: (e as ApplicationFailure).details?.[0] ?? null, timing: { startedAt, durationMs: Date.now() - started } });
@@ -215,7 +253,8 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
   }
 
   // 3-4. Cache, then backend.
-  const key = cacheKey(request);
+  const draw = { sample: req.sample ?? 1, replicate: req.replicate };
+  const key = cacheKey(request, draw);
   let reply: BackendReply;
   let cacheHit = false;
   let cachedAt: string | null = null;
@@ -229,8 +268,8 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
         cacheHit = true;
         cachedAt = hit.storedAt;
       } else {
-        reply = await callAnthropic(request, gatewayConfig(), ctx?.cancellationSignal);
-        if (reply.stopReason !== 'refusal' && reply.text.trim()) cachePut(request, reply);
+        reply = request.backend === 'openai' ? await callOpenAI(request, gatewayConfig(), ctx?.cancellationSignal) : await callAnthropic(request, gatewayConfig(), ctx?.cancellationSignal);
+        if (reply.stopReason !== 'refusal' && reply.text.trim()) cachePut(request, reply, draw);
       }
     }
   } catch (e) {
@@ -274,7 +313,12 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
 
   // 6. Usage and cost; call file; ledger.
   const usage: TokenUsage = reply.usage;
-  const priced = spec.backend === 'anthropic' ? callCost(reply.responseModel || spec.modelId || DEFAULT_MODEL_ID, usage) : { costUsd: 0, note: 'replay: no cost' };
+  const priced =
+    spec.backend === 'anthropic'
+      ? callCost(reply.responseModel || spec.modelId || DEFAULT_MODEL_ID, usage)
+      : spec.backend === 'openai'
+        ? { costUsd: null, note: `openai-compatible: no price table (tokens recorded; ${spec.modelId})` }
+        : { costUsd: 0, note: 'replay: no cost' };
   const billed = cacheHit ? 0 : priced.costUsd;
   const durationMs = Date.now() - started;
   const status = parsed.ok ? 'ok' : 'protocol-error';

@@ -14,6 +14,8 @@ export interface LedgerLine {
   condition: string;
   stage: string;
   replicate?: string;
+  /** Sample index, 1-based (absent in lines written before `--samples`, meaning 1). */
+  sample?: number;
   callIndex: number;
   backend: string;
   model: string;

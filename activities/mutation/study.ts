@@ -57,8 +57,10 @@ interface RecordRef {
   taskId: string;
   condition: string;
   replicate?: string;
+  sample?: number;
 }
 
+/** The records of sample 1 (mutation analysis covers the first sample of each task; `--samples` adds none). */
 function readRecords(studyId: string): RecordRef[] {
   const dir = recordsDir(studyId);
   if (!fs.existsSync(dir)) throw new InputError('the study has no run records yet', dir);
@@ -69,8 +71,9 @@ function readRecords(studyId: string): RecordRef[] {
     .map((f) => {
       const r = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as RecordRef;
       if (typeof r.taskId !== 'string' || typeof r.condition !== 'string') throw new InputError('record without taskId/condition', path.join(dir, f));
-      return { taskId: r.taskId, condition: r.condition, replicate: r.replicate ?? undefined };
-    });
+      return { taskId: r.taskId, condition: r.condition, replicate: r.replicate ?? undefined, sample: r.sample ?? 1 };
+    })
+    .filter((r) => r.sample === 1);
 }
 
 /** Runs `fn` over `items` with at most `n` at a time; resolves when all are done. */

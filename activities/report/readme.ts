@@ -20,6 +20,7 @@ empty cells as nulls).
 | scores.parquet / scores.csv | primary task × condition (all assigned tasks; a missing run has present = false and zero scores) | plan/code/test_score, *_change_pp (branch − one-pass, percentage points), reproduced |
 | trajectories.parquet / .csv | revision branch × task × obligation | trajectory, assertions_changed, test_file_changed |
 | summary.json | condition | Table III numbers (fractions, not percent) |
+| intervals.json | model × condition, and each paired comparison | the "Samples and intervals" section: Wilson and cluster-bootstrap intervals (fractions), McNemar b/c/p, sign and Wilcoxon tests over every sample (activities/report/intervals.ts) |
 
 Rules (docs/protocol.md §5): weights plan present 1, partial/ambiguous 0.5, absent/contradicted 0;
 code satisfied 1, else 0; test covered 1, partially-covered 0.5, not-covered 0. A task score is

@@ -4,6 +4,8 @@ import type { LoadedStudy } from '../scoring/study';
 import type { highScoreWithoutAgreement } from '../scoring/analysis';
 import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
 import * as T from './tables';
+import { renderIntervals, type IntervalAnalysis } from './intervals';
+import { sampleNotes } from './modelsReport';
 
 const MUTATION_NOTE =
   'Each frozen test_solution.py is run against the gold solution (a suite that fails gold is invalid: it is not run on the mutants and counts in no score) and against mutants of gold made by documented operators (activities/python/mutants.py: join type, price column, aggregate function, filter bound, dropped DISTINCT, alias rename, decimal cast, rollup removal). Each mutant runs on the SF=0.01 database; one that agrees with the reference there runs again on the study\'s database, and only one that agrees on both is dropped as equivalent (exact scales: mutation.json). Mutation score = killed / non-equivalent mutants. Raw data: mutation.csv/.parquet (one row per suite and mutant; status not-run for the mutants of an invalid suite).';
@@ -20,6 +22,8 @@ export interface ReportAnalyses {
   trajTab: Parameters<typeof T.tableTrajectories>[0];
   highScores: Record<ConditionId, ReturnType<typeof highScoreWithoutAgreement>>;
   cells: Parameters<typeof T.tableVII>[0];
+  /** Rates with intervals and paired tests over every sample (intervals.ts). */
+  intervals: IntervalAnalysis;
 }
 
 /**
@@ -55,6 +59,9 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('## Table I. Conditions', '', T.tableI(), '');
   out.push('## Table II. Evaluator controls', '', T.tableII(a.controls), '');
   out.push('## Table III. Primary outcomes per condition', '', 'False-pass rate uses all assigned runs as denominator; the conditional false-pass proportion uses test-passing runs. Scores are condition means over all assigned tasks, from final labels (a missing run or a failed execution contributes zero code score).', '', T.tableIII(a.primary.summary), '');
+  const maxSamples = Math.max(1, ...a.intervals.models.map((mi) => mi.samples));
+  if (maxSamples > 1) out.push(`Tables III–VII and Figure 1 read sample 1 of each task (the paper's one generation per task); the next section covers all ${maxSamples} samples.`, '');
+  out.push('## Samples and intervals', '', renderIntervals(a.intervals, sampleNotes(a.intervals)), '');
   out.push('**Failure categories** (primary category, any-category count in parentheses; runs without reference agreement)', '', T.tableFailureCategories(a.cats), '');
   const extras: T.RunExtras[] = study.runs.filter((r) => r.record).map((r) => ({
     condition: r.condition,

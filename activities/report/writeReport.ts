@@ -3,6 +3,7 @@
  * replay banner), figure1.svg/png, summary.json, the CSV and Parquet exports and README.md
  * (how to recompute every table cell with pandas).
  */
+import { intervalAnalysis } from './intervals';
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
@@ -170,7 +171,10 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   files.push(summaryFile);
 
   // report.md and README.md
-  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, cats, mech, trajTab, highScores, cells });
+  const intervals = intervalAnalysis(study.records);
+  fs.writeFileSync(path.join(reportDir, 'intervals.json'), JSON.stringify(intervals, null, 2) + '\n');
+  files.push(path.join(reportDir, 'intervals.json'));
+  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, cats, mech, trajTab, highScores, cells, intervals });
   const mdFile = path.join(reportDir, 'report.md');
   fs.writeFileSync(mdFile, md);
   const readme = path.join(reportDir, 'README.md');

@@ -13,6 +13,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { JudgeReply } from '../../protocol/stages';
 import { replayRoot, REPO_ROOT } from '../common/paths';
+import { readCorpusFile } from '../model/backends/replay';
 import { InputError } from '../common/errors';
 import type { ModelParams, StageRequest, StageResult } from '../../protocol/types';
 import type { ConditionId } from '../../protocol/conditions';
@@ -21,14 +22,18 @@ import type { JudgeLabel } from './autoLabels';
 /**
  * Path of the judge reply in a replay corpus, or null when `model` is not a replay spec.
  * The corpus resolves as in activities/model/spec.ts: absolute as is; with a '/' relative to
- * the repo root; else under replay/. A targeted replication reads `<task>/replicate-<r>/judge/`.
+ * the repo root; else under replay/. A targeted replication reads `<task>/replicate-<r>/judge/`;
+ * sample k ≥ 2 reads `<condition>.s<k>.md`, or the sample-1 file in a corpus whose corpus.json
+ * declares samples "repeat" (activities/model/backends/replay.ts).
  */
-export function replayJudgeFile(model: string, taskId: string, condition: string, replicate?: string): string | null {
+export function replayJudgeFile(model: string, taskId: string, condition: string, replicate?: string, sample?: number): string | null {
   if (!model.startsWith('replay:')) return null;
   const corpus = model.slice('replay:'.length).trim();
   const root = path.isAbsolute(corpus) ? corpus : corpus.includes('/') ? path.join(REPO_ROOT, corpus) : path.join(replayRoot(), corpus);
   const base = replicate ? path.join(root, taskId, `replicate-${replicate}`) : path.join(root, taskId);
-  return path.join(base, 'judge', `${condition}.md`);
+  const own = path.join(base, 'judge', sample && sample > 1 ? `${condition}.s${sample}.md` : `${condition}.md`);
+  if (sample && sample > 1 && !fs.existsSync(own) && readCorpusFile(root).samples === 'repeat') return path.join(base, 'judge', `${condition}.md`);
+  return own;
 }
 
 /**
@@ -69,6 +74,8 @@ export interface JudgeRequest {
   conditionDir: string;
   /** Set for a targeted-replication run (Table VII). */
   replicate?: string;
+  /** Sample index, 1-based (absent = 1). */
+  sample?: number;
   model: string;
   params: ModelParams;
   /** Evidence shown to the judge (obligations, execution status, output schema, comparison summary). */
@@ -83,7 +90,7 @@ export interface JudgeRequest {
  * A gateway failure is reported in `error` (the caller falls back to the heuristic).
  */
 export async function obtainJudge(req: JudgeRequest): Promise<{ labels: JudgeLabel[] | null; callFile?: string; error?: string }> {
-  const replayFile = replayJudgeFile(req.model, req.taskId, req.condition, req.replicate);
+  const replayFile = replayJudgeFile(req.model, req.taskId, req.condition, req.replicate, req.sample);
   if (replayFile && !fs.existsSync(replayFile)) return { labels: null };
   const gateway = loadGateway();
   if (!gateway) {
@@ -104,6 +111,7 @@ export async function obtainJudge(req: JudgeRequest): Promise<{ labels: JudgeLab
       params: req.params,
       inputs: { feedbackFile: evidenceFile },
       ...(req.replicate ? { replicate: req.replicate } : {}),
+      ...(req.sample && req.sample > 1 ? { sample: req.sample } : {}),
     });
     if (!res.ok) return { labels: null, callFile: res.callFile, error: `judge reply broke the protocol: ${res.protocolError ?? ''}` };
     const out = JudgeReply.safeParse(res.json);

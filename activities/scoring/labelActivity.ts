@@ -21,6 +21,8 @@ export interface LabelObligationsInput {
   conditionDir: string;
   /** Set for a targeted-replication run (Table VII): the judge reply is looked up under replicate-<r>/. */
   replicate?: string;
+  /** Sample index (1-based; absent = 1): the judge reply of sample k ≥ 2 is `judge/<condition>.s<k>.md`. */
+  sample?: number;
   execution: ExecutionOutcome | null;
   comparison: ComparisonOutcome | null;
   /** The judge's model spec (e.g. "replay:lockin", "anthropic:claude-sonnet-4-6"); absent = heuristic only. */
@@ -59,6 +61,7 @@ export async function labelObligations(input: LabelObligationsInput): Promise<La
       condition: input.condition,
       conditionDir: input.conditionDir,
       replicate: input.replicate,
+      sample: input.sample,
       model: input.model,
       params: input.params ?? STUDY_MODEL_PARAMS,
       evidence: {

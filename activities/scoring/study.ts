@@ -62,6 +62,8 @@ export interface LoadedStudy {
   tasks: string[];
   runs: LoadedRun[];
   replicates: LoadedRun[];
+  /** Every record of records.jsonl (all samples, replicates included): the input of the intervals. */
+  records: RunRecord[];
   obligations: Map<string, Obligation[]>;
   controls: unknown | null;
   reproduce: unknown | null;
@@ -101,7 +103,8 @@ export function parseRecords(text: string, file: string): RunRecord[] {
 }
 
 function resolveDir(studyDir: string, rec: RunRecord): string {
-  const cands = [path.isAbsolute(rec.conditionDir) ? rec.conditionDir : path.join(studyDir, rec.conditionDir), path.resolve(rec.conditionDir), path.join(studyDir, 'tasks', rec.taskId, ...(rec.replicate ? [`replicate-${rec.replicate}`] : []), rec.condition)];
+  const sampleDir = rec.sample && rec.sample > 1 ? [`sample-${rec.sample}`] : [];
+  const cands = [path.isAbsolute(rec.conditionDir) ? rec.conditionDir : path.join(studyDir, rec.conditionDir), path.resolve(rec.conditionDir), path.join(studyDir, 'tasks', rec.taskId, ...(rec.replicate ? [`replicate-${rec.replicate}`] : []), ...sampleDir, rec.condition)];
   return cands.find((d) => fs.existsSync(d)) ?? cands[0];
 }
 
@@ -158,6 +161,7 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
         condition,
         conditionDir: dir,
         replicate: replicate ?? undefined,
+        sample: rec.sample,
         execution,
         comparison: rec.comparison,
         model: manifest.model.startsWith('replay:') ? manifest.model : undefined,
@@ -181,7 +185,8 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
     return base;
   };
 
-  const primary = records.filter((r) => !r.replicate);
+  // The paper's tables read one run per task × condition: sample 1 of the primary runs.
+  const primary = records.filter((r) => !r.replicate && (r.sample ?? 1) === 1);
   const runs: LoadedRun[] = [];
   for (const t of tasks)
     for (const c of CONDITIONS) {
@@ -190,8 +195,9 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
       runs.push(await loadRun(t, c, matching[0] ?? null));
     }
   const replicates: LoadedRun[] = [];
-  for (const r of records.filter((x) => !!x.replicate)) replicates.push(await loadRun(r.taskId, r.condition, r));
+  for (const r of records.filter((x) => !!x.replicate && (x.sample ?? 1) === 1)) replicates.push(await loadRun(r.taskId, r.condition, r));
   return {
+    records,
     studyDir,
     manifest,
     tasks,

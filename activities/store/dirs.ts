@@ -9,13 +9,13 @@ import { evaluationDir } from '../../protocol/layout';
 
 /**
  * Activity: creates a fresh directory for the shared snapshot or for one condition
- * (runs/<study>/tasks/<qid>/<condition>/), removing what an earlier, unfinished attempt left;
+ * (runs/<study>/tasks/<qid>[/sample-<k>]/<condition>/, layout.ts), removing what an earlier, unfinished attempt left;
  * with `fromDir`, copies the snapshot's artifacts (plan.md, solution.py, test_solution.py) into it,
  * writable again. The snapshot's calls/ are not copied: each condition has its own context.
  * @returns the directory's absolute path.
  */
-export async function prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; fromDir?: string }): Promise<string> {
-  const dir = path.join(taskDir(req.studyId, req.taskId, req.replicate), req.condition);
+export async function prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; sample?: number; fromDir?: string }): Promise<string> {
+  const dir = path.join(taskDir(req.studyId, req.taskId, req.replicate, req.sample), req.condition);
   fs.rmSync(dir, { recursive: true, force: true });
   if (req.condition !== 'snapshot') fs.rmSync(evaluationDir(dir, req.condition), { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });

@@ -19,6 +19,9 @@ export interface EvaluateRunRequest {
   conditionDir: string;
   scale: number;
   execution: ExecutionOutcome;
+  /** The targeted-replication label and the sample index (1-based) of the run: the judge reply is theirs. */
+  replicate?: string;
+  sample?: number;
   /** The judge's model (the study's model); labels fall back to the documented heuristic without a reply. */
   model?: string;
   params?: ModelParams;
@@ -55,6 +58,8 @@ export async function evaluateRun(req: EvaluateRunRequest): Promise<ComparisonOu
     taskId: req.taskId,
     condition: req.condition,
     conditionDir: req.conditionDir,
+    replicate: req.replicate,
+    sample: req.sample,
     execution: req.execution,
     comparison,
     model: req.model,

@@ -5,7 +5,9 @@
  *   runs/<study>/tasks/<qid>/<condition>/           one directory per condition
  *   runs/<study>/tasks/<qid>/evaluation/<condition> candidate output, comparison, labels
  *   runs/<study>/tasks/<qid>/replicate-<r>/…        the same for a targeted replication
- *   runs/<study>/records/<qid>[@r]--<condition>.json and records.jsonl
+ *   runs/<study>/tasks/<qid>[/replicate-<r>]/sample-<k>/…  the same for sample k ≥ 2 (`--samples`);
+ *                                                   sample 1 keeps the layout above (older studies read as is)
+ *   runs/<study>/records/<qid>[@r][~s<k>]--<condition>.json and records.jsonl
  *   runs/<study>/report/
  */
 import * as path from 'path';
@@ -17,8 +19,13 @@ export function studyDir(studyId: string): string {
   return path.join(runsRoot(), studyId);
 }
 
-export function taskDir(studyId: string, taskId: string, replicate?: string): string {
-  return path.join(studyDir(studyId), taskRelDir(taskId, replicate));
+/**
+ * The directory of one task run (its snapshot, conditions and evaluation; protocol/layout.ts).
+ * @param sample 1-based sample index; 1 or absent = the task directory itself (the layout of
+ *   studies recorded before `--samples`), k ≥ 2 = `sample-<k>/` inside it.
+ */
+export function taskDir(studyId: string, taskId: string, replicate?: string, sample?: number): string {
+  return path.join(studyDir(studyId), taskRelDir(taskId, replicate, sample));
 }
 
 export { taskKey };

@@ -26,6 +26,8 @@ export interface StudyManifest {
   tasks: string[];
   conditions: string[];
   replicate: StudyInput['replicate'] | null;
+  /** Samples per task; absent = 1 (so the manifest hash of a one-sample study is unchanged). */
+  samples?: number;
   versions: Record<string, string>;
   /** input file (repo- or home-relative label) -> sha256 ("missing" when absent). */
   inputs: Record<string, string>;
@@ -55,6 +57,8 @@ export function collectInputs(input: StudyInput): Record<string, string> {
     const dir = input.model.slice('replay:'.length);
     const root = path.isAbsolute(dir) ? dir : fs.existsSync(path.join(REPO_ROOT, dir)) ? path.join(REPO_ROOT, dir) : path.join(REPO_ROOT, 'replay', dir);
     for (const t of allTasks) for (const f of listFiles(path.join(root, t)).sort()) inputs[`replay/${path.relative(root, f)}`] = sha256File(f);
+    // How the corpus answers samples ≥ 2 matters only to a study with samples (older manifests keep their hash).
+    if ((input.samples ?? 1) > 1) inputs['replay/corpus.json'] = hashIfExists(path.join(root, 'corpus.json'));
   }
   return inputs;
 }
@@ -90,6 +94,7 @@ export async function initStudy(input: StudyInput): Promise<StudyManifestSummary
     tasks: input.tasks,
     conditions: input.conditions,
     replicate: input.replicate ?? null,
+    ...(input.samples && input.samples > 1 ? { samples: input.samples } : {}),
     versions: { node: process.versions.node, pyspark: PINNED.sparkVersion, tpcgenCli: PINNED.tpcgenCli, temporalCli: PINNED.temporalBin },
     inputs: collectInputs(input),
   };
@@ -102,8 +107,8 @@ export async function initStudy(input: StudyInput): Promise<StudyManifestSummary
       const changed: string[] = [];
       const keys = new Set([...Object.keys(old.inputs ?? {}), ...Object.keys(body.inputs)]);
       for (const k of keys) if (old.inputs?.[k] !== body.inputs[k]) changed.push(k);
-      for (const k of ['model', 'params', 'scale', 'settings', 'tasks', 'conditions', 'replicate', 'versions'] as const)
-        if (canonicalJson((old as unknown as Record<string, unknown>)[k]) !== canonicalJson(body[k])) changed.push(k);
+      for (const k of ['model', 'params', 'scale', 'settings', 'tasks', 'conditions', 'replicate', 'samples', 'versions'] as const)
+        if (canonicalJson((old as unknown as Record<string, unknown>)[k]) !== canonicalJson((body as Record<string, unknown>)[k])) changed.push(k);
       throw new InputError(`study ${input.studyId} was started with other inputs; refusing to resume. Changed: ${changed.slice(0, 20).join(', ')}${changed.length > 20 ? ` (+${changed.length - 20} more)` : ''}. Start a new study id instead.`, file, 'manifestHash');
     }
     return { studyDir: dir, manifestHash: old.manifestHash, replayed: body.replayed };

@@ -7,8 +7,8 @@ import { parseRunRecord } from '../../protocol/records';
 import { recordsDir, studyDir, taskKey } from './layout';
 import { recordFileName } from '../../protocol/layout';
 
-function recordFile(r: { studyId: string; taskId: string; replicate?: string; condition: string }): string {
-  return path.join(recordsDir(r.studyId), recordFileName(r.taskId, r.condition, r.replicate));
+function recordFile(r: { studyId: string; taskId: string; replicate?: string; sample?: number; condition: string }): string {
+  return path.join(recordsDir(r.studyId), recordFileName(r.taskId, r.condition, r.replicate, r.sample));
 }
 
 /**
@@ -24,7 +24,7 @@ export async function writeRunRecord(record: RunRecord): Promise<string> {
   return file;
 }
 
-/** Reads every run record of a study, sorted by task, replicate and condition order. */
+/** Reads every run record of a study, sorted by task, replicate, sample and condition order. */
 export function readRunRecords(studyId: string): RunRecord[] {
   const dir = recordsDir(studyId);
   if (!fs.existsSync(dir)) return [];
@@ -33,11 +33,16 @@ export function readRunRecords(studyId: string): RunRecord[] {
     .readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .map((f) => parseRunRecord(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')), { file: path.join(dir, f) }))
-    .sort((a, b) => taskKey(a.taskId, a.replicate).localeCompare(taskKey(b.taskId, b.replicate), 'en', { numeric: true }) || order.indexOf(a.condition) - order.indexOf(b.condition));
+    .sort(
+      (a, b) =>
+        taskKey(a.taskId, a.replicate).localeCompare(taskKey(b.taskId, b.replicate), 'en', { numeric: true }) ||
+        (a.sample ?? 1) - (b.sample ?? 1) ||
+        order.indexOf(a.condition) - order.indexOf(b.condition),
+    );
 }
 
 /**
- * Activity: the task keys ("q4", "q4@r1") whose records exist for every condition of the
+ * Activity: the task keys ("q4", "q4@r1", "q4~s2"; layout.ts taskKey) whose records exist for every condition of the
  * study, so a resumed study skips them.
  */
 export async function completedTasks(req: { studyId: string }): Promise<string[]> {
@@ -46,7 +51,7 @@ export async function completedTasks(req: { studyId: string }): Promise<string[]
   const conditions: string[] = JSON.parse(fs.readFileSync(manifestFile, 'utf8')).conditions;
   const have = new Map<string, Set<string>>();
   for (const r of readRunRecords(req.studyId)) {
-    const k = taskKey(r.taskId, r.replicate);
+    const k = taskKey(r.taskId, r.replicate, r.sample);
     if (!have.has(k)) have.set(k, new Set());
     have.get(k)!.add(r.condition);
   }
@@ -63,7 +68,7 @@ export async function completedTaskCalls(req: { studyId: string }): Promise<Reco
   const done = new Set(await completedTasks(req));
   const calls: Record<string, number> = {};
   for (const r of readRunRecords(req.studyId)) {
-    const k = taskKey(r.taskId, r.replicate);
+    const k = taskKey(r.taskId, r.replicate, r.sample);
     if (done.has(k)) calls[k] = (calls[k] ?? 1) + r.callsUsed - 1;
   }
   return calls;

@@ -1,7 +1,10 @@
 /** `lockin report ID`: writes runs/<ID>/report/ (report.md, Figure 1, summary.json, exports). */
 import { Command } from 'commander';
 import * as path from 'path';
+import * as fs from 'fs';
 import { writeReport } from '../../activities/report/writeReport';
+import { finishModels } from '../../activities/report/modelsReport';
+import { studyDir } from '../../activities/store/layout';
 import { CONDITIONS } from '../../protocol/conditions';
 
 export function register(program: Command): void {
@@ -12,6 +15,14 @@ export function register(program: Command): void {
     .option('--runs <dir>', 'folder holding the study folders (default: LOCKIN_RUNS or <repo>/runs)')
     .option('--exclude <tasks>', 'comma-separated tasks excluded in the sensitivity analysis', 'q11')
     .action(async (id: string, opts: { runs?: string; exclude: string }) => {
+      // A model matrix (`--models`): the combined report over its sub-studies (each has its own).
+      const matrix = path.join(opts.runs ? path.resolve(opts.runs, id) : studyDir(id), 'models.json');
+      if (!opts.runs && fs.existsSync(matrix)) {
+        const { studies } = JSON.parse(fs.readFileSync(matrix, 'utf8')) as { studies: { model: string; studyId: string }[] };
+        const m = await finishModels({ studyId: id, studies, report: true });
+        console.log(`combined report of ${studies.length} models written to ${m.reportDir} (${m.records} records); per model: ${studies.map((s) => `lockin report ${s.studyId}`).join(', ')}`);
+        return;
+      }
       const res = await writeReport({
         studyId: id,
         runsDir: opts.runs ? path.resolve(opts.runs) : undefined,

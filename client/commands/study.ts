@@ -10,7 +10,10 @@ import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { newTable } from '../table';
-import { buildStudyInput, defaultModel, parseConditions, parseTasks } from '../studyInput';
+import { buildStudyInput, defaultModel, parseConditions, parseModels, parseSamples, parseTasks } from '../studyInput';
+import { parseModelSpec } from '../../activities/model/spec';
+import { modelStudyId } from '../../protocol/layout';
+import type { StudyInput } from '../../protocol/inputs';
 import { loadInput, printSummary, reportFailures, runStudyWorkflow, studyWorkflowId } from '../studyRunner';
 import { connectClient } from '../temporal';
 import { profileStudy } from '../profile';
@@ -26,8 +29,19 @@ interface RunOpts {
   scale: string;
   studyId?: string;
   replicate?: string;
+  samples?: string;
+  models?: string;
   concurrency: string;
   report: boolean;
+}
+
+/** Prints the summary table of a study, or one per model of a model matrix. */
+function printStudySummary(input: StudyInput): void {
+  if (!input.models || input.models.length < 2) return printSummary(input.studyId, input.model.startsWith('replay:'));
+  for (const m of input.models) {
+    process.stdout.write(`\nmodel ${m} (study ${modelStudyId(input.studyId, m)})\n`);
+    printSummary(modelStudyId(input.studyId, m), m.startsWith('replay:'));
+  }
 }
 
 /** The scale recorded in runs/<id>/study.json (undefined when the file is missing). */
@@ -57,32 +71,39 @@ export function register(program: Command): void {
     .description('run a study: tasks × conditions, evaluated against the references')
     .option('--tasks <ids>', 'comma-separated task ids, or "all"', 'all')
     .option('--conditions <ids>', 'one-pass,test-guided,plan-audit or "all"', 'all')
-    .option('--model <spec>', 'anthropic:<model-id> | replay:<dir> (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
+    .option('--model <spec>', 'anthropic:<model-id> | openai:<model-id> | replay:<dir> (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
+    .option('--models <specs>', 'a model matrix: comma-separated specs, one sub-study per model and a combined report with a between-model table')
     .option('--scale <S>', 'TPC-DS scale factor of the database', '1')
     .option('--study-id <id>', 'study id (default derived from model and scale)')
     .option('--replicate <ids>', 'targeted replication (Table VII): fresh initial generations for these tasks')
+    .option('--samples <K>', 'independent generations per task, each with its own snapshot and condition branches (default 1)')
     .option('--concurrency <n>', 'tasks in flight at once', '2')
     .option('--no-report', 'skip the report at the end')
     .action(async (o: RunOpts) => {
-      const model = o.model ?? defaultModel();
+      const samples = parseSamples(o.samples);
+      if (o.models && o.model) throw new Error('--model and --models: give one of them');
+      const models = o.models ? parseModels(o.models, parseModelSpec) : undefined;
+      const model = models?.[0] ?? o.model ?? defaultModel();
       const scale = Number(o.scale);
       if (!(scale > 0)) throw new Error(`--scale: "${o.scale}" is not a positive number`);
       const input = buildStudyInput({
-        studyId: o.studyId ?? defaultStudyId(model, scale),
+        studyId: o.studyId ?? defaultStudyId(models && models.length > 1 ? `${models.length}-models` : model, scale),
         tasks: parseTasks(o.tasks),
         conditions: parseConditions(o.conditions),
         model,
         scale,
         taskConcurrency: Math.max(1, Number(o.concurrency)),
         replicate: o.replicate ? { tasks: parseTasks(o.replicate), label: 'r1' } : undefined,
+        ...(samples > 1 ? { samples } : {}),
+        ...(models && models.length > 1 ? { models } : {}),
         report: o.report,
       });
       const noRef = [...input.tasks, ...(input.replicate?.tasks ?? [])].filter((q) => !fs.existsSync(path.join(referencesDir(scale), q, 'reference.arrow')));
       if (noRef.length)
         throw new Error(`no reference at scale ${scale} for ${[...new Set(noRef)].join(', ')} (looked in ${referencesDir(scale)}): run \`lockin data prepare --scale ${scale}\` first; a reference that fails to build there (q12 at SF=0.01 divides by zero under ANSI) cannot be evaluated at that scale`);
-      process.stderr.write(`[lockin] study ${input.studyId}: ${input.tasks.length} task(s) × ${input.conditions.length} condition(s), model ${model}${model.startsWith('replay:') ? ' (REPLAYED replies, no live model)' : ''}, scale ${scale}\n`);
+      process.stderr.write(`[lockin] study ${input.studyId}: ${input.tasks.length} task(s) × ${samples} sample(s) × ${input.conditions.length} condition(s), ${input.models ? `models ${input.models.join(', ')}` : `model ${model}`}${(input.models ?? [model]).some((m) => m.startsWith('replay:')) ? ' (REPLAYED replies, no live model)' : ''}, scale ${scale}\n`);
       const res = await runStudyWorkflow(input);
-      printSummary(input.studyId, model.startsWith('replay:'));
+      printStudySummary(input);
       if (res.reportDir) process.stdout.write(`report: ${res.reportDir}/report.md\n`);
       reportFailures(res, input.studyId);
     });
@@ -102,7 +123,7 @@ export function register(program: Command): void {
           const p = await handle.query(progressQuery);
           process.stdout.write(`  ${p.tasksDone}/${p.tasksTotal} tasks done; step: ${p.step}; running: ${p.running.join(', ') || '-'}; failed: ${p.tasksFailed.join(', ') || 'none'}; calls in finished tasks: ${p.callsUsed}\n`);
         }
-        printSummary(id, loadInput(id).model.startsWith('replay:'));
+        printStudySummary(loadInput(id));
       } finally {
         await connection.close();
       }
@@ -114,7 +135,7 @@ export function register(program: Command): void {
     .action(async (id: string) => {
       const input = loadInput(id);
       const res = await runStudyWorkflow(input);
-      printSummary(id, input.model.startsWith('replay:'));
+      printStudySummary(input);
       if (res.reportDir) process.stdout.write(`report: ${res.reportDir}/report.md\n`);
       reportFailures(res, id);
     });

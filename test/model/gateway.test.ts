@@ -231,7 +231,7 @@ test('bad input is rejected non-retryably before anything is sent', async () => 
   expect(unknownTask).toBeInstanceOf(ApplicationFailure);
   expect(unknownTask.nonRetryable).toBe(true);
   expect(unknownTask.message).toContain(path.join('q901', 'task.yaml'));
-  const badSpec = await callModel(stageRequest({ workDir: dir, model: 'openai:gpt' })).catch((e) => e);
+  const badSpec = await callModel(stageRequest({ workDir: dir, model: 'gemini:pro' })).catch((e) => e);
   expect(badSpec.nonRetryable).toBe(true);
   expect(badSpec.message).toContain('unknown model spec');
   expect(stub.requests).toHaveLength(0);

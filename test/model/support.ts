@@ -1,5 +1,6 @@
 /**
  * Shared test utilities of the gateway and preflight tests: a local HTTP stub of the Messages API
+ * (and of OpenAI-compatible chat completions: it answers any path)
  * (127.0.0.1, random port) for the real SDK, a per-file temporary LOCKIN_HOME and run tree, and
  * a StageRequest builder for the fixture task q900 (test/fixtures/model/tasks/q900/task.yaml).
  */
@@ -17,6 +18,8 @@ export interface StubResponse {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Sent as is instead of JSON.stringify(body) (a malformed reply). */
+  raw?: string;
 }
 
 export interface StubRequest {
@@ -71,7 +74,7 @@ export async function startStub(fallback: StubResponse = { status: 500, body: er
       requests.push({ path: req.url ?? '', headers: req.headers, body });
       const r = stub.queue.shift() ?? stub.fallback;
       res.writeHead(r.status, { 'content-type': 'application/json', ...(r.headers ?? {}) });
-      res.end(JSON.stringify(r.body));
+      res.end(r.raw ?? JSON.stringify(r.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

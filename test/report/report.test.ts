@@ -53,6 +53,10 @@ test('report.md: banner, tables and hand-worked cells', () => {
   const md = fs.readFileSync(path.join(reportDir, 'report.md'), 'utf8');
   expect(md).toContain('**REPLAYED**');
   for (const t of ['Table I.', 'Table II.', 'Table III.', 'Table IV.', 'Table V.', 'Table VI.', 'Table VII.', 'Figure 1.']) expect(md).toContain(t);
+  // Samples and intervals: Frozen One-Pass has 1 false pass in 4 runs; Wilson 95 % [4.56 %, 69.93 %] by hand.
+  expect(md).toContain('## Samples and intervals');
+  expect(md).toMatch(/\| Frozen One-Pass \| 4 \| 1\/4 = 25\.0% \[4\.6%, 69\.9%\] \|/);
+  expect(JSON.parse(fs.readFileSync(path.join(reportDir, 'intervals.json'), 'utf8')).models[0].conditions[0].rates.falsePass.wilson.x).toBe(1);
   // Table IV: Test-Guided code changes +12.5, 0, +75, 0 → median 6.25, hinges 0 and 43.75
   expect(md).toContain('| Test-Guided Revision | Code | 4 | 21.88 | 2/4 | 2/4 | 0/4 | 6.25 | 0.00 | 43.75 | 43.75 |');
   // the adjudicated label makes q1's Test-Guided plan score decrease

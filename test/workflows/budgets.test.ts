@@ -61,7 +61,8 @@ test('every pytest/C-4 combination uses exactly the protocol budget, never above
     return r;
   });
   expect(calls).toEqual({ condition: 'plan-audit', used: 7, budget: 8 });
-  expect((result as { tasks: unknown[] }).tasks).toHaveLength(16);
+  expect((result as { tasksRun: number; recordsFile: string }).tasksRun).toBe(16);
+  expect((result as { recordsFile: string }).recordsFile).toBe(path.join(process.env.LOCKIN_RUNS!, 'budgets', 'records.jsonl'));
 
   const records = readRunRecords('budgets');
   expect(records).toHaveLength(48);

@@ -39,7 +39,7 @@ export class CallBudget {
     if (this.used + 1 > this.limit) {
       throw ApplicationFailure.nonRetryable(`call budget exceeded: ${this.input.condition} allows ${this.limit} calls`, 'BudgetExceeded');
     }
-    const { study, taskId, condition, conditionDir, replicate } = this.input;
+    const { study, taskId, condition, conditionDir, replicate, sample } = this.input;
     const result = await callModel({
       studyId: study.studyId,
       taskId,
@@ -51,6 +51,7 @@ export class CallBudget {
       params: study.params,
       inputs,
       replicate,
+      ...(sample && sample > 1 ? { sample } : {}),
     });
     this.stages.push(result);
     return result;

@@ -27,7 +27,7 @@ export async function runCondition(input: ConditionInput, steps: (input: Conditi
     if (!parent) throw new Error('a condition workflow that evaluates itself must have a task workflow as its parent');
     await getExternalWorkflowHandle(parent.workflowId, parent.runId).signal(conditionFrozenSignal, result);
     await condition(() => evaluateNow);
-    const outcome = await evaluateCondition({ study: input.study, manifest: input.evaluation.manifest, taskId: input.taskId, replicate: input.replicate, snapshotDir: input.snapshotDir }, result);
+    const outcome = await evaluateCondition({ study: input.study, manifest: input.evaluation.manifest, taskId: input.taskId, replicate: input.replicate, sample: input.sample, snapshotDir: input.snapshotDir }, result);
     upsertSearchAttributes([
       { key: TEST_PASSED_KEY, value: outcome.testPassed },
       { key: REFERENCE_AGREEMENT_KEY, value: outcome.referenceMatched },

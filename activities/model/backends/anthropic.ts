@@ -8,7 +8,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { GatewayConfig } from '../config';
 import { sharedLimiter } from '../rateLimit';
-import { AttemptRecord, BackendError, BackendReply, BackendRequest } from './types';
+import { AnthropicRequest, AttemptRecord, BackendError, BackendReply } from './types';
 
 /** Beta header value requesting the 1M-token context window (the paper's "[1m]" suffix). */
 export const LONG_CONTEXT_BETA = 'context-1m-2025-08-07';
@@ -18,7 +18,8 @@ export function isRetryableStatus(status: number | null): boolean {
   return status === null || status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
-function retryAfterMs(headers: unknown): number | null {
+/** Milliseconds a 429/5xx reply asks to wait (retry-after-ms, else retry-after in seconds or as a date), or null. */
+export function retryAfterMs(headers: unknown): number | null {
   const get = (k: string): string | null => (headers && typeof (headers as Headers).get === 'function' ? (headers as Headers).get(k) : null);
   const ms = Number(get('retry-after-ms'));
   if (Number.isFinite(ms) && ms > 0) return ms;
@@ -36,7 +37,7 @@ function retryAfterMs(headers: unknown): number | null {
  *   true when transient failures outlast the retries (Temporal may retry the activity later).
  */
 export async function callAnthropic(
-  request: BackendRequest,
+  request: AnthropicRequest,
   cfg: GatewayConfig,
   signal?: AbortSignal,
   sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)),

@@ -1,8 +1,8 @@
 /** The provider-neutral shape of one backend call (what the gateway records and caches). */
 import type { TokenUsage } from '../../../protocol/types';
 
-/** The request exactly as sent to (or, for replay, as it would be sent to) the backend. */
-export interface BackendRequest {
+/** A Messages API request exactly as sent to (or, for replay, as it would be sent to) the backend. */
+export interface AnthropicRequest {
   backend: 'anthropic' | 'replay';
   /** Anthropic: "POST /v1/messages"; replay: the reply file read. */
   endpoint: string;
@@ -15,6 +15,24 @@ export interface BackendRequest {
     messages: { role: 'user'; content: string }[];
   };
 }
+
+/** An OpenAI-compatible chat-completions request exactly as sent (the API key is never recorded). */
+export interface OpenAIRequest {
+  backend: 'openai';
+  /** "POST <OPENAI_BASE_URL>/chat/completions". */
+  endpoint: string;
+  headers: Record<string, string>;
+  body: {
+    model: string;
+    max_tokens: number;
+    temperature: number;
+    top_p: number;
+    messages: { role: 'system' | 'user'; content: string }[];
+  };
+}
+
+/** The request exactly as sent to (or, for replay, as it would be sent to) the backend. */
+export type BackendRequest = AnthropicRequest | OpenAIRequest;
 
 /** One attempt that failed and was retried (or was final). */
 export interface AttemptRecord {
