@@ -9,7 +9,9 @@
  *     replicate; cache.ts) is returned unpaid;
  *  4. the backend (anthropic or openai with counted retries and an RPM limit, or replay);
  *  5. parse the reply protocol, write returned artifacts into workDir;
- *  6. write `<workDir>/calls/NN-<stage>.json` and a ledger line; return a small StageResult.
+ *  6. write `<workDir>/calls/NN-<stage>.json` (with the reply's `provenance`, protocol/provenance.ts:
+ *     a replay file's front matter, or `generated` for a live model) and a ledger line; return a
+ *     small StageResult.
  * A protocol-breaking reply returns ok:false with protocolError (the call still counts).
  * Backend failures throw ApplicationFailure: non-retryable for 400/401/403, a missing replay file
  * or bad input; retryable when transient errors outlast the retries.
@@ -36,6 +38,7 @@ import { parseReply } from './reply';
 import { DEFAULT_MODEL_ID, parseModelSpec, ParsedSpec } from './spec';
 import { loadTaskSpec, stageVars } from './stageInputs';
 import { STAGES } from '../../protocol/stages';
+import type { Provenance } from '../../protocol/provenance';
 
 export const CALL_FILE_SCHEMA_VERSION = 1;
 
@@ -256,11 +259,14 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
   const draw = { sample: req.sample ?? 1, replicate: req.replicate };
   const key = cacheKey(request, draw);
   let reply: BackendReply;
+  let provenance: Provenance;
   let cacheHit = false;
   let cachedAt: string | null = null;
   try {
     if (spec.backend === 'replay') {
-      reply = readReplay(replayPath!);
+      const replayed = readReplay(replayPath!);
+      reply = replayed;
+      provenance = replayed.provenance;
     } else {
       const hit = cacheGet(key);
       if (hit) {
@@ -271,6 +277,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
         reply = request.backend === 'openai' ? await callOpenAI(request, gatewayConfig(), ctx?.cancellationSignal) : await callAnthropic(request, gatewayConfig(), ctx?.cancellationSignal);
         if (reply.stopReason !== 'refusal' && reply.text.trim()) cachePut(request, reply, draw);
       }
+      provenance = { provenance: 'generated', model: reply.responseModel || spec.modelId || DEFAULT_MODEL_ID, at: cachedAt ?? startedAt };
     }
   } catch (e) {
     const be = e instanceof BackendError ? e : null;
@@ -333,6 +340,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     cachedAt,
     preflight: preflightReport,
     reply: { text: reply.text, stopReason: reply.stopReason, responseModel: reply.responseModel, responseId: reply.responseId },
+    provenance: provenance!,
     parsed: parsed.ok ? { artifacts: artifacts ?? null, json: parsed.json ?? null } : null,
     usage,
     costUsd: billed,

@@ -17,6 +17,7 @@ import { readCorpusFile } from '../model/backends/replay';
 import { InputError } from '../common/errors';
 import type { ModelParams, StageRequest, StageResult } from '../../protocol/types';
 import type { ConditionId } from '../../protocol/conditions';
+import { parseReplayText } from '../model/backends/replay';
 import type { JudgeLabel } from './autoLabels';
 
 /**
@@ -94,7 +95,7 @@ export async function obtainJudge(req: JudgeRequest): Promise<{ labels: JudgeLab
   if (replayFile && !fs.existsSync(replayFile)) return { labels: null };
   const gateway = loadGateway();
   if (!gateway) {
-    if (replayFile) return { labels: parseJudgeMarkdown(fs.readFileSync(replayFile, 'utf8'), replayFile), callFile: replayFile };
+    if (replayFile) return { labels: parseJudgeMarkdown(parseReplayText(fs.readFileSync(replayFile, 'utf8'), replayFile).text, replayFile), callFile: replayFile };
     return { labels: null, error: 'no model gateway available (activities/model/gateway.ts callModel)' };
   }
   const evidenceFile = path.join(req.conditionDir, 'judge-input.json');

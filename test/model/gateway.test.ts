@@ -60,6 +60,7 @@ test('one 529 then success: one recorded call with one retry, artifacts written,
   expect(call.templates.user.version).toBe('v1');
   expect(call.templates.user.sha256).toMatch(/^[0-9a-f]{64}$/);
   expect(call.reply.text).toBe(generateReply());
+  expect(call.provenance).toEqual({ provenance: 'generated', model: 'claude-sonnet-4-6', at: call.timing.startedAt });
   expect(call.usage.outputTokens).toBe(500);
   expect(call.preflight.ok).toBe(true);
 
@@ -138,6 +139,8 @@ test('the same request twice calls the stub once; the second is a cache hit that
   const call = readJson(second.callFile);
   expect(call.cacheHit).toBe(true);
   expect(call.cacheKey).toBe(readJson(first.callFile).cacheKey);
+  // a cache hit is still the live model's reply, generated when it was first sampled
+  expect(call.provenance).toEqual({ provenance: 'generated', model: call.reply.responseModel, at: call.cachedAt });
   const ledger = readLedger();
   expect(ledger.map((l) => [l.cacheHit, l.inputTokens, l.costUsd])).toEqual([
     [false, 1000, 0.0105],

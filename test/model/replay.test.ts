@@ -42,6 +42,23 @@ test('a replayed generate writes the artifacts, records backend replay, zero usa
   expect(call.request.endpoint).toBe(`replay ${path.join(corpus, 'q900', 'generate.md')}`);
   expect(call.request.body.messages[0].content).toContain('A `spark` pytest fixture');
   expect(readLedger().pop()).toMatchObject({ backend: 'replay', stage: 'generate', costUsd: 0 });
+  // the call file copies the replay file's provenance; the front matter is not part of the reply
+  expect(call.provenance).toEqual({ provenance: 'authored', note: 'a test fixture' });
+  expect(call.reply.text.startsWith('Here are the three files.')).toBe(true);
+});
+
+test('a replay file without a provenance front matter, or with an invalid one, is refused naming the file and field', async () => {
+  const dir = fs.mkdtempSync(path.join(env.home, 'corpus-'));
+  const file = path.join(dir, 'q900', 'generate.md');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const call = () => callModel(stageRequest({ workDir: env.dir('snapshot'), model: `replay:${dir}` })).catch((e) => e);
+  fs.writeFileSync(file, fs.readFileSync(path.join(corpus, 'q900', 'generate.md'), 'utf8').replace(/^---[\s\S]*?---\n/, ''));
+  let err = await call();
+  expect(err.nonRetryable).toBe(true);
+  expect(err.message).toMatch(new RegExp(`^${file}: no provenance front matter`));
+  fs.writeFileSync(file, '---\nprovenance: recorded\nmodel: claude-sonnet-4-6\n---\nHere.\n');
+  err = await call();
+  expect(err.message).toBe(`${file}: front matter field "recorded": Invalid input: expected string, received undefined`);
 });
 
 test('replay by stage: revise-1, c1-extract (JSON), judge, replicate r1', async () => {

@@ -9,6 +9,7 @@ import * as http from 'http';
 import * as os from 'os';
 import * as path from 'path';
 import type { AddressInfo } from 'net';
+import { parseReplayText } from '../../activities/model/backends/replay';
 import type { StageRequest } from '../../protocol/types';
 
 export const FIXTURES = path.resolve(__dirname, '..', 'fixtures', 'model');
@@ -129,9 +130,10 @@ export function stageRequest(over: Partial<StageRequest> & Pick<StageRequest, 'w
   };
 }
 
-/** A valid generate reply (the replay fixture's text). */
+/** A valid generate reply (the replay fixture's text, without its provenance front matter). */
 export function generateReply(): string {
-  return fs.readFileSync(path.join(FIXTURES, 'replay', TASK_ID, 'generate.md'), 'utf8');
+  const file = path.join(FIXTURES, 'replay', TASK_ID, 'generate.md');
+  return parseReplayText(fs.readFileSync(file, 'utf8'), file).text;
 }
 
 export function readJson(file: string): any {

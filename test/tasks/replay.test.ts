@@ -3,7 +3,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parseReply } from '../../activities/model/reply';
-import { buildReplay, GENERATED_MARKER } from '../../activities/tasks/replay';
+import { buildReplay } from '../../activities/tasks/replay';
+import { parseReplayText } from '../../activities/model/backends/replay';
 import { fixtureObligations, fixtureTask, writeFixtureCorpus } from './fixtures';
 
 function corpusWithGold(): string {
@@ -24,14 +25,18 @@ describe('buildReplay', () => {
     expect(rep.problems).toEqual([]);
     expect(rep).toMatchObject({ goldTasks: 1, goldFiles: 6, lockinWritten: 5, lockinKept: 0 });
 
-    const gen = parseReply(fs.readFileSync(path.join(replay, 'gold/q3/generate.md'), 'utf8'), 'generate');
+    const body = (p: string) => parseReplayText(fs.readFileSync(path.join(replay, p), 'utf8'), p);
+    expect(body('gold/q3/generate.md').provenance).toEqual({ provenance: 'generated-from-gold', source: 'tasks/q3/gold' });
+    expect(body('gold/q3/plan-audit/c3-audit.md').provenance).toEqual({ provenance: 'generated-from-obligations', source: 'tasks/q3/obligations.yaml' });
+    expect(body('lockin/q3/plan-audit/c1-extract.md').provenance).toEqual({ provenance: 'generated-from-obligations', source: 'tasks/q3/obligations.yaml' });
+    const gen = parseReply(body('gold/q3/generate.md').text, 'generate');
     expect(gen.ok).toBe(true);
     const files = gen.ok ? gen.files ?? {} : {};
     expect(Object.keys(files).sort()).toEqual(['plan.md', 'solution.py', 'test_solution.py']);
     expect(files['solution.py']!.trim()).toBe('def solve(spark, tables):\n    return tables["date_dim"]');
     expect(files['plan.md']).toContain('```text\nan inner fence\n```');
     const read = (p: string, stage: Parameters<typeof parseReply>[1]) => {
-      const r = parseReply(fs.readFileSync(path.join(replay, p), 'utf8'), stage);
+      const r = parseReply(body(p).text, stage);
       expect([p, r.ok]).toEqual([p, true]);
       return (r.ok ? r.json : undefined) as Record<string, unknown[]>;
     };
@@ -51,17 +56,42 @@ describe('buildReplay', () => {
     expect(c3.every((a) => a.code === 'covered')).toBe(true);
   });
 
-  test('authored lockin files are kept; generated ones are refreshed', () => {
+  test('authored, recorded and front-matter-less files are kept; generated ones are refreshed', () => {
     const root = corpusWithGold();
     const replay = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-replay-'));
-    const authored = path.join(replay, 'lockin/q3/plan-audit/c3-audit.md');
-    fs.mkdirSync(path.dirname(authored), { recursive: true });
-    fs.writeFileSync(authored, 'hand-written\n```json\n{"audit": []}\n```\n');
+    const pa = path.join(replay, 'lockin/q3/plan-audit');
+    fs.mkdirSync(pa, { recursive: true });
+    const kept: Record<string, string> = {
+      'c3-audit.md': '---\nprovenance: authored\n---\nhand-written\n```json\n{"audit": []}\n```\n',
+      'c4-recommend.md': '---\nprovenance: recorded\nmodel: claude-sonnet-4-6\nrecorded: 2026-07-14\n---\n```json\n{"actionable": false, "repairs": []}\n```\n',
+      'c2-assess.md': 'no front matter\n',
+    };
+    for (const [n, t] of Object.entries(kept)) fs.writeFileSync(path.join(pa, n), t);
+    fs.writeFileSync(path.join(pa, 'c1-extract.md'), '---\nprovenance: generated-from-obligations\nsource: tasks/q3/obligations.yaml\n---\nstale\n');
     const rep = buildReplay({ root, replay });
-    expect(rep).toMatchObject({ lockinWritten: 4, lockinKept: 1 });
-    expect(fs.readFileSync(authored, 'utf8')).toBe('hand-written\n```json\n{"audit": []}\n```\n');
-    const gen = path.join(replay, 'lockin/q3/plan-audit/c1-extract.md');
-    expect(fs.readFileSync(gen, 'utf8').startsWith(GENERATED_MARKER)).toBe(true);
-    expect(buildReplay({ root, replay })).toMatchObject({ lockinWritten: 4, lockinKept: 1 });
+    expect(rep).toMatchObject({ lockinWritten: 2, lockinKept: 3 });
+    for (const [n, t] of Object.entries(kept)) expect(fs.readFileSync(path.join(pa, n), 'utf8')).toBe(t);
+    expect(fs.readFileSync(path.join(pa, 'c1-extract.md'), 'utf8')).not.toContain('stale');
+    expect(buildReplay({ root, replay })).toMatchObject({ lockinWritten: 2, lockinKept: 3 });
+  });
+
+  test('the repository corpora: every file has a provenance; replay:lockin is 50 authored and 140 generated from obligations', () => {
+    const count = (corpus: string) => {
+      const out: Record<string, number> = {};
+      const walk = (d: string): void => {
+        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+          const p = path.join(d, e.name);
+          if (e.isDirectory()) walk(p);
+          else if (e.name.endsWith('.md')) {
+            const k = parseReplayText(fs.readFileSync(p, 'utf8'), p).provenance.provenance;
+            out[k] = (out[k] ?? 0) + 1;
+          }
+        }
+      };
+      walk(path.join(__dirname, '..', '..', 'replay', corpus));
+      return out;
+    };
+    expect(count('lockin')).toEqual({ authored: 50, 'generated-from-obligations': 140 });
+    expect(count('gold')).toEqual({ 'generated-from-gold': 30, 'generated-from-obligations': 150 });
   });
 });

@@ -12,13 +12,56 @@
  * `<corpus>/corpus.json`, `{ "samples": "repeat" }`: it records one reply per stage and every
  * sample replays it (a deterministic model such as the gold corpus); the call file then says
  * which file was replayed and the report says the samples do not vary.
+ * Every reply file opens with a front matter stating its provenance (protocol/provenance.ts):
+ *   ---
+ *   provenance: recorded
+ *   model: claude-sonnet-4-6
+ *   recorded: 2026-07-14
+ *   ---
+ * The front matter is not part of the reply: the text after it is what the stage parses.
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import YAML from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../../common/errors';
 import type { Stage } from '../../../protocol/stages';
+import { Provenance } from '../../../protocol/provenance';
 import { BackendError, BackendReply, ZERO_USAGE } from './types';
+
+/** A replay file split into its provenance and the reply text. */
+export interface ReplayText {
+  provenance: Provenance;
+  text: string;
+}
+
+const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/;
+
+/**
+ * Splits a replay file into its front matter (validated as a Provenance) and the reply after it.
+ * Pure. @throws Error naming the file and field when the front matter is missing or invalid.
+ */
+export function parseReplayText(text: string, file: string): ReplayText {
+  const m = FRONT_MATTER.exec(text);
+  if (!m) throw new Error(`${file}: no provenance front matter (the file must open with "---", a "provenance:" line, and "---"; see activities/model/backends/replay.ts)`);
+  let raw: unknown;
+  try {
+    raw = YAML.parse(m[1]);
+  } catch (e) {
+    throw new Error(`${file}: front matter is not YAML: ${(e as Error).message}`);
+  }
+  const p = Provenance.safeParse(raw);
+  if (!p.success) {
+    const issue = p.error.issues[0];
+    throw new Error(`${file}: front matter field "${issue.path.join('.') || 'provenance'}": ${issue.message}`);
+  }
+  return { provenance: p.data, text: text.slice(m[0].length) };
+}
+
+/** Renders a front matter for a provenance (the inverse of parseReplayText's split). Pure. */
+export function renderFrontMatter(p: Provenance, comment?: string): string {
+  return `---\n${comment ? `# ${comment}\n` : ''}${YAML.stringify(p).trimEnd()}\n---\n`;
+}
 
 /**
  * The reply file of a call in a replay corpus. Pure.
@@ -72,17 +115,25 @@ export function resolveReplayFile(dir: string, taskId: string, stage: Stage, con
 }
 
 /**
- * Reads a recorded reply. Usage is zero.
- * @throws BackendError (non-retryable) naming the file when it does not exist.
+ * Reads a replay reply and its provenance. Usage is zero.
+ * @throws BackendError (non-retryable) naming the file when it does not exist or its front
+ *   matter is missing or invalid.
  */
-export function readReplay(file: string): BackendReply {
+export function readReplay(file: string): BackendReply & { provenance: Provenance } {
   if (!fs.existsSync(file)) {
     const m = /\.s(\d+)\.md$/.exec(file);
     const hint = m ? ` (sample ${m[1]} of this stage: the corpus needs one reply file per sample)` : '';
     throw new BackendError(`replay reply not found: ${file}${hint}`, null, false, []);
   }
+  let parsed: ReplayText;
+  try {
+    parsed = parseReplayText(fs.readFileSync(file, 'utf8'), file);
+  } catch (e) {
+    throw new BackendError((e as Error).message, null, false, []);
+  }
   return {
-    text: fs.readFileSync(file, 'utf8'),
+    provenance: parsed.provenance,
+    text: parsed.text,
     stopReason: 'replay',
     responseModel: 'replay',
     responseId: null,
