@@ -20,6 +20,7 @@ import { runRows, labelRows, scoreRows, trajectoryRows, mutationRows, pfe, type 
 import * as T from './tables';
 import { readmeText } from './readme';
 import { renderReport } from './render';
+import { readReplyProvenance } from './provenance';
 
 export interface WriteReportInput {
   studyId: string;
@@ -159,10 +160,12 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
 
   // summary.json
   const summaryFile = path.join(reportDir, 'summary.json');
+  const provenance = readReplyProvenance(studyDir);
   const summaryJson = {
     studyId,
     model: study.manifest.model,
     replayed: isReplayed(study),
+    replyProvenance: provenance,
     tasks,
     scoreUnits: 'fractions in [0, 1]; rates are fractions',
     conditions: primary.summary,
@@ -174,7 +177,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   const intervals = intervalAnalysis(study.records);
   fs.writeFileSync(path.join(reportDir, 'intervals.json'), JSON.stringify(intervals, null, 2) + '\n');
   files.push(path.join(reportDir, 'intervals.json'));
-  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, cats, mech, trajTab, highScores, cells, intervals });
+  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, cats, mech, trajTab, highScores, cells, intervals, provenance });
   const mdFile = path.join(reportDir, 'report.md');
   fs.writeFileSync(mdFile, md);
   const readme = path.join(reportDir, 'README.md');

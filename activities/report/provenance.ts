@@ -1,0 +1,104 @@
+/**
+ * What share of a study's model replies had each provenance (protocol/provenance.ts), read from
+ * the call files (`runs/<id>/tasks/<qid>/…/calls/NN-<stage>.json`, which copy the provenance of
+ * the reply), and the sentences the report opens with and Table III's caption repeats.
+ *
+ * Counted: every protocol-level call that returned a reply (status ok or protocol-error) in the
+ * shared snapshot, the conditions and the targeted replications. Not counted: judge calls (they
+ * label runs after freeze, they write no artifact), and calls that failed before a reply. Each
+ * call is counted once: a condition directory never copies the snapshot's calls/
+ * (activities/store/dirs.ts).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { z } from 'zod';
+import { InputError } from '../common/errors';
+import { PROVENANCE_KINDS, PROVENANCE_WORDS, Provenance, isModelEvidence, type ProvenanceKind } from '../../protocol/provenance';
+
+/** The call-file fields this module reads. */
+const CallFileShape = z.object({ stage: z.string(), status: z.string(), provenance: Provenance.optional() }).passthrough();
+
+/** Reply counts per provenance; `unstated` counts call files written before calls carried one. */
+export interface ReplyProvenance {
+  total: number;
+  byKind: Record<ProvenanceKind, number>;
+  unstated: number;
+  /** Distinct model ids of generated and recorded replies. */
+  models: string[];
+}
+
+function callFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(e.name === 'calls' ? fs.readdirSync(p).filter((f) => f.endsWith('.json')).map((f) => path.join(p, f)) : callFiles(p)));
+  }
+  return out.sort();
+}
+
+/**
+ * Counts the replies of a study by provenance.
+ * Input: the study folder (runs/<id>). Output: counts (zero when the study has no call files).
+ * @throws InputError naming the call file and field when one is not JSON or its provenance is invalid.
+ */
+export function readReplyProvenance(studyDir: string): ReplyProvenance {
+  const out: ReplyProvenance = { total: 0, byKind: Object.fromEntries(PROVENANCE_KINDS.map((k) => [k, 0])) as Record<ProvenanceKind, number>, unstated: 0, models: [] };
+  const models = new Set<string>();
+  for (const file of callFiles(path.join(studyDir, 'tasks'))) {
+    let j: unknown;
+    try {
+      j = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new InputError(`not JSON: ${(e as Error).message}`, file);
+    }
+    const c = CallFileShape.safeParse(j);
+    if (!c.success) throw new InputError(c.error.issues[0].message, file, c.error.issues[0].path.join('.'));
+    if (c.data.stage === 'judge' || (c.data.status !== 'ok' && c.data.status !== 'protocol-error')) continue;
+    out.total++;
+    const p = c.data.provenance;
+    if (!p) out.unstated++;
+    else {
+      out.byKind[p.provenance]++;
+      if (p.provenance === 'generated' || p.provenance === 'recorded') models.add(p.model);
+    }
+  }
+  out.models = [...models].sort();
+  return out;
+}
+
+function pct(n: number, d: number): string {
+  return `${((100 * n) / d).toFixed(1)}%`;
+}
+
+/**
+ * The report's opening paragraph: in words, what share of the replies had each provenance and
+ * what that means. Pure.
+ */
+export function provenanceParagraph(p: ReplyProvenance, model: string): string {
+  if (p.total === 0) return `No call file with a model reply was found for this study (model \`${model}\`), so the provenance of its replies is not known.`;
+  const parts = PROVENANCE_KINDS.filter((k) => p.byKind[k] > 0).map((k) => `${p.byKind[k]} (${pct(p.byKind[k], p.total)}) ${PROVENANCE_WORDS[k]}`);
+  if (p.unstated) parts.push(`${p.unstated} (${pct(p.unstated, p.total)}) with no provenance in their call file`);
+  const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
+  const evidence = PROVENANCE_KINDS.filter(isModelEvidence).reduce((n, k) => n + p.byKind[k], 0);
+  const notEvidence = p.total - evidence - p.unstated;
+  const out = [`Of the ${p.total} model replies in this study (model \`${model}\`), ${list}.`];
+  if (notEvidence > 0) {
+    out.push(
+      `${evidence === 0 ? 'None' : `Only ${evidence} (${pct(evidence, p.total)})`} came from a model${evidence ? ` (${p.models.join(', ')})` : ''}. ` +
+        'Authored replies, and replies generated from the obligations or the gold solutions, were written with the task references known: they demonstrate the instrument and are no evidence about any model. ' +
+        (evidence === 0 ? 'The rates below describe this replay corpus, not a model.' : 'Rates over all replies mix the two; only a study whose replies all came from a model measures one.'),
+    );
+  } else if (evidence > 0) out.push(`Every reply came from ${p.models.length === 1 ? 'the model' : 'the models'} ${p.models.join(', ')}.`);
+  return out.join(' ');
+}
+
+/** The short form for Table III's caption. Pure. */
+export function provenanceCaption(p: ReplyProvenance): string {
+  if (p.total === 0) return 'Provenance of the replies: unknown (no call files).';
+  const parts = PROVENANCE_KINDS.filter((k) => p.byKind[k] > 0).map((k) => `${pct(p.byKind[k], p.total)} ${PROVENANCE_WORDS[k]}`);
+  if (p.unstated) parts.push(`${pct(p.unstated, p.total)} of unstated provenance`);
+  const evidence = PROVENANCE_KINDS.filter(isModelEvidence).reduce((n, k) => n + p.byKind[k], 0);
+  const tail = evidence === p.total ? '' : evidence === 0 ? ' These outcomes describe the replay corpus and are no evidence about any model.' : ' Only the generated and recorded replies are evidence about a model.';
+  return `Replies behind these outcomes (${p.total}): ${parts.join('; ')}.${tail}`;
+}
