@@ -75,7 +75,7 @@ export function controlsLine(c: ControlCounts | undefined, allAsExpected: boolea
  */
 export async function runMainJob(o: MainJobOptions): Promise<Record<number, number>> {
   const replayed = o.model.startsWith('replay:');
-  process.stderr.write(`[lockin] model: ${o.model}${replayed ? ' — no ANTHROPIC_API_KEY, so replies are REPLAYED from the corpus, not sampled from a live model' : ''}\n`);
+  process.stderr.write(`[lockin] model: ${o.model}${replayed ? ' — no ANTHROPIC_API_KEY, so replies are REPLAYED from the corpus, not sampled from a live model; each reply file states its provenance (replay:lockin: authored by the project or generated from the obligations, none recorded from a model), and the report says what share was which: such replies demonstrate the instrument and are no evidence about any model' : ''}\n`);
   const studyId = o.studyId ?? `main-sf${o.scale}-${o.model.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
   const settings = DEFAULT_SPARK_SETTINGS;
   const input = buildStudyInput({ studyId, tasks: o.tasks, model: o.model, scale: o.scale, settings });
