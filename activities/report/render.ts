@@ -7,6 +7,8 @@ import * as T from './tables';
 import { renderIntervals, type IntervalAnalysis } from './intervals';
 import { sampleNotes } from './modelsReport';
 import { provenanceCaption, provenanceParagraph, type ReplyProvenance } from './provenance';
+import { renderDeviations, studyDeviations } from './deviations';
+import { STUDY_TASKS } from '../tasks/schema';
 
 const MUTATION_NOTE =
   'Each frozen test_solution.py is run against the gold solution (a suite that fails gold is invalid: it is not run on the mutants and counts in no score) and against mutants of gold made by documented operators (activities/python/mutants.py: join type, price column, aggregate function, filter bound, dropped DISTINCT, alias rename, decimal cast, rollup removal). Each mutant runs on the SF=0.01 database; one that agrees with the reference there runs again on the study\'s database, and only one that agrees on both is dropped as equivalent (exact scales: mutation.json). Mutation score = killed / non-equivalent mutants. Raw data: mutation.csv/.parquet (one row per suite and mutant; status not-run for the mutants of an invalid suite).';
@@ -90,6 +92,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   if (a.mutation) out.push('![Figure 2. Mutation scores, task by condition (grey: invalid on gold; red frame: false pass)](figure2-mutation.svg)', '');
   if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks), '', 'Surviving mutants per operator (valid suites):', '', T.tableSurvivors(a.mutation), '');
   out.push('## Permission deviations (intent-to-treat: retained)', '', deviations.length ? T.mdTable(['Task', 'Condition', 'Artifact', 'Change', 'Allowed', 'Detail'], deviations) : '_None recorded._', '');
+  out.push('## Deviations from the paper', '', renderDeviations(studyDeviations({ model, tasks: study.tasks, studyTaskCount: STUDY_TASKS.length })), '');
   out.push('## Exports', '', 'runs.csv/.parquet (one row per run), labels.csv/.parquet (automated and final labels per obligation), scores.csv/.parquet (one row per task × condition), trajectories.csv/.parquet, mutation.csv/.parquet (when the mutation analysis ran), summary.json. See README.md for how to recompute every table cell with pandas.', '');
   return out.join('\n');
 }

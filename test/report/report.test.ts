@@ -77,6 +77,8 @@ test('report.md: banner, tables and hand-worked cells', () => {
   expect(md).toContain('Reproduced: 4/5 references; 3/4 study tasks.');
   expect(md).toContain('| SQL-reproduced references only | Frozen One-Pass | 3 | 24 | 1/3 | 0/3 | 1/3 | 100.00% | 72.92% | 41.67% | 62.50% |');
   expect(md).toContain('Mutation scores: not run');
+  expect(md).toContain('## Deviations from the paper\n\nThis study:\n\n- This study\'s replies were replayed from `replay:fixture`');
+  expect(md).toContain('- This study assigned 4 of the 30 study tasks (q1 q3 q7 q12).');
   expect(md).toContain('1 adjudicated labels used (labels/final.csv); the rest default to automated; 1 match no labelled run and were ignored: q3 one-pass O12');
 });
 
