@@ -92,13 +92,31 @@ export const ComparisonOutcomeSchema = z.looseObject({
 });
 export type ComparisonOutcome = z.infer<typeof ComparisonOutcomeSchema>;
 
-/** One classified edit of a revision branch against the snapshot (§2 intent-to-treat). */
+/** The kinds of test_solution.py edit, classified from the syntax trees (activities/python/test_edits.py). */
+export const TEST_EDIT_KINDS = ['imports-syntax', 'fixture-data', 'fixture-structure', 'assertion-added', 'assertion-removed', 'assertion-changed'] as const;
+export type TestEditKind = (typeof TEST_EDIT_KINDS)[number];
+
+/**
+ * One classified edit of a revision branch against the snapshot (§2 intent-to-treat): recorded
+ * whether or not the condition may make it; `allowed` says whether it may (Table I).
+ */
 export const PermissionDeviationSchema = z.looseObject({
   artifact: z.enum(['plan.md', 'solution.py', 'test_solution.py']),
-  change: z.enum(['plan-edit', 'assertion-change', 'fixture-import-syntax-change', 'solution-edit']),
+  /**
+   * plan-edit, solution-edit, or `test-<kind>` for test_solution.py (TEST_EDIT_KINDS).
+   * `assertion-change` and `fixture-import-syntax-change` are the line-regex kinds of records
+   * written before edits were classified by syntax; they are read, never written.
+   */
+  change: z.enum(['plan-edit', 'solution-edit', ...TEST_EDIT_KINDS.map((k) => `test-${k}` as const), 'assertion-change', 'fixture-import-syntax-change']),
   /** Whether the condition's permissions (Table I) allow this edit. */
   allowed: z.boolean(),
   detail: z.string(),
+  /** test_solution.py: the fixture, helper, constant or test the edit is in. */
+  where: z.string().optional(),
+  /** test_solution.py: the tests whose outcome the edit can change. */
+  tests: z.array(z.string()).optional(),
+  /** test_solution.py: those of `tests` that failed on the snapshot and pass at the end. */
+  flipped: z.array(z.string()).optional(),
 });
 export type PermissionDeviation = z.infer<typeof PermissionDeviationSchema>;
 

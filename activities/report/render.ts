@@ -91,7 +91,16 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('## Mutation scores of the frozen suites', '', MUTATION_NOTE, '', T.tableMutation(a.mutation), '');
   if (a.mutation) out.push('![Figure 2. Mutation scores, task by condition (grey: invalid on gold; red frame: false pass)](figure2-mutation.svg)', '');
   if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks), '', 'Surviving mutants per operator (valid suites):', '', T.tableSurvivors(a.mutation), '');
-  out.push('## Permission deviations (intent-to-treat: retained)', '', deviations.length ? T.mdTable(['Task', 'Condition', 'Artifact', 'Change', 'Allowed', 'Detail'], deviations) : '_None recorded._', '');
+  const edits = study.runs.flatMap((r) => r.record?.deviations ?? []);
+  const flips = edits.filter((d) => (d.flipped ?? []).length > 0 && !d.allowed).length;
+  out.push(
+    '## Permission deviations (intent-to-treat: retained)',
+    '',
+    `Every edit against the snapshot, classified from the syntax trees of test_solution.py (imports/syntax, fixture data, fixture structure, assertions added/removed/changed). ${edits.filter((d) => !d.allowed).length} of ${edits.length} edits were not allowed by their condition; ${flips} of those changed fixture data or assertions of a test that failed on the snapshot and passes at the end.`,
+    '',
+    deviations.length ? T.mdTable(['Task', 'Condition', 'Artifact', 'Change', 'Allowed', 'Detail'], deviations) : '_None recorded._',
+    '',
+  );
   out.push('## Deviations from the paper', '', renderDeviations(studyDeviations({ model, tasks: study.tasks, studyTaskCount: STUDY_TASKS.length })), '');
   out.push('## Exports', '', 'runs.csv/.parquet (one row per run), labels.csv/.parquet (automated and final labels per obligation), scores.csv/.parquet (one row per task × condition), trajectories.csv/.parquet, mutation.csv/.parquet (when the mutation analysis ran), summary.json. See README.md for how to recompute every table cell with pandas.', '');
   return out.join('\n');

@@ -1,44 +1,107 @@
 /**
  * Post-hoc classification of each condition's edits against the shared snapshot
  * (docs/protocol.md §2: permission deviations are not blocked, intent-to-treat, but recorded).
+ *
+ * test_solution.py edits are classified from the two syntax trees by
+ * activities/python/test_edits.py: imports/syntax, fixture data (literals only), fixture structure,
+ * assertions added, removed or changed, each with the tests it can affect. Under Test-Guided
+ * Revision (tests: fixtures-only, Table I) imports/syntax and fixture edits are allowed and
+ * assertion edits are not; a fixture-data edit is not allowed either when a test it affects failed
+ * on the snapshot and passes at the end (it changed what the test judges, the paper's reported
+ * deviation case). Flips are read from the condition's JUnit files (pytest/initial/ and its last
+ * pytest/after-*-N/ run).
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { diffLines } from 'diff';
+import { z } from 'zod';
 import { BUDGETS, ConditionId } from '../../protocol/conditions';
-import type { PermissionDeviation } from '../../protocol/types';
+import type { PermissionDeviation, TestEditKind } from '../../protocol/records';
+import { runPythonJson } from '../common/python';
+import { parseJunit, type JunitCase } from '../execution/junit';
 
-const ASSERTION = /\bassert\b|pytest\.approx|assert_frame_equal|assertDataFrameEqual|\bexpected\b/;
+/** One test edit as test_edits.py reports it. */
+export const TestEdit = z.object({
+  kind: z.enum(['imports-syntax', 'fixture-data', 'fixture-structure', 'assertion-added', 'assertion-removed', 'assertion-changed']),
+  where: z.string(),
+  tests: z.array(z.string()),
+  detail: z.string(),
+});
+export type TestEdit = z.infer<typeof TestEdit>;
 
 /**
- * Classifies the change to a test file: 'assertion-change' when any added or removed line is
- * an assertion or an expected value, 'fixture-import-syntax-change' otherwise, null if unchanged.
- * Pure. Input: the snapshot's and the condition's file texts.
+ * Classifies the change between two test files by their syntax trees.
+ * Input: the two files (a missing file reads as empty). Output: the edits, [] when identical.
+ * @throws SubprocessError when the script fails.
  */
-export function classifyTestEdit(before: string, after: string): 'assertion-change' | 'fixture-import-syntax-change' | null {
-  if (before === after) return null;
-  const changed = diffLines(before, after)
-    .filter((p) => p.added || p.removed)
-    .flatMap((p) => p.value.split('\n'))
-    .filter((l) => l.trim() !== '');
-  if (changed.length === 0) return 'fixture-import-syntax-change';
-  return changed.some((l) => ASSERTION.test(l)) ? 'assertion-change' : 'fixture-import-syntax-change';
+export async function classifyTestEdits(beforeFile: string, afterFile: string): Promise<TestEdit[]> {
+  const out = await runPythonJson('test_edits.py', [beforeFile, afterFile], z.object({ edits: z.array(TestEdit) }), { timeoutMs: 60_000 });
+  return out.edits;
+}
+
+/** A test's name as test_edits.py gives it, from a JUnit case id ("test_solution.TestC::test_m[1]" -> "TestC.test_m"). Pure. */
+export function junitTestName(id: string): string {
+  const [cls, name = ''] = id.split('::');
+  const bare = name.replace(/\[.*\]$/, '');
+  const last = cls.split('.').pop() ?? '';
+  return last.startsWith('Test') ? `${last}.${bare}` : bare;
 }
 
 /**
- * Pure core of classifyEdits: every changed artifact becomes one entry, `allowed` per Table I.
- * Input: file texts (null when absent) before (snapshot) and after (frozen condition).
+ * The tests that did not pass on the snapshot and pass at the end. Pure.
+ * A test counts as not passing on the snapshot when it failed or errored there, or when the
+ * snapshot's suite failed collection (no test of it ran). Input: the JUnit cases of both runs.
  */
-export function classifyArtifactEdits(condition: ConditionId, before: Record<string, string | null>, after: Record<string, string | null>): PermissionDeviation[] {
+export function flippedTests(initial: JunitCase[], final: JunitCase[]): string[] {
+  const collectionFailed = initial.some((c) => c.outcomes.includes('collection-failed'));
+  const failing = new Set(initial.filter((c) => c.outcomes.some((o) => o === 'failed' || o === 'errored')).map((c) => junitTestName(c.id)));
+  const passing = final.filter((c) => c.outcomes.length > 0 && c.outcomes.every((o) => o === 'passed')).map((c) => junitTestName(c.id));
+  return [...new Set(passing.filter((t) => collectionFailed || failing.has(t)))].sort();
+}
+
+const WORDS: Record<TestEditKind, string> = {
+  'imports-syntax': 'imports or syntax',
+  'fixture-data': 'fixture data',
+  'fixture-structure': 'fixture structure',
+  'assertion-added': 'assertions added',
+  'assertion-removed': 'assertions removed',
+  'assertion-changed': 'assertions changed',
+};
+
+/**
+ * Pure core of classifyEdits: every changed artifact becomes one entry (test_solution.py one per
+ * test edit), `allowed` per Table I and the flip rule of the header.
+ * Input: file texts (null when absent) before (snapshot) and after (frozen condition); the test
+ * edits of test_solution.py; the tests that flipped from failing to passing.
+ */
+export function classifyArtifactEdits(
+  condition: ConditionId,
+  before: Record<string, string | null>,
+  after: Record<string, string | null>,
+  testEdits: TestEdit[] = [],
+  flipped: string[] = [],
+): PermissionDeviation[] {
   const may = BUDGETS[condition].mayRevise;
   const out: PermissionDeviation[] = [];
   const changed = (n: string) => (before[n] ?? null) !== (after[n] ?? null);
   if (changed('plan.md')) out.push({ artifact: 'plan.md', change: 'plan-edit', allowed: may.plan, detail: 'plan.md differs from the snapshot' });
   if (changed('solution.py')) out.push({ artifact: 'solution.py', change: 'solution-edit', allowed: may.solution, detail: 'solution.py differs from the snapshot' });
   if (changed('test_solution.py')) {
-    const kind = classifyTestEdit(before['test_solution.py'] ?? '', after['test_solution.py'] ?? '') ?? 'fixture-import-syntax-change';
-    const allowed = may.tests === 'yes' || (may.tests === 'fixtures-only' && kind === 'fixture-import-syntax-change');
-    out.push({ artifact: 'test_solution.py', change: kind, allowed, detail: kind === 'assertion-change' ? 'assertions or expected values changed' : 'fixtures, imports or syntax changed' });
+    const flips = new Set(flipped);
+    for (const e of testEdits) {
+      const turned = e.tests.filter((t) => flips.has(t));
+      const judged = e.kind === 'fixture-data' || e.kind.startsWith('assertion-');
+      const allowed = may.tests === 'yes' || (may.tests === 'fixtures-only' && !e.kind.startsWith('assertion-') && !(e.kind === 'fixture-data' && turned.length > 0));
+      const flipNote = judged && turned.length ? `; failing on the snapshot, passing at the end: ${turned.join(', ')}` : '';
+      out.push({
+        artifact: 'test_solution.py',
+        change: `test-${e.kind}`,
+        allowed,
+        detail: `${WORDS[e.kind]} in ${e.where}: ${e.detail}${flipNote}`,
+        where: e.where,
+        tests: e.tests,
+        ...(judged && turned.length ? { flipped: turned } : {}),
+      });
+    }
   }
   return out;
 }
@@ -48,10 +111,30 @@ function read(dir: string, name: string): string | null {
   return fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : null;
 }
 
-/** Activity: classifies the edits of one condition against the snapshot. */
+/** The JUnit cases of a pytest run folder (`<conditionDir>/pytest/<label>/junit-<label>.xml`), [] when absent. */
+function junitCases(runDir: string): JunitCase[] {
+  const f = path.join(runDir, `junit-${path.basename(runDir)}.xml`);
+  return fs.existsSync(f) ? parseJunit(fs.readFileSync(f, 'utf8'), f) : [];
+}
+
+/** The condition's last pytest run after a revision (`after-…-N` with the largest N), or null. */
+export function lastRevisionRun(conditionDir: string): string | null {
+  const root = path.join(conditionDir, 'pytest');
+  if (!fs.existsSync(root)) return null;
+  const runs = fs.readdirSync(root).map((d) => ({ d, n: Number(/^after-.*-(\d+)$/.exec(d)?.[1] ?? NaN) })).filter((r) => Number.isFinite(r.n));
+  if (runs.length === 0) return null;
+  runs.sort((a, b) => a.n - b.n);
+  return path.join(root, runs[runs.length - 1].d);
+}
+
+/** Activity: classifies the edits of one condition against the snapshot (see the header). */
 export async function classifyEdits(req: { snapshotDir: string; conditionDir: string; condition: ConditionId }): Promise<PermissionDeviation[]> {
   const names = ['plan.md', 'solution.py', 'test_solution.py'];
   const before = Object.fromEntries(names.map((n) => [n, read(req.snapshotDir, n)]));
   const after = Object.fromEntries(names.map((n) => [n, read(req.conditionDir, n)]));
-  return classifyArtifactEdits(req.condition, before, after);
+  if (before['test_solution.py'] === after['test_solution.py']) return classifyArtifactEdits(req.condition, before, after);
+  const edits = await classifyTestEdits(path.join(req.snapshotDir, 'test_solution.py'), path.join(req.conditionDir, 'test_solution.py'));
+  const last = lastRevisionRun(req.conditionDir);
+  const flipped = last ? flippedTests(junitCases(path.join(req.conditionDir, 'pytest', 'initial')), junitCases(last)) : [];
+  return classifyArtifactEdits(req.condition, before, after, edits, flipped);
 }

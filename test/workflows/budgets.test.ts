@@ -86,9 +86,10 @@ test('every pytest/C-4 combination uses exactly the protocol budget, never above
   // One shared generation per task; the fake model was never asked twice for the same call.
   expect(log.modelCalls.filter((k) => k.endsWith('/shared/generate'))).toHaveLength(16);
   expect(new Set(log.modelCalls).size).toBe(log.modelCalls.length);
-  // Test-Guided never touched plan.md: no plan deviation; its fixture-free test edit is an assertion change.
+  // Test-Guided never touched plan.md: no plan deviation; the fake model's test edit changes only
+  // a comment (`assert True  # revise-2`), which the syntax-tree classifier calls imports/syntax.
   const tg = rec(find([false, false, false], false), 'test-guided');
-  expect(tg.deviations.map((d) => `${d.artifact}:${d.change}:${d.allowed}`).sort()).toEqual(['solution.py:solution-edit:true', 'test_solution.py:assertion-change:false']);
+  expect(tg.deviations.map((d) => `${d.artifact}:${d.change}:${d.allowed}`).sort()).toEqual(['solution.py:solution-edit:true', 'test_solution.py:test-imports-syntax:true']);
 });
 
 /** Whether a condition's last pytest run passed, by the protocol (written independently of the workflows). */
