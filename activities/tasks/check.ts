@@ -229,3 +229,103 @@ export function checkRulesAgainstReference(
   });
   return out;
 }
+
+/** The kinds of SQL fragment the prompt check flags (tasks/README.md "task.yaml rules"). */
+export type SqlFragmentKind = 'column-predicate' | 'literal-expression' | 'query-alias' | 'reference-mention';
+
+/** One SQL fragment found in a task.yaml prose value. */
+export interface SqlFragment {
+  kind: SqlFragmentKind;
+  /** The task.yaml field path (e.g. "joins[2]", "output.columns[3].description"). */
+  field: string;
+  /** The fragment as written. */
+  text: string;
+}
+
+/** Fields of task.yaml that are not prose: the input schemas, declared output names/types, ids. */
+const NOT_PROSE = [/^tables(\[|$)/, /^output\.columns\[\d+\]\.(name|type)$/, /^(id|artifacts|limit)(\[|$)/];
+
+const IDENT = '(?:[a-z_][a-z0-9_]*\\.)?[a-z][a-z0-9]*_[a-z0-9_]+';
+/** `a = b` (or `<>`, `!=`) between two column-like identifiers (a `_` in each), optionally table-qualified. */
+const COLUMN_PREDICATE = new RegExp(`\\b${IDENT}\\s*(?:==|=|<>|!=)\\s*${IDENT}\\b`, 'gi');
+/** SQL literal expressions: casts, typed decimal literals, CASE WHEN, interval arithmetic. */
+const LITERAL_EXPRESSION = /\bcast\s*\([^)]*\)|\bdecimal\s*\(\s*\d+\s*,\s*\d+\s*\)|\bcase\s+when\b|\binterval\s+'?\d+'?\s+days?\b/gi;
+/** Mentions of the reference the prompt must not lean on. */
+const REFERENCE_MENTION = /\b(?:the\s+)?reference(?:'s)?\s+(?:report|query|sql|output|answer)s?\b|\bthe\s+(?:sql|query)\s+(?:text|itself)\b/gi;
+
+/** Words an alias may coincide with that are English (never flagged as a query alias). */
+const ENGLISH = new Set(['a', 'an', 'as', 'at', 'by', 'in', 'is', 'it', 'of', 'on', 'or', 'to', 'we', 'x', 'y', 'ty', 'ly', 'all', 'tmp', 'total', 'sales', 'returns', 'channel', 'item', 'year', 'store', 'customer', 'result', 'results', 'revenue', 'profit', 'sum', 'count']);
+
+const SQL_KEYWORDS = new Set([
+  'where', 'join', 'inner', 'left', 'right', 'full', 'outer', 'cross', 'on', 'group', 'order', 'having', 'union', 'intersect', 'except', 'minus',
+  'limit', 'select', 'and', 'or', 'as', 'with', 'lateral', 'using', 'natural', 'window', 'from', 'over', 'partition', 'by', 'asc', 'desc', 'then',
+  'else', 'end', 'when', 'case', 'all', 'distinct', 'not', 'in', 'exists', 'is', 'null', 'between', 'like', 'rollup', 'cube', 'grouping',
+]);
+
+/**
+ * The table, derived-table and CTE aliases a query text defines (`from store_sales ss1`,
+ * `customer_demographics as cd2`, `with ssales as (`, `(select …) x`), lower-cased. Column
+ * aliases are not included (an output name may be stated by a prompt); neither are SQL keywords,
+ * English words, one-letter aliases or the table names themselves. Pure.
+ * Input: the query text; the names of the database's tables.
+ */
+export function queryAliases(queryText: string, tableNames: ReadonlySet<string>): string[] {
+  const q = queryText.replace(/--[^\n]*/g, ' ').toLowerCase();
+  const ctes = new Set<string>();
+  for (const m of q.matchAll(/(?:\bwith|,)\s*([a-z_][a-z0-9_]*)\s+as\s*\(/g)) ctes.add(m[1]);
+  const out = new Set<string>(ctes);
+  const after = (i: number) => /^\s*(?:as\s+)?([a-z_][a-z0-9_]*)/.exec(q.slice(i))?.[1];
+  // (select …) alias: the identifier after a parenthesis that opened a subquery
+  const open: number[] = [];
+  for (let i = 0; i < q.length; i++) {
+    if (q[i] === '(') open.push(i);
+    else if (q[i] === ')') {
+      const o = open.pop();
+      if (o !== undefined && /^\(\s*select\b/.test(q.slice(o, o + 12))) {
+        const a = after(i + 1);
+        if (a) out.add(a);
+      }
+    }
+  }
+  // table [as] alias, for the database's tables and the CTEs
+  for (const m of q.matchAll(/\b([a-z_][a-z0-9_]*)\s+(?:as\s+)?([a-z_][a-z0-9_]*)\b/g)) if (tableNames.has(m[1]) || ctes.has(m[1])) out.add(m[2]);
+  return [...out].filter((a) => a.length > 1 && !SQL_KEYWORDS.has(a) && !ENGLISH.has(a) && !tableNames.has(a)).sort();
+}
+
+/**
+ * SQL fragments in the prose of a task.yaml value: column predicates (`ss_item_sk = i_item_sk`),
+ * literal expressions (`decimal(15,4)`, `cast(…)`, `case when`), the query's own aliases (when
+ * `aliases` is given: from queryAliases) and mentions of the reference report or query. Pure.
+ * Input: the parsed task.yaml; the query's aliases (optional). Output: the fragments, in
+ * document order.
+ */
+export function sqlFragments(value: unknown, aliases: readonly string[] = []): SqlFragment[] {
+  const out: SqlFragment[] = [];
+  const aliasRe = aliases.length ? new RegExp(`(?<![\\w.])(${aliases.map((a) => a.replace(/[^a-z0-9_]/g, '')).join('|')})(?![\\w(])`, 'gi') : null;
+  const scan = (s: string, field: string) => {
+    for (const m of s.matchAll(COLUMN_PREDICATE)) out.push({ kind: 'column-predicate', field, text: m[0] });
+    for (const m of s.matchAll(LITERAL_EXPRESSION)) out.push({ kind: 'literal-expression', field, text: m[0] });
+    if (aliasRe) for (const m of s.matchAll(aliasRe)) out.push({ kind: 'query-alias', field, text: m[0] });
+    for (const m of s.matchAll(REFERENCE_MENTION)) out.push({ kind: 'reference-mention', field, text: m[0] });
+  };
+  const walk = (v: unknown, p: string) => {
+    if (NOT_PROSE.some((r) => r.test(p))) return;
+    if (typeof v === 'string') scan(v, p || '(top level)');
+    else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${p}[${i}]`));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, p ? `${p}.${k}` : k);
+  };
+  walk(value, '');
+  return out;
+}
+
+const FRAGMENT_ADVICE: Record<SqlFragmentKind, string> = {
+  'column-predicate': 'say it in words ("store_sales.ss_item_sk matches item.i_item_sk")',
+  'literal-expression': 'state the requirement (the precision, the condition) in words, not as a SQL expression',
+  'query-alias': "the query's own alias: name the table or the role in words",
+  'reference-mention': 'the prompt must stand on its own: state the requirement itself',
+};
+
+/** The problems of sqlFragments, one per fragment, naming the file and field. Pure. */
+export function sqlFragmentProblems(file: string, fragments: readonly SqlFragment[]): TaskProblem[] {
+  return fragments.map((f) => ({ file, field: f.field, message: `SQL fragment (${f.kind}): "${f.text}": ${FRAGMENT_ADVICE[f.kind]}` }));
+}

@@ -13,13 +13,17 @@ import {
   checkTaskSelf,
   leakCheck,
   locateLeak,
+  queryAliases,
+  sqlFragmentProblems,
+  sqlFragments,
+  type SqlFragmentKind,
 } from './check';
 import YAML from 'yaml';
 import { loadEligibility } from './eligibility';
 import { displayPath, listTaskIds, loadTaskFolder, TaskLoadError, type LoadedTask, type TaskProblem } from './load';
 import { readQueryTexts } from './queryTexts';
 import { OBLIGATION_CLASSES, OBLIGATION_KINDS } from './schema';
-import { conventionNullable, manifestTables, structColumns, type ColumnType } from './sparkTypes';
+import { conventionNullable, manifestTables, structColumns, TPCDS_PRIMARY_KEYS, type ColumnType } from './sparkTypes';
 
 /** The verdict of one task. */
 export interface TaskCheckResult {
@@ -37,7 +41,15 @@ export interface CorpusCheckReport {
   scale: number;
   tasks: TaskCheckResult[];
   eligibility: { checked: boolean; entries: number; problems: TaskProblem[] };
-  totals: { tasks: number; ok: number; obligations: number; byClass: Record<string, number>; byKind: Record<string, number> };
+  totals: {
+    tasks: number;
+    ok: number;
+    obligations: number;
+    byClass: Record<string, number>;
+    byKind: Record<string, number>;
+    /** SQL fragments flagged in the prompts, per kind (check.ts sqlFragments). */
+    sqlFragments: Record<SqlFragmentKind, number>;
+  };
   notes: string[];
 }
 
@@ -117,6 +129,8 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
   const byClass: Record<string, number> = Object.fromEntries(OBLIGATION_CLASSES.map((c) => [c, 0]));
   const byKind: Record<string, number> = Object.fromEntries(OBLIGATION_KINDS.map((k) => [k, 0]));
   let refsMissing = 0;
+  const fragments: Record<SqlFragmentKind, number> = { 'column-predicate': 0, 'literal-expression': 0, 'query-alias': 0, 'reference-mention': 0 };
+  const tableNames = new Set(Object.keys(TPCDS_PRIMARY_KEYS));
   for (const qid of ids) {
     const checked = { manifest: false, reference: false, leak: false };
     let loaded: LoadedTask;
@@ -155,6 +169,10 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
       const p = leakProblem(loaded.taskFile, qid, loaded.taskText, text);
       if (p) problems.push(p);
     } else if (!opts.skipLeak && Object.keys(texts).length > 0) notes.push(`${qid}: no query text found: leak check skipped`);
+    // SQL fragments in the prose (the query's aliases only when its text is at hand).
+    const found = sqlFragments(YAML.parse(loaded.taskText), text === undefined ? [] : queryAliases(text, tableNames));
+    for (const f of found) fragments[f.kind]++;
+    problems.push(...sqlFragmentProblems(loaded.taskFile, found));
     for (const o of loaded.obligations.obligations) {
       byClass[o.class] = (byClass[o.class] ?? 0) + 1;
       byKind[o.kind] = (byKind[o.kind] ?? 0) + 1;
@@ -169,6 +187,7 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
     obligations: results.reduce((s, r) => s + r.obligations, 0),
     byClass,
     byKind,
+    sqlFragments: fragments,
   };
   return {
     scale: opts.scale,

@@ -31,7 +31,7 @@ export function register(program: Command): void {
 
   tasks
     .command('check')
-    .description('validate task folders (zod, passages, ids, SQL leak, manifest, reference schema) and eligibility.yaml')
+    .description('validate task folders (zod, passages, ids, SQL leak, SQL fragments in prompts, manifest, reference schema) and eligibility.yaml')
     .option('--scale <S>', 'scale whose database manifest and reference schemas are used (default: 1 if built, else 0.01)', parseScale)
     .argument('[qid...]', 'variant ids (default: every task folder)')
     .action(async (qids: string[], opts: { scale?: number }) => {
@@ -58,6 +58,8 @@ export function register(program: Command): void {
       console.log(`obligations: ${tt.obligations}${tt.ok > 0 ? ` (mean ${(tt.obligations / Math.max(1, tt.tasks)).toFixed(1)} per task)` : ''}`);
       console.log(`  per class: ${Object.entries(tt.byClass).map(([k, v]) => `${k} ${v}`).join(', ')}`);
       console.log(`  per kind: ${Object.entries(tt.byKind).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      const sf = Object.values(tt.sqlFragments).reduce((a, b) => a + b, 0);
+      console.log(`SQL fragments in prompts: ${sf}${sf ? ` (${Object.entries(tt.sqlFragments).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}`);
       if (tt.ok !== tt.tasks || e.problems.length > 0) process.exitCode = 1;
     });
 

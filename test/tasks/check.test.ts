@@ -1,9 +1,11 @@
 /** Checks against the database manifest and the reference schema (pure functions, fixtures with known answers). */
-import { checkOutputAgainstReference, checkRulesAgainstReference, checkTablesAgainstManifest } from '../../activities/tasks/check';
+import * as path from 'path';
+import { checkOutputAgainstReference, checkRulesAgainstReference, checkTablesAgainstManifest, queryAliases, sqlFragmentProblems, sqlFragments } from '../../activities/tasks/check';
+import { checkCorpus } from '../../activities/tasks/corpus';
 import { checkConventionNullability } from '../../activities/tasks/corpus';
 import type { TaskSpec } from '../../activities/tasks/schema';
 import { conventionNullable, manifestTables, sparkJsonTypeToSql, structColumns, tpcdsSparkType } from '../../activities/tasks/sparkTypes';
-import { fixtureTask } from './fixtures';
+import { fixtureTask, writeFixtureCorpus } from './fixtures';
 
 const task = () => ({ task: fixtureTask() as unknown as TaskSpec, taskFile: 'tasks/q3/task.yaml' });
 
@@ -105,5 +107,50 @@ describe('reference schema check', () => {
       { file: 'o.yaml', field: 'obligations[2].rule', message: "O3: the reference's sum_agg is decimal(17,2), not decimal(38,2)" },
       { file: 'o.yaml', field: 'obligations[3].rule', message: 'O4: the reference has no column(s) brand' },
     ]);
+  });
+});
+
+describe('SQL fragments in prompts', () => {
+  const tables = new Set(['store_sales', 'item', 'date_dim', 'customer_demographics']);
+
+  test('a planted ss_item_sk = i_item_sk, a decimal cast, an alias of the query and "the reference report" are flagged with their fields', () => {
+    const t = fixtureTask();
+    t.joins = ['store_sales.ss_sold_date_sk matches date_dim.d_date_sk', 'ss_item_sk = i_item_sk'];
+    t.aggregations = ['the ratio is computed as decimal(15,4) and rounded', 'totals per brand of cd1'];
+    t.notes = ['as in the reference report'];
+    const frags = sqlFragments(t, ['cd1', 'cd2']);
+    expect(frags).toEqual([
+      { kind: 'column-predicate', field: 'joins[1]', text: 'ss_item_sk = i_item_sk' },
+      { kind: 'literal-expression', field: 'aggregations[0]', text: 'decimal(15,4)' },
+      { kind: 'query-alias', field: 'aggregations[1]', text: 'cd1' },
+      { kind: 'reference-mention', field: 'notes[0]', text: 'the reference report' },
+    ]);
+    expect(sqlFragmentProblems('tasks/q3/task.yaml', frags.slice(0, 1))).toEqual([
+      { file: 'tasks/q3/task.yaml', field: 'joins[1]', message: 'SQL fragment (column-predicate): "ss_item_sk = i_item_sk": say it in words ("store_sales.ss_item_sk matches item.i_item_sk")' },
+    ]);
+  });
+
+  test('prose in words, the input schemas and declared output types are not flagged', () => {
+    const t = fixtureTask();
+    (t.output as { columns: unknown[] }).columns.push({ name: 'ratio', type: 'decimal(15,4)', description: 'the ratio' });
+    expect(sqlFragments(t, ['cd1'])).toEqual([]);
+    // qualified predicates and the other comparison operators
+    expect(sqlFragments({ joins: ['store_sales.ss_item_sk=item.i_item_sk', 'cs_item_sk <> ss_item_sk', 'a hierarchy channel > i_brand_id > i_class_id'] }).map((f) => f.text)).toEqual(['store_sales.ss_item_sk=item.i_item_sk', 'cs_item_sk <> ss_item_sk']);
+  });
+
+  test("the query's table, CTE and subquery aliases, not its column aliases or keywords", () => {
+    const query = `with totals as (select ss_item_sk, sum(ss_net_paid) as paid from store_sales group by ss_item_sk)
+      select cd1.cd_gender, t.paid, x.n
+      from totals t, customer_demographics cd1, customer_demographics as cd2, (select count(*) n from item) x, date_dim
+      where cd1.cd_demo_sk = cd2.cd_demo_sk order by paid desc`;
+    expect(queryAliases(query, tables)).toEqual(['cd1', 'cd2', 'totals']);
+  });
+
+  test('lockin tasks check flags a planted ss_item_sk = i_item_sk and counts it', async () => {
+    const root = writeFixtureCorpus({ ...fixtureTask(), joins: ['store_sales.ss_sold_date_sk matches date_dim.d_date_sk', 'each sale has its item: ss_item_sk = i_item_sk'] });
+    const rep = await checkCorpus({ scale: 0.01, root, ids: ['q3'], skipLeak: true });
+    expect(rep.tasks[0].ok).toBe(false);
+    expect(rep.tasks[0].problems).toContainEqual({ file: path.join(root, 'q3', 'task.yaml'), field: 'joins[1]', message: 'SQL fragment (column-predicate): "ss_item_sk = i_item_sk": say it in words ("store_sales.ss_item_sk matches item.i_item_sk")' });
+    expect(rep.totals.sqlFragments).toEqual({ 'column-predicate': 1, 'literal-expression': 0, 'query-alias': 0, 'reference-mention': 0 });
   });
 });
