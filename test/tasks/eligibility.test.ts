@@ -1,0 +1,53 @@
+/**
+ * Eligibility as a screen (docs/protocol.md §1): the paper's criteria applied to every text, and
+ * the record of which used variants the paper names and which the project chose.
+ */
+import { checkEligibility, loadEligibility, PAPER_NAMED_REFERENCES, PAPER_NAMED_TASKS, screenQueryText, sqlStatements, ALL_VARIANTS } from '../../activities/tasks/eligibility';
+import { readQueryTexts } from '../../activities/tasks/queryTexts';
+import { STUDY_TASKS } from '../../activities/tasks/schema';
+
+test('the screen excludes the forms the paper names and the other failures of (i) and (iii)', () => {
+  expect(screenQueryText("select a from t where s = 'x;y';\n-- a comment; with a semicolon\n")).toEqual([]);
+  expect(sqlStatements("select 1; select ';'; ")).toEqual(['select 1', "select ';'"]);
+  expect(screenQueryText('select a from t; select b from u;')).toEqual([{ criterion: 'i-stateless-solve', exclusion: 'multi-statement (2 statements)' }]);
+  expect(screenQueryText('create temporary view v as select 1; select * from v')).toEqual([
+    { criterion: 'i-stateless-solve', exclusion: 'multi-statement (2 statements)' },
+    { criterion: 'i-stateless-solve', exclusion: 'a CREATE statement, not a query' },
+  ]);
+  expect(screenQueryText('with recursive r(n) as (select 1 union all select n + 1 from r where n < 3) select * from r')).toEqual([{ criterion: 'iii-dataframe-api', exclusion: 'recursive CTE' }]);
+  expect(screenQueryText("select * from s pivot (sum(x) for y in ('a', 'b'))")).toEqual([{ criterion: 'iii-dataframe-api', exclusion: 'pivot' }]);
+  expect(screenQueryText('select e from t lateral view explode(arr) x as e')).toEqual([{ criterion: 'iii-dataframe-api', exclusion: 'lateral view' }]);
+  expect(screenQueryText("select transform(a, b) using 'cat' as (c, d) from t")).toEqual([{ criterion: 'iii-dataframe-api', exclusion: 'a script transform (an unavailable extension)' }]);
+  // the word pivot in a string or a column name is not a PIVOT clause
+  expect(screenQueryText("select pivot_key from t where c = 'pivot (x)'")).toEqual([]);
+});
+
+test('tasks/eligibility.yaml: every verdict is the screen of its v1.4 text (read at run time); no variant is excluded', async () => {
+  const { value, problems } = loadEligibility();
+  expect(problems).toEqual([]);
+  const texts = await readQueryTexts(ALL_VARIANTS);
+  const screened = value!.variants.map((v) => {
+    const f = screenQueryText(texts[v.id]);
+    return { id: v.id, verdict: f.length ? 'excluded' : 'eligible', statements: sqlStatements(texts[v.id]).length };
+  });
+  expect(value!.variants.map((v) => ({ id: v.id, verdict: v.verdict, statements: 1 }))).toEqual(screened);
+  expect(value!.variants.filter((v) => v.verdict === 'excluded')).toEqual([]);
+});
+
+test('tasks/eligibility.yaml separates the 15 tasks the paper names from the 15 the project chose, and credits the paper with no other', () => {
+  const { value } = loadEligibility();
+  const v = value!.variants;
+  const by = (b: string) => v.filter((e) => e.role === 'study' && e.selection?.by === b).map((e) => e.id).sort();
+  expect(by('paper')).toEqual([...PAPER_NAMED_TASKS].sort());
+  expect(by('project')).toEqual(STUDY_TASKS.filter((q) => !(PAPER_NAMED_TASKS as readonly string[]).includes(q)).sort());
+  expect(by('project')).toEqual(['q1', 'q12', 'q18', 'q22', 'q27', 'q3', 'q36', 'q38', 'q49', 'q51', 'q7', 'q70', 'q87', 'q94', 'q98']);
+  expect(v.filter((e) => e.role === 'extra-reference').map((e) => [e.id, e.selection?.by])).toEqual(PAPER_NAMED_REFERENCES.map((q) => [q, 'paper']));
+  expect(v.filter((e) => e.named_by_paper).map((e) => e.id).sort()).toEqual([...PAPER_NAMED_TASKS, ...PAPER_NAMED_REFERENCES].sort());
+  // crediting the paper with a task it never names is a problem naming the field
+  const q1 = v.findIndex((e) => e.id === 'q1');
+  const planted = { ...value!, variants: v.map((e, i) => (i === q1 ? { ...e, named_by_paper: true, selection: { by: 'paper' as const, how: 'eligible (study task)' } } : e)) };
+  expect(checkEligibility('tasks/eligibility.yaml', planted)).toEqual([
+    { file: 'tasks/eligibility.yaml', field: `variants[${q1}].named_by_paper`, message: 'q1: the paper does not name it' },
+    { file: 'tasks/eligibility.yaml', field: `variants[${q1}].selection.by`, message: 'q1: not named by the paper: chosen by the project' },
+  ]);
+});
