@@ -1,6 +1,7 @@
 /** Workflow inputs and results (small, JSON-serialisable). */
 import type { ModelParams, ModelSpec, PytestOutcome, SmokeOutcome, StageResult } from './types';
 import type { SparkSettings } from './settings';
+import type { SensitivitySubset } from './sensitivity';
 import type { ConditionId } from './conditions';
 
 export interface StudyInput {
@@ -30,6 +31,8 @@ export interface StudyInput {
   limits: { pytestTimeoutMs: number; executionTimeoutMs: number; memoryMb: number };
   /** Write the report at the end (default true). */
   report?: boolean;
+  /** Table V's sensitivity subsets (default PAPER_SENSITIVITY, protocol/sensitivity.ts); recorded in study.json. */
+  sensitivity?: SensitivitySubset[];
 }
 
 export interface StudyManifestSummary {

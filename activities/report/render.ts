@@ -20,6 +20,8 @@ export interface ReportAnalyses {
   reproduce: ReproduceRow[] | null;
   mutation: MutationRow[] | null;
   sensitivity: T.SensitivityResult[];
+  /** Subsets of the setting that could not be computed, with why. */
+  sensitivitySkipped: string[];
   cats: Parameters<typeof T.tableFailureCategories>[0];
   mech: Parameters<typeof T.tableVI>[0];
   trajTab: Parameters<typeof T.tableTrajectories>[0];
@@ -82,7 +84,8 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('**Robustness** (post-hoc; never changes the primary outcome)', '', T.tableRobustness(extras), '');
   out.push('**Model usage** (the paper recorded no token counts; the shared initial generation is counted in every condition that inherits it)', '', T.tableUsage(extras), '');
   out.push('## Table IV. Paired within-task changes (branch − inherited one-pass, percentage points)', '', 'Quartiles are Tukey hinges (medians of the lower and upper halves; for odd n the median belongs to both halves).', '', T.tableIV(a.primary.paired), '');
-  out.push('## Table V. SQL re-execution and sensitivity', '', T.tableVReproduce(a.reproduce, study.tasks), '', T.tableVSensitivity(a.sensitivity), '');
+  const subsetList = a.sensitivity.map((s) => `- **${s.label}** (${s.tasks.length} tasks): ${s.rule}.`).concat(a.sensitivitySkipped.map((s) => `- not computed: ${s}.`));
+  out.push('## Table V. SQL re-execution and sensitivity', '', T.tableVReproduce(a.reproduce, study.tasks), '', 'Sensitivity subsets (study setting `sensitivity` in study.json; the default is the paper\'s three):', '', ...subsetList, '', T.tableVSensitivity(a.sensitivity), '');
   out.push('## Table VI. Mechanisms of violated obligations in false passes', '', T.tableVI(a.mech), '', 'These totals concern different sets of test-passing runs, not a paired count of defects introduced by revision.', '');
   out.push('## Table VII. Targeted replication', '', 'Cells give passed/total tests; P = suite pass, F = suite failure, E = execution error (candidate execution failed, or pytest errored, failed collection, timed out or crashed).', '', T.tableVII(a.cells), '');
   out.push('## Trajectories (per revision branch and obligation, code label from the one-pass snapshot)', '', 'Counts; in parentheses, how many had their judging assertions changed (test label changed or test_solution.py differs from the snapshot).', '', T.tableTrajectories(a.trajTab), '');

@@ -101,6 +101,8 @@ export function tableVReproduce(rows: ReproduceRow[] | null, studyTasks: string[
 /** One sensitivity restriction's results. */
 export interface SensitivityResult {
   label: string;
+  /** The subset's rule in words (protocol/sensitivity.ts). */
+  rule: string;
   tasks: string[];
   summary: Record<ConditionId, ConditionSummary>;
   paired: Partial<Record<ConditionId, Record<keyof TaskScores, PairedSummary>>>;

@@ -20,6 +20,7 @@ import { runRows, labelRows, scoreRows, trajectoryRows, mutationRows, pfe, type 
 import * as T from './tables';
 import { readmeText } from './readme';
 import { renderReport } from './render';
+import { PAPER_SENSITIVITY, SensitivitySubsets, type SensitivitySubset } from '../../protocol/sensitivity';
 import { readReplyProvenance } from './provenance';
 
 export interface WriteReportInput {
@@ -28,8 +29,11 @@ export interface WriteReportInput {
   runsDir?: string;
   /** Folder holding <qid>/obligations.yaml (default tasksRoot()). */
   tasksDir?: string;
-  /** Tasks excluded in the sensitivity analysis (the paper: q11). */
-  exclude?: string[];
+  /**
+   * Table V's sensitivity subsets, overriding the study's setting (study.json `sensitivity`,
+   * default PAPER_SENSITIVITY of protocol/sensitivity.ts).
+   */
+  sensitivity?: SensitivitySubset[];
 }
 
 export interface WriteReportResult {
@@ -74,17 +78,24 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   const reproduce = study.reproduce === null ? null : parseReproduce(study.reproduce, path.join(studyDir, 'reproduce.json'));
   const mutation = study.mutation === null ? null : parseMutation(study.mutation, path.join(studyDir, 'mutation.json'));
   const reproduced = reproduce ? new Map(reproduce.map((r) => [r.query, r.reproduced])) : null;
-  // The paper's sensitivity exclusion (q11), applied only when that task is in the study.
-  const exclude = (input.exclude ?? ['q11']).filter((t) => tasks.includes(t));
-
-  const sensitivity: T.SensitivityResult[] = [{ label: 'Primary (all assigned tasks)', tasks, ...primary }];
-  const addRestriction = (label: string, ts: string[]) => sensitivity.push({ label, tasks: ts, ...analyse(scored, ts) });
-  if (exclude.length) addRestriction(`Excluding ${exclude.join(', ')}`, restrictTasks(tasks, { exclude }));
-  if (reproduced) {
-    const rep = new Set([...reproduced].filter(([, v]) => v).map(([k]) => k));
-    addRestriction('SQL-reproduced references only', restrictTasks(tasks, { reproduced: rep }));
-    if (exclude.length) addRestriction(`SQL-reproduced, excluding ${exclude.join(', ')}`, restrictTasks(tasks, { exclude, reproduced: rep }));
+  const subsets = sensitivitySubsets(study, input.sensitivity);
+  const sensitivity: T.SensitivityResult[] = [{ label: 'Primary (all assigned tasks)', rule: 'every assigned task', tasks, ...primary }];
+  const rep = reproduced ? new Set([...reproduced].filter(([, v]) => v).map(([k]) => k)) : null;
+  const skipped: string[] = [];
+  for (const s of subsets) {
+    if (s.reproducedOnly && !rep) {
+      skipped.push(`${s.name} (needs reproduce.json)`);
+      continue;
+    }
+    const exclude = s.exclude.filter((t) => tasks.includes(t));
+    if (s.exclude.length && !exclude.length) {
+      skipped.push(`${s.name} (excludes no task of this study)`);
+      continue;
+    }
+    const ts = restrictTasks(tasks, { exclude, reproduced: s.reproducedOnly ? rep : null });
+    sensitivity.push({ label: s.name, rule: s.rule, tasks: ts, ...analyse(scored, ts) });
   }
+  const exclude = [...new Set(subsets.flatMap((s) => s.exclude).filter((t) => tasks.includes(t)))];
 
   const cats = perCondition((c) => failureCategories(runsOf(scored, c, tasks).map((s) => s.run.record?.comparison ?? null)));
   const mech = perCondition((c) => mechanismsFor(scored, c, tasks));
@@ -177,7 +188,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   const intervals = intervalAnalysis(study.records);
   fs.writeFileSync(path.join(reportDir, 'intervals.json'), JSON.stringify(intervals, null, 2) + '\n');
   files.push(path.join(reportDir, 'intervals.json'));
-  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, cats, mech, trajTab, highScores, cells, intervals, provenance });
+  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance });
   const mdFile = path.join(reportDir, 'report.md');
   fs.writeFileSync(mdFile, md);
   const readme = path.join(reportDir, 'README.md');
@@ -198,6 +209,20 @@ export function mutationFigureCells(
 ): { task: string; condition: string; valid: boolean | null; killed: number; total: number; falsePass: boolean }[] {
   const falsePass = new Set(runs.filter((r) => r.record?.falsePass).map((r) => `${r.taskId}/${r.condition}`));
   return mutation.map((m) => ({ task: m.task, condition: m.condition, valid: m.validOnGold, killed: m.killed, total: m.total, falsePass: falsePass.has(`${m.task}/${m.condition}`) }));
+}
+
+/**
+ * The sensitivity subsets of a study: the override if given, else study.json `sensitivity`, else
+ * PAPER_SENSITIVITY (a study recorded before the setting existed).
+ * @throws InputError naming study.json and the field when the recorded setting is invalid.
+ */
+export function sensitivitySubsets(study: LoadedStudy, override?: SensitivitySubset[]): SensitivitySubset[] {
+  if (override) return override;
+  const recorded = (study.manifest as Record<string, unknown>).sensitivity;
+  if (recorded === undefined) return [...PAPER_SENSITIVITY];
+  const r = SensitivitySubsets.safeParse(recorded);
+  if (!r.success) throw new InputError(r.error.issues[0].message, path.join(study.studyDir, 'study.json'), `sensitivity.${r.error.issues[0].path.join('.')}`);
+  return r.data;
 }
 
 /** True when the study's model was replayed (study.json `replayed`, or a replay:<corpus> model). */

@@ -12,6 +12,7 @@ import { PINNED } from '../../protocol/settings';
 import { InputError } from '../common/errors';
 import type { StudyInput, StudyManifestSummary } from '../../protocol/inputs';
 import { canonicalJson, legacyCanonicalJson, sha256, sha256File } from './hash';
+import { PAPER_SENSITIVITY, type SensitivitySubset } from '../../protocol/sensitivity';
 import { studyDir } from './layout';
 
 export interface StudyManifest {
@@ -31,6 +32,8 @@ export interface StudyManifest {
   versions: Record<string, string>;
   /** input file (repo- or home-relative label) -> sha256 ("missing" when absent). */
   inputs: Record<string, string>;
+  /** Table V's sensitivity subsets (protocol/sensitivity.ts): a report setting, not part of the hash. */
+  sensitivity?: SensitivitySubset[];
   manifestHash: string;
 }
 
@@ -113,7 +116,8 @@ export async function initStudy(input: StudyInput): Promise<StudyManifestSummary
     }
     return { studyDir: dir, manifestHash: old.manifestHash, replayed: body.replayed };
   }
-  const manifest: StudyManifest = { ...body, createdAt: new Date().toISOString(), gitRevision: gitRevision(), manifestHash };
+  // The sensitivity subsets decide no run: recorded for the report, outside the hash.
+  const manifest: StudyManifest = { ...body, sensitivity: input.sensitivity ?? [...PAPER_SENSITIVITY], createdAt: new Date().toISOString(), gitRevision: gitRevision(), manifestHash };
   fs.writeFileSync(file, JSON.stringify(manifest, null, 2));
   return { studyDir: dir, manifestHash, replayed: body.replayed };
 }

@@ -6,6 +6,7 @@ import { writeReport } from '../../activities/report/writeReport';
 import { finishModels } from '../../activities/report/modelsReport';
 import { studyDir } from '../../activities/store/layout';
 import { CONDITIONS } from '../../protocol/conditions';
+import { paperShapedSubsets } from '../../protocol/sensitivity';
 
 export function register(program: Command): void {
   program
@@ -13,8 +14,8 @@ export function register(program: Command): void {
     .description('write runs/<ID>/report/: report.md (Tables I–VII), Figure 1 and, when the mutation analysis ran, Figure 2 (SVG, PNG), summary.json, CSV/Parquet exports (mutation.csv/.parquet too)')
     .argument('<id>', 'study id (a folder under runs/)')
     .option('--runs <dir>', 'folder holding the study folders (default: LOCKIN_RUNS or <repo>/runs)')
-    .option('--exclude <tasks>', 'comma-separated tasks excluded in the sensitivity analysis', 'q11')
-    .action(async (id: string, opts: { runs?: string; exclude: string }) => {
+    .option('--exclude <tasks>', "comma-separated tasks for the paper's three sensitivity subsets instead of the study's setting (study.json sensitivity; default: the paper's, excluding q11)")
+    .action(async (id: string, opts: { runs?: string; exclude?: string }) => {
       // A model matrix (`--models`): the combined report over its sub-studies (each has its own).
       const matrix = path.join(opts.runs ? path.resolve(opts.runs, id) : studyDir(id), 'models.json');
       if (!opts.runs && fs.existsSync(matrix)) {
@@ -23,10 +24,11 @@ export function register(program: Command): void {
         console.log(`combined report of ${studies.length} models written to ${m.reportDir} (${m.records} records); per model: ${studies.map((s) => `lockin report ${s.studyId}`).join(', ')}`);
         return;
       }
+      const exclude = opts.exclude?.split(',').map((s) => s.trim()).filter(Boolean);
       const res = await writeReport({
         studyId: id,
         runsDir: opts.runs ? path.resolve(opts.runs) : undefined,
-        exclude: opts.exclude.split(',').map((s) => s.trim()).filter(Boolean),
+        sensitivity: exclude ? paperShapedSubsets(exclude, 'lockin report --exclude') : undefined,
       });
       const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '—' : `${(x * 100).toFixed(2)}%`);
       for (const c of CONDITIONS) {

@@ -6,19 +6,25 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import execa from 'execa';
-import { mutationFigureCells, writeReport } from '../../activities/report/writeReport';
+import { mutationFigureCells, sensitivitySubsets, writeReport } from '../../activities/report/writeReport';
+import { loadStudy } from '../../activities/scoring/study';
 import { parseMutation } from '../../activities/report/sideFiles';
 import { venvPython } from '../../activities/common/paths';
 import { provenanceCaption, provenanceParagraph } from '../../activities/report/provenance';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study');
+
+/** The fixture study loaded from a copy of its runs folder. */
+async function loadFixture(runs: string) {
+  return { study: await loadStudy(path.join(runs, 'fx1'), { tasksDir: path.join(FIXTURE, 'tasks') }) };
+}
 let runsDir: string;
 let reportDir: string;
 
 beforeAll(async () => {
   runsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-report-'));
   fs.cpSync(path.join(FIXTURE, 'runs'), runsDir, { recursive: true });
-  const res = await writeReport({ studyId: 'fx1', runsDir, tasksDir: path.join(FIXTURE, 'tasks'), exclude: ['q3'] });
+  const res = await writeReport({ studyId: 'fx1', runsDir, tasksDir: path.join(FIXTURE, 'tasks') });
   reportDir = res.reportDir;
 }, 120_000);
 
@@ -84,6 +90,47 @@ test('report.md: banner, tables and hand-worked cells', () => {
   expect(md).toContain('| q1 | Test-Guided Revision | test_solution.py | test-fixture-data | no | fixture data in rows: fixture literals changed: 5 -> 10; failing on the snapshot, passing at the end: test_total |');
   expect(md).toContain('1 adjudicated labels used (labels/final.csv); the rest default to automated; 1 match no labelled run and were ignored: q3 one-pass O12');
 });
+
+test('sensitivity subsets come from the study setting (study.json), each named with its rule; nothing task-specific in the report code', () => {
+  const md = fs.readFileSync(path.join(reportDir, 'report.md'), 'utf8');
+  expect(md).toContain(
+    [
+      '- **Primary (all assigned tasks)** (4 tasks): every assigned task.',
+      "- **Excluding q3** (3 tasks): every task but q3 (the fixture's stand-in for the paper's q11).",
+      '- **SQL-reproduced references only** (3 tasks): only the tasks whose reference reproduces under SQL re-execution.',
+      '- **SQL-reproduced, excluding q3** (2 tasks): both restrictions.',
+    ].join('\n'),
+  );
+  expect(md).toContain('| Excluding q3 | Frozen One-Pass | 3 |');
+  const src = fs.readFileSync(path.join(__dirname, '..', '..', 'activities', 'report', 'writeReport.ts'), 'utf8');
+  expect(src).not.toMatch(/['"]q\d+[ab]?['"]/);
+});
+
+test('without a recorded setting the paper\'s subsets apply (q11 is not in this study, so its two subsets are named as not computed); a bad setting names study.json and the field', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-report-sens-'));
+  fs.cpSync(path.join(FIXTURE, 'runs'), dir, { recursive: true });
+  const manifestFile = path.join(dir, 'fx1', 'study.json');
+  const m = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+  delete m.sensitivity;
+  fs.writeFileSync(manifestFile, JSON.stringify(m));
+  try {
+    const { study } = await loadFixture(dir);
+    expect(sensitivitySubsets(study).map((s) => [s.name, s.exclude, s.reproducedOnly])).toEqual([
+      ['Excluding q11', ['q11'], false],
+      ['SQL-reproduced references only', [], true],
+      ['SQL-reproduced, excluding q11', ['q11'], true],
+    ]);
+    await writeReport({ studyId: 'fx1', runsDir: dir, tasksDir: path.join(FIXTURE, 'tasks') });
+    const md = fs.readFileSync(path.join(dir, 'fx1', 'report', 'report.md'), 'utf8');
+    expect(md).toContain('- not computed: Excluding q11 (excludes no task of this study).');
+    expect(md).toContain('- **SQL-reproduced references only** (3 tasks):');
+    fs.writeFileSync(manifestFile, JSON.stringify({ ...m, sensitivity: [{ name: 'x', rule: 'y', exclude: ['eleven'] }] }));
+    const bad = await loadFixture(dir);
+    expect(() => sensitivitySubsets(bad.study)).toThrow(`${manifestFile} (sensitivity.0.exclude.0):`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);
 
 test('provenance of the replies: exact shares from the fixture call files, in the first paragraph, Table III caption and summary.json', () => {
   const md = fs.readFileSync(path.join(reportDir, 'report.md'), 'utf8');
@@ -155,7 +202,7 @@ test('with mutation.json: Figure 2 (cells framed where the run was a false pass)
     const suites = [suite('q1', 'one-pass', true, 3, 5), suite('q3', 'test-guided', false, 0, 4), suite('q12', 'plan-audit', true, 0, 4)];
     const mutationFile = { studyId: 'fx1', equivalenceScale: 0.01, confirmScale: null, maxPerOperator: 2, suites, mutants: {} };
     fs.writeFileSync(path.join(dir, 'fx1', 'mutation.json'), JSON.stringify(mutationFile));
-    const opts = { studyId: 'fx1', runsDir: dir, tasksDir: path.join(FIXTURE, 'tasks'), exclude: ['q3'] };
+    const opts = { studyId: 'fx1', runsDir: dir, tasksDir: path.join(FIXTURE, 'tasks') };
     const { reportDir: out } = await writeReport(opts);
     expect(fs.readFileSync(path.join(out, 'figure2-mutation.png')).subarray(1, 4).toString()).toBe('PNG');
     expect(fs.readFileSync(path.join(out, 'figure2-mutation.svg'), 'utf8')).toContain('<svg');
