@@ -4,9 +4,15 @@
  * summary.json).
  */
 
-/** README.md for a report folder; `exclude` names the tasks of the exclusion sensitivity. */
-export function readmeText(exclude: string[]): string {
-  const ex = JSON.stringify(exclude);
+/** README.md for a report folder; `subsets` are the sensitivity subsets Table V shows (protocol/sensitivity.ts). */
+export function readmeText(subsets: readonly { name: string; exclude: string[]; reproducedOnly: boolean }[]): string {
+  const subsetLines = subsets
+    .map((s) => {
+      const keep = [s.reproducedOnly ? '(scores.reproduced == True)' : '', s.exclude.length ? `~scores.task.isin(${JSON.stringify(s.exclude)})` : ''].filter(Boolean);
+      const d = keep.length ? `scores[${keep.join(' & ')}]` : 'scores';
+      return `subsets[${JSON.stringify(s.name)}] = ${d}`;
+    })
+    .join('\n');
   return `# Recomputing the report from its exports
 
 Every number in report.md comes from the files in this folder. Read them with pandas
@@ -63,11 +69,10 @@ def paired(d, branch, dim):
                 decreased=(c < 0).sum(), median=md, lower=lo, upper=hi, iqr=hi - lo)
 paired(scores, "plan-audit", "test")
 
-# Table V: the same computations on restricted task lists (pairing preserved)
-excl = scores[~scores.task.isin(${ex})]
-repro = scores[scores.reproduced == True]
-both = repro[~repro.task.isin(${ex})]
-paired(repro, "plan-audit", "code")   # and Table III's groupby on runs filtered the same way
+# Table V: the same computations on each sensitivity subset (study.json sensitivity; pairing preserved)
+subsets = {}
+${subsetLines}
+paired(subsets[${JSON.stringify(subsets[0]?.name ?? '')}], "plan-audit", "code")   # and Table III's groupby on runs filtered the same way
 
 # Table VI: violated obligations in false-pass runs
 v = labels[labels.replicate.isna() & labels.false_pass & (labels.final_code == "violated")]

@@ -95,7 +95,6 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
     const ts = restrictTasks(tasks, { exclude, reproduced: s.reproducedOnly ? rep : null });
     sensitivity.push({ label: s.name, rule: s.rule, tasks: ts, ...analyse(scored, ts) });
   }
-  const exclude = [...new Set(subsets.flatMap((s) => s.exclude).filter((t) => tasks.includes(t)))];
 
   const cats = perCondition((c) => failureCategories(runsOf(scored, c, tasks).map((s) => s.run.record?.comparison ?? null)));
   const mech = perCondition((c) => mechanismsFor(scored, c, tasks));
@@ -192,7 +191,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   const mdFile = path.join(reportDir, 'report.md');
   fs.writeFileSync(mdFile, md);
   const readme = path.join(reportDir, 'README.md');
-  fs.writeFileSync(readme, readmeText(exclude));
+  fs.writeFileSync(readme, readmeText(subsets));
   files.push(mdFile, readme);
   return { reportDir, files, summary: primary.summary };
 }

@@ -102,6 +102,9 @@ test('sensitivity subsets come from the study setting (study.json), each named w
     ].join('\n'),
   );
   expect(md).toContain('| Excluding q3 | Frozen One-Pass | 3 |');
+  // the report's README recomputes each subset with pandas
+  const readme = fs.readFileSync(path.join(reportDir, 'README.md'), 'utf8');
+  expect(readme).toContain('subsets["Excluding q3"] = scores[~scores.task.isin(["q3"])]\nsubsets["SQL-reproduced references only"] = scores[(scores.reproduced == True)]\nsubsets["SQL-reproduced, excluding q3"] = scores[(scores.reproduced == True) & ~scores.task.isin(["q3"])]');
   const src = fs.readFileSync(path.join(__dirname, '..', '..', 'activities', 'report', 'writeReport.ts'), 'utf8');
   expect(src).not.toMatch(/['"]q\d+[ab]?['"]/);
 });
