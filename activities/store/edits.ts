@@ -15,13 +15,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { BUDGETS, ConditionId } from '../../protocol/conditions';
-import type { PermissionDeviation, TestEditKind } from '../../protocol/records';
+import { TEST_EDIT_KINDS, type PermissionDeviation, type TestEditKind } from '../../protocol/records';
 import { runPythonJson } from '../common/python';
 import { parseJunit, type JunitCase } from '../execution/junit';
 
 /** One test edit as test_edits.py reports it. */
 export const TestEdit = z.object({
-  kind: z.enum(['imports-syntax', 'fixture-data', 'fixture-structure', 'assertion-added', 'assertion-removed', 'assertion-changed']),
+  kind: z.enum(TEST_EDIT_KINDS),
   where: z.string(),
   tests: z.array(z.string()),
   detail: z.string(),
