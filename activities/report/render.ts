@@ -9,6 +9,7 @@ import { sampleNotes } from './modelsReport';
 import { provenanceCaption, provenanceParagraph, type ReplyProvenance } from './provenance';
 import { renderDeviations, studyDeviations } from './deviations';
 import { STUDY_TASKS } from '../tasks/schema';
+import { PAPER_NAMED_TASKS } from '../tasks/eligibility';
 
 const MUTATION_NOTE =
   'Each frozen test_solution.py is run against the gold solution (a suite that fails gold is invalid: it is not run on the mutants and counts in no score) and against mutants of gold made by documented operators (activities/python/mutants.py: join type, price column, aggregate function, filter bound, dropped DISTINCT, alias rename, decimal cast, rollup removal). Each mutant runs on the SF=0.01 database; one that agrees with the reference there runs again on the study\'s database, and only one that agrees on both is dropped as equivalent (exact scales: mutation.json). Mutation score = killed / non-equivalent mutants. Raw data: mutation.csv/.parquet (one row per suite and mutant; status not-run for the mutants of an invalid suite).';
@@ -57,6 +58,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     ['Replayed', replayedStudy ? 'yes' : 'no'],
     ['Scale factor', scale ?? '—'],
     ['Assigned tasks', `${study.tasks.length}: ${study.tasks.join(' ')}`],
+    ['Chosen by', taskSelection(study.tasks)],
     ['Runs missing a record', missing.length ? missing.join(', ') : 'none'],
     ['Automated labels', `${methods.judge} runs by judge, ${methods.heuristic} runs by heuristic fallback, ${methods.none} runs unlabelled; ${heuristicLabels} obligation labels have a heuristic dimension (source: heuristic in labels.csv)`],
     ['Final labels', study.finalLabelsImported ? `${study.finalLabelsImported - study.finalLabelsUnmatched.length} adjudicated labels used (labels/final.csv); the rest default to automated${study.finalLabelsUnmatched.length ? `; ${study.finalLabelsUnmatched.length} match no labelled run and were ignored: ${study.finalLabelsUnmatched.slice(0, 20).map((k) => k.split('|').join(' ')).join(', ')}` : ''}` : 'none imported: final = automated'],
@@ -107,6 +109,14 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('## Deviations from the paper', '', renderDeviations(studyDeviations({ model, tasks: study.tasks, studyTaskCount: STUDY_TASKS.length })), '');
   out.push('## Exports', '', 'runs.csv/.parquet (one row per run), labels.csv/.parquet (automated and final labels per obligation), scores.csv/.parquet (one row per task × condition), trajectories.csv/.parquet, mutation.csv/.parquet (when the mutation analysis ran), summary.json. See README.md for how to recompute every table cell with pandas.', '');
   return out.join('\n');
+}
+
+/** Which assigned tasks the paper names and which the project chose (tasks/eligibility.yaml `selection`). Pure. */
+export function taskSelection(tasks: readonly string[]): string {
+  const named = new Set<string>(PAPER_NAMED_TASKS);
+  const paper = tasks.filter((t) => named.has(t));
+  const project = tasks.filter((t) => !named.has(t));
+  return `${paper.length} named by the paper${paper.length ? ` (${paper.join(' ')})` : ''}; ${project.length} chosen by the project${project.length ? ` (${project.join(' ')})` : ''}`;
 }
 
 function mdKv(rows: [string, string | number][]): string {

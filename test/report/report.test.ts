@@ -85,6 +85,7 @@ test('report.md: banner, tables and hand-worked cells', () => {
   expect(md).toContain('Mutation scores: not run');
   expect(md).toContain('## Deviations from the paper\n\nThis study:\n\n- This study\'s replies were replayed from `replay:fixture`');
   expect(md).toContain('- This study assigned 4 of the 30 study tasks (q1 q3 q7 q12).');
+  expect(md).toContain('| Chosen by | 0 named by the paper; 4 chosen by the project (q1 q3 q7 q12) |');
   // the permission deviation of q1 × Test-Guided: a fixture value turned a failing test green
   expect(md).toContain('1 of 1 edits were not allowed by their condition; 1 of those changed fixture data or assertions of a test that failed on the snapshot and passes at the end.');
   expect(md).toContain('| q1 | Test-Guided Revision | test_solution.py | test-fixture-data | no | fixture data in rows: fixture literals changed: 5 -> 10; failing on the snapshot, passing at the end: test_total |');
