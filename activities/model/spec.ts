@@ -3,7 +3,7 @@
  *   anthropic:<model-id>   the Messages API (default model id claude-sonnet-4-6); "anthropic" alone = default
  *   openai:<model-id>      an OpenAI-compatible chat-completions server (OPENAI_BASE_URL, OPENAI_API_KEY;
  *                          backends/openai.ts); the model id is required
- *   replay:<dir>           recorded replies; <dir> absolute, or with a '/' relative to the repo root,
+ *   replay:<dir>           stored reply files (each states its provenance); <dir> absolute, or with a '/' relative to the repo root,
  *                          or a bare name under replay/ ("replay:lockin" = replay/lockin)
  *   claude-code            the `claude` CLI (not implemented: rejected with a clear error)
  */

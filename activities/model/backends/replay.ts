@@ -1,5 +1,5 @@
 /**
- * The replay backend: recorded raw replies instead of a model (the study runs end to end with no
+ * The replay backend: stored reply files instead of a model (the study runs end to end with no
  * network). Layout under the corpus directory, per task (and under `replicate-<r>/` for a
  * targeted replication):
  *   <task>/generate.md
