@@ -64,9 +64,16 @@ async function runCompare(candidateArg: string, referenceArg: string, opts: Comp
   out.push(`normalization ladder: ${lvl == null ? 'no level agrees' : `first agrees at level ${lvl} (${LADDER_LEVELS[lvl]})`}`);
   const t = details.tolerance;
   if (t) {
-    const why = t.failure === 'schema' ? ' (schemas differ)' : t.failure === 'keys' ? ' (duplicate or unmatched keys)' : '';
+    const nKeys = t.unmatchedKeys.candidateOnly.length + t.unmatchedKeys.referenceOnly.length;
+    const why = t.failure === 'schema' ? ' (schemas differ)' : t.failure === 'keys' ? ` (${[nKeys ? 'keys on one side only' : '', t.groupSizes.length ? 'key groups of different sizes' : ''].filter(Boolean).join(', ')})` : '';
     out.push(`key-aligned on ${t.keys.join(',')}: ${t.tightest ? `agrees at atol=${t.tightest.atol} rtol=${t.tightest.rtol}` : `disagrees${why}`}`);
-    for (const b of t.byTolerance) out.push(`  atol=${b.atol} rtol=${b.rtol}: ${b.agree ? 'agree' : `disagree (${b.mismatches} cell mismatches)`}`);
+    for (const b of t.byTolerance) out.push(`  atol=${b.atol} rtol=${b.rtol}: ${b.agree ? 'agree' : `disagree (unpaired rows: ${b.unpairedReference} reference, ${b.unpairedCandidate} candidate)`}`);
+    if (!t.agree) {
+      if (t.unmatchedKeys.referenceOnly.length) out.push(`  reference-only keys, e.g. ${JSON.stringify(t.unmatchedKeys.referenceOnly[0], jsonReplacer)}`);
+      if (t.unmatchedKeys.candidateOnly.length) out.push(`  candidate-only keys, e.g. ${JSON.stringify(t.unmatchedKeys.candidateOnly[0], jsonReplacer)}`);
+      for (const g of t.groupSizes.slice(0, 3)) out.push(`  key ${JSON.stringify(g.key, jsonReplacer)}: ${g.candidate} candidate row(s), ${g.reference} reference row(s)`);
+      for (const m of t.firstMismatches.slice(0, 3)) out.push(`  key ${JSON.stringify(m.key, jsonReplacer)} column ${m.column}: candidate ${JSON.stringify(m.candidate, jsonReplacer)} vs reference ${JSON.stringify(m.reference, jsonReplacer)}`);
+    }
   }
   out.push(`verdict: ${agree ? 'agree' : 'disagree'}`);
   process.stdout.write(`${out.join('\n')}\n`);

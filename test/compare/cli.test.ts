@@ -67,6 +67,18 @@ describe('lockin compare (exit 0 agree, 1 disagree, 2 bad input)', () => {
     expect(ok.out).toContain('key-aligned on item_sk: agrees at atol=0.000001 rtol=0.000001');
   });
 
+  test('T = {k: [1, 1], x: [1.0, 2.0]} against itself with --keys k --atol 1e-6 --rtol 1e-6: agree, exit 0', async () => {
+    const T = { columns: [{ name: 'k', type: 'int' }, { name: 'x', type: 'double' }], rows: [[1, 1.0], [1, 2.0]] };
+    const t = writeFixture(dir, 'dupkeys', T);
+    const r = await cli(t, t, '--keys', 'k', '--atol', '1e-6', '--rtol', '1e-6');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('key-aligned on k: agrees at atol=0.000001 rtol=0.000001');
+    const other = writeFixture(dir, 'dupkeys-other', { ...T, rows: [[1, 1.0], [1, 2.1]] });
+    const d = await cli(other, t, '--keys', 'k', '--atol', '1e-6', '--rtol', '1e-6');
+    expect(d.code).toBe(1);
+    expect(d.out).toContain('disagree (unpaired rows: 1 reference, 1 candidate)');
+  });
+
   test('bad input exits 2 with a clear message', async () => {
     const missing = await cli(path.join(dir, 'nope.arrow'), ref);
     expect(missing.code).toBe(2);
