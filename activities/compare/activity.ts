@@ -24,7 +24,7 @@ export interface CompareRequest {
   schemaFile?: string;
   /** A folder with reference.arrow (or .parquet) and schema.json. */
   referenceDir: string;
-  /** Task-specific key columns: enables the key-aligned tolerance comparison. */
+  /** Task-specific key columns: enables the key-aligned tolerance comparison ([] = the whole output is one key group). */
   keys?: string[];
   /** Tolerances for the key-aligned comparison (default: the paper's ladder). */
   tolerances?: Tolerance[];
@@ -65,7 +65,7 @@ export async function compareOutputs(req: CompareRequest): Promise<{ outcome: Co
     outcome = {
       agree: false, categories: ['runtime'], primaryCategory: 'runtime',
       summary: `disagree [runtime]: candidate execution ${req.execution.status}${req.execution.reason ? `: ${req.execution.reason.slice(0, 300)}` : ''}`,
-      ladderLevel: null, ...(req.keys?.length ? { toleranceAgreement: null } : {}),
+      ladderLevel: null, ...(req.keys ? { toleranceAgreement: null } : {}),
     };
   } else {
     const candidate = await loadOutputFiles(candidateFiles(req));
@@ -80,14 +80,15 @@ export async function compareOutputs(req: CompareRequest): Promise<{ outcome: Co
 
 /**
  * Pure analysis of one candidate against its reference: the primary verdict (row order
- * ignored), the normalization ladder and, when keys are given, the key-aligned tolerance comparison.
+ * ignored), the normalization ladder and, when keys are given ([] included: one key group), the
+ * key-aligned tolerance comparison.
  * @returns the small outcome (without detailsFile) and the full details
  * @throws InputError (field "keys") when a key column is not in the reference
  */
 export function analyzeTables(candidate: PlainTable, reference: PlainTable, keys?: string[], tolerances?: readonly Tolerance[]): { outcome: ComparisonOutcome; details: ComparisonDetails } {
   const primary = compareTables(candidate, reference);
   const ladder = normalizationLadder(candidate, reference);
-  const tolerance = keys?.length ? compareKeyAligned(candidate, reference, keys, tolerances ?? TOLERANCE_LADDER) : null;
+  const tolerance = keys ? compareKeyAligned(candidate, reference, keys, tolerances ?? TOLERANCE_LADDER) : null;
   const details: ComparisonDetails = { candidate: candidate.source, reference: reference.source, primary, ladder, tolerance };
   const outcome: ComparisonOutcome = {
     agree: primary.agree, categories: primary.categories, primaryCategory: primary.primaryCategory, summary: primary.summary,

@@ -32,6 +32,8 @@ export interface ReportAnalyses {
   intervals: IntervalAnalysis;
   /** The replies' provenance, from the call files (activities/report/provenance.ts). */
   provenance: ReplyProvenance;
+  /** Per task with a tasks/<qid>/evaluation.yaml: its robustness keys ([] = one group). */
+  robustnessKeys: Record<string, string[]>;
 }
 
 /**
@@ -74,6 +76,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('## Samples and intervals', '', renderIntervals(a.intervals, sampleNotes(a.intervals)), '');
   out.push('**Failure categories** (primary category, any-category count in parentheses; runs without reference agreement)', '', T.tableFailureCategories(a.cats), '');
   const extras: T.RunExtras[] = study.runs.filter((r) => r.record).map((r) => ({
+    taskId: r.taskId,
     condition: r.condition,
     agree: r.record!.comparison?.agree ?? null,
     ladderLevel: r.record!.comparison?.ladderLevel,
@@ -84,6 +87,12 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     costUsd: r.record!.costUsd ?? 0,
   }));
   out.push('**Robustness** (post-hoc; never changes the primary outcome)', '', T.tableRobustness(extras), '');
+  out.push(
+    '**Key-aligned tolerance comparison per task** (robustness (a): rows aligned on the task\'s keys, repeated keys paired as multisets, non-doubles exact, doubles within atol = rtol ∈ {1e-8, 1e-6, 1e-5, 1e-4}; the paper ran it for q2, q13, q17, q35, q78; cells: primary verdict and the tightest agreeing tolerance)',
+    '',
+    T.tableKeyedRobustness(extras, a.robustnessKeys, study.tasks),
+    '',
+  );
   out.push('**Model usage** (the paper recorded no token counts; the shared initial generation is counted in every condition that inherits it)', '', T.tableUsage(extras), '');
   out.push('## Table IV. Paired within-task changes (branch − inherited one-pass, percentage points)', '', 'Quartiles are Tukey hinges (medians of the lower and upper halves; for odd n the median belongs to both halves).', '', T.tableIV(a.primary.paired), '');
   const subsetList = a.sensitivity.map((s) => `- **${s.label}** (${s.tasks.length} tasks): ${s.rule}.`).concat(a.sensitivitySkipped.map((s) => `- not computed: ${s}.`));

@@ -209,6 +209,7 @@ export function tableSurvivors(rows: MutationRow[]): string {
 
 /** One run's robustness results and usage (from its record). */
 export interface RunExtras {
+  taskId: string;
   condition: ConditionId;
   agree: boolean | null;
   ladderLevel: number | null | undefined;
@@ -236,6 +237,37 @@ export function tableRobustness(runs: RunExtras[]): string {
       return [NAME(c), lv(0), lv(1), lv(2), lv(3), rs.filter((r) => r.ladderLevel === null).length, rs.filter((r) => r.ladderLevel === undefined).length, tolText];
     }),
   );
+}
+
+/** A tolerance as the ladder writes it: 1e-8, 0.0001 → 1e-4. */
+function tolText(t: number): string {
+  return t.toExponential().replace(/\.?0*e/, 'e').replace('e+', 'e');
+}
+
+/**
+ * Robustness (a) per task (docs/protocol.md §4; paper: "Robustness analyses"): for each task
+ * with recorded keys (tasks/<qid>/evaluation.yaml) or a recorded key-aligned result, per
+ * condition the primary verdict and the tightest tolerance of the key-aligned ladder that
+ * agrees. "disagree → 1e-6": the exact comparison fails and the keyed one agrees from 1e-6 on;
+ * "agree (1e-8)": both agree; "no tolerance": the keyed comparison fails at every tolerance;
+ * "not computed": the run's record has no key-aligned result (e.g. keys recorded after it ran);
+ * "—": no run record. Pure.
+ * @param runs the study's runs (task, condition, primary agreement, tightest agreeing tolerance)
+ * @param keys per task, its key columns ([] = one group)
+ * @param tasks the study's task order
+ */
+export function tableKeyedRobustness(runs: RunExtras[], keys: Record<string, string[]>, tasks: string[]): string {
+  const shown = tasks.filter((t) => keys[t] !== undefined || runs.some((r) => r.taskId === t && r.toleranceAgreement !== undefined));
+  if (shown.length === 0) return '_No task of this study has recorded keys (tasks/<qid>/evaluation.yaml)._';
+  const cell = (r: RunExtras | undefined): string => {
+    if (!r) return '—';
+    if (r.toleranceAgreement === undefined) return 'not computed';
+    const exact = r.agree === true ? 'agree' : 'disagree';
+    if (r.toleranceAgreement === null) return `${exact}; no tolerance`;
+    return r.agree === true ? `agree (${tolText(r.toleranceAgreement)})` : `disagree → ${tolText(r.toleranceAgreement)}`;
+  };
+  const keyText = (t: string) => (keys[t] === undefined ? '(not recorded now)' : keys[t].length ? keys[t].join(', ') : '(none: one group)');
+  return mdTable(['Task', 'Keys', ...CONDITIONS.map(NAME)], shown.map((t) => [t, keyText(t), ...CONDITIONS.map((c) => cell(runs.find((r) => r.taskId === t && r.condition === c)))]));
 }
 
 /** Model usage per condition: calls are in Table III; tokens and cost summed over the condition's runs. */

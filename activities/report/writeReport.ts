@@ -7,7 +7,8 @@ import { intervalAnalysis } from './intervals';
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
-import { runsRoot } from '../common/paths';
+import { runsRoot, tasksRoot } from '../common/paths';
+import { loadEvaluationSpec } from '../tasks/evaluation';
 import { runPythonJson } from '../common/python';
 import { InputError } from '../common/errors';
 import { CONDITIONS, BUDGETS, type ConditionId } from '../../protocol/conditions';
@@ -187,7 +188,12 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   const intervals = intervalAnalysis(study.records);
   fs.writeFileSync(path.join(reportDir, 'intervals.json'), JSON.stringify(intervals, null, 2) + '\n');
   files.push(path.join(reportDir, 'intervals.json'));
-  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance });
+  const robustnessKeys: Record<string, string[]> = {};
+  for (const t of tasks) {
+    const spec = loadEvaluationSpec(t, input.tasksDir ?? tasksRoot());
+    if (spec) robustnessKeys[t] = spec.keys;
+  }
+  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys });
   const mdFile = path.join(reportDir, 'report.md');
   fs.writeFileSync(mdFile, md);
   const readme = path.join(reportDir, 'README.md');

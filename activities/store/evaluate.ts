@@ -2,12 +2,12 @@
  * Evaluation of one frozen run (docs/protocol.md §4–5): reference agreement of the candidate
  * output (with the robustness analyses), then the automated obligation labels.
  */
-import * as fs from 'fs';
 import * as path from 'path';
-import YAML from 'yaml';
 import { compareWithReference } from '../compare/activity';
 import { labelObligations } from '../scoring/labelActivity';
-import { referencesDir, tasksRoot } from '../common/paths';
+import { referencesDir } from '../common/paths';
+import { InputError, nonRetryable } from '../common/errors';
+import { loadEvaluationSpec } from '../tasks/evaluation';
 import type { ComparisonOutcome, ExecutionOutcome, ModelParams } from '../../protocol/types';
 import type { ConditionId } from '../../protocol/conditions';
 import { evaluationDir } from '../../protocol/layout';
@@ -29,14 +29,12 @@ export interface EvaluateRunRequest {
 
 /**
  * Task-specific key columns for the key-aligned tolerance comparison, from the optional
- * `tasks/<qid>/evaluation.yaml` (`keys: [a, b]`); undefined when the task has none.
- * (Kept out of task.yaml: it is evaluation configuration, never shown to the model.)
+ * `tasks/<qid>/evaluation.yaml` (activities/tasks/evaluation.ts); undefined when the task has
+ * none, [] when the whole output is one key group.
+ * @throws TaskLoadError naming the file and field when the file is invalid
  */
 export function robustnessKeys(taskId: string): string[] | undefined {
-  const file = path.join(tasksRoot(), taskId, 'evaluation.yaml');
-  if (!fs.existsSync(file)) return undefined;
-  const doc = YAML.parse(fs.readFileSync(file, 'utf8')) as { keys?: string[] };
-  return doc?.keys?.length ? doc.keys : undefined;
+  return loadEvaluationSpec(taskId)?.keys;
 }
 
 /**
@@ -46,10 +44,17 @@ export function robustnessKeys(taskId: string): string[] | undefined {
  */
 export async function evaluateRun(req: EvaluateRunRequest): Promise<ComparisonOutcome> {
   const evalDir = evaluationDir(req.conditionDir, req.condition);
+  let keys: string[] | undefined;
+  try {
+    keys = robustnessKeys(req.taskId);
+  } catch (e) {
+    if (e instanceof InputError) throw nonRetryable(e); // a bad evaluation.yaml: retrying cannot help
+    throw e;
+  }
   const comparison = await compareWithReference({
     candidateDir: evalDir,
     referenceDir: path.join(referencesDir(req.scale), req.taskId),
-    keys: robustnessKeys(req.taskId),
+    keys,
     outDir: evalDir,
     execution: { status: req.execution.status, reason: req.execution.reason },
   });

@@ -52,6 +52,10 @@ export function collectInputs(input: StudyInput): Record<string, string> {
   const allTasks = [...new Set([...input.tasks, ...(input.replicate?.tasks ?? [])])].sort();
   for (const t of allTasks) {
     for (const f of ['task.yaml', 'obligations.yaml']) inputs[`tasks/${t}/${f}`] = hashIfExists(path.join(tasksRoot(), t, f));
+    // evaluation.yaml (robustness keys) decides results too; hashed only where present, so the
+    // manifests of tasks without one are unchanged.
+    const evaluation = path.join(tasksRoot(), t, 'evaluation.yaml');
+    if (fs.existsSync(evaluation)) inputs[`tasks/${t}/evaluation.yaml`] = sha256File(evaluation);
     inputs[`references/${t}/reference.arrow`] = hashIfExists(path.join(referencesDir(input.scale), t, 'reference.arrow'));
   }
   for (const f of listFiles(path.join(REPO_ROOT, 'activities', 'model', 'prompts')).sort()) inputs[path.relative(REPO_ROOT, f)] = sha256File(f);

@@ -22,6 +22,7 @@ import YAML from 'yaml';
 import { loadEligibility } from './eligibility';
 import { displayPath, listTaskIds, loadTaskFolder, TaskLoadError, type LoadedTask, type TaskProblem } from './load';
 import { readQueryTexts } from './queryTexts';
+import { checkEvaluationKeys, evaluationFile, loadEvaluationSpec } from './evaluation';
 import { OBLIGATION_CLASSES, OBLIGATION_KINDS } from './schema';
 import { conventionNullable, manifestTables, structColumns, TPCDS_PRIMARY_KEYS, type ColumnType } from './sparkTypes';
 
@@ -161,6 +162,7 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
         checked.reference = true;
         problems.push(...checkOutputAgainstReference(loaded, cols));
         problems.push(...checkRulesAgainstReference(loaded.obligations.obligations, cols, loaded.obligationsFile));
+        problems.push(...evaluationProblems(qid, root, cols.map((c) => c.name)));
       }
     } else refsMissing++;
     const text = texts[qid];
@@ -196,4 +198,15 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
     totals,
     notes,
   };
+}
+
+/** evaluation.yaml problems of one task (invalid file, keys that are not reference columns); none without the file. */
+function evaluationProblems(qid: string, root: string, referenceColumns: string[]): TaskProblem[] {
+  try {
+    const spec = loadEvaluationSpec(qid, root);
+    return spec ? checkEvaluationKeys(spec, referenceColumns, displayPath(evaluationFile(qid, root))) : [];
+  } catch (e) {
+    if (e instanceof TaskLoadError) return [...e.problems];
+    throw e;
+  }
 }

@@ -27,7 +27,7 @@ interface CompareOpts {
 
 function parseTolerance(opts: CompareOpts): Tolerance[] | undefined {
   if (opts.atol === undefined && opts.rtol === undefined) return undefined;
-  if (!opts.keys) throw new InputError('--atol/--rtol apply to the key-aligned comparison: give --keys too', undefined, '--keys');
+  if (opts.keys === undefined) throw new InputError('--atol/--rtol apply to the key-aligned comparison: give --keys too', undefined, '--keys');
   const num = (v: string | undefined, name: string): number | undefined => {
     if (v === undefined) return undefined;
     const x = Number(v);
@@ -41,7 +41,7 @@ function parseTolerance(opts: CompareOpts): Tolerance[] | undefined {
 
 /** Runs the comparison and returns the exit code (0 agree, 1 disagree). @throws InputError for bad input. */
 async function runCompare(candidateArg: string, referenceArg: string, opts: CompareOpts): Promise<number> {
-  const keys = opts.keys ? opts.keys.split(',').map((k) => k.trim()).filter(Boolean) : undefined;
+  const keys = opts.keys !== undefined ? opts.keys.split(',').map((k) => k.trim()).filter(Boolean) : undefined;
   const tolerances = parseTolerance(opts);
   const candidate = await loadOutput(candidateArg);
   const reference = await loadOutput(referenceArg);
@@ -66,7 +66,7 @@ async function runCompare(candidateArg: string, referenceArg: string, opts: Comp
   if (t) {
     const nKeys = t.unmatchedKeys.candidateOnly.length + t.unmatchedKeys.referenceOnly.length;
     const why = t.failure === 'schema' ? ' (schemas differ)' : t.failure === 'keys' ? ` (${[nKeys ? 'keys on one side only' : '', t.groupSizes.length ? 'key groups of different sizes' : ''].filter(Boolean).join(', ')})` : '';
-    out.push(`key-aligned on ${t.keys.join(',')}: ${t.tightest ? `agrees at atol=${t.tightest.atol} rtol=${t.tightest.rtol}` : `disagrees${why}`}`);
+    out.push(`key-aligned on ${t.keys.length ? t.keys.join(',') : '(no keys: one group)'}: ${t.tightest ? `agrees at atol=${t.tightest.atol} rtol=${t.tightest.rtol}` : `disagrees${why}`}`);
     for (const b of t.byTolerance) out.push(`  atol=${b.atol} rtol=${b.rtol}: ${b.agree ? 'agree' : `disagree (unpaired rows: ${b.unpairedReference} reference, ${b.unpairedCandidate} candidate)`}`);
     if (!t.agree) {
       if (t.unmatchedKeys.referenceOnly.length) out.push(`  reference-only keys, e.g. ${JSON.stringify(t.unmatchedKeys.referenceOnly[0], jsonReplacer)}`);
@@ -87,7 +87,7 @@ export function register(program: Command): void {
     .description('Compare a candidate output with a reference (exit 0 agree, 1 disagree, 2 bad input)')
     .argument('<candidate>', 'candidate .arrow/.parquet file, or a folder with output.arrow + schema.json')
     .argument('<reference>', 'reference .arrow/.parquet file, or a folder with reference.arrow + schema.json')
-    .option('--keys <cols>', 'comma-separated key columns for the key-aligned tolerance comparison')
+    .option('--keys <cols>', 'comma-separated key columns for the key-aligned tolerance comparison ("": the whole output is one key group)')
     .option('--atol <x>', 'absolute tolerance (key-aligned comparison; default: the ladder 1e-8..1e-4)')
     .option('--rtol <y>', 'relative tolerance (key-aligned comparison)')
     .option('--json', 'print the full result as JSON')

@@ -20,6 +20,14 @@ describe('compareWithReference activity', () => {
     expect(JSON.stringify(out).length).toBeLessThan(2000);
   });
 
+  test('keys [] (one key group, as for a global aggregate): the key-aligned ladder runs and agrees on a permutation', async () => {
+    const cand = writeFixture(dir, 'perm', { ...SALES, rows: [...SALES.rows].reverse() });
+    const out = await compareWithReference({ candidateDir: cand, referenceDir: refDir, keys: [], outDir: path.join(dir, 'out-nokeys') });
+    expect(out).toMatchObject({ agree: true, toleranceAgreement: 1e-8 });
+    const details = JSON.parse(fs.readFileSync(out.detailsFile as string, 'utf8'));
+    expect(details.tolerance).toMatchObject({ keys: [], failure: null, agree: true });
+  });
+
   test('outputFile + schemaFile form; an agreeing candidate', async () => {
     const cand = writeFixture(dir, 'same', SALES);
     const out = await compareWithReference({ outputFile: path.join(cand, 'output.arrow'), schemaFile: path.join(cand, 'schema.json'), referenceDir: refDir, outDir: path.join(dir, 'out2') });
