@@ -9,12 +9,12 @@ import { InputError, nonRetryable } from '../common/errors';
 import { referencesDir } from '../common/paths';
 import { ComparisonOutcome, ExecutionStatus } from '../../protocol/types';
 import { REFERENCE_INVENTORY } from '../tasks/schema';
-import { compareTables, ComparisonResult } from './compare';
+import { analyzeTables, ComparisonDetails, jsonReplacer } from './analyze';
 import { ControlReference, controlsMarkdown, ControlsReport, runControls } from './controls';
-import { normalizationLadder, LadderResult } from './ladder';
 import { loadOutputFiles, OutputFiles, resolveOutput } from './load';
-import { PlainTable } from './table';
-import { compareKeyAligned, Tolerance, TOLERANCE_LADDER, ToleranceResult } from './tolerance';
+import { Tolerance } from './tolerance';
+
+export { analyzeTables, jsonReplacer, type ComparisonDetails } from './analyze';
 
 /** Input of compareWithReference. Give candidateDir, or outputFile (+ schemaFile). */
 export interface CompareRequest {
@@ -32,16 +32,6 @@ export interface CompareRequest {
   outDir: string;
   /** The candidate execution's status: anything but 'ok' is a runtime failure, files are not read. */
   execution?: { status: ExecutionStatus; reason?: string };
-}
-
-/** Everything one comparison found (the content of comparison.json). */
-export interface ComparisonDetails {
-  candidate: string | null;
-  reference: string;
-  primary: ComparisonResult | null;
-  runtime?: { status: ExecutionStatus; reason?: string };
-  ladder: LadderResult | null;
-  tolerance: ToleranceResult | null;
 }
 
 /** Resolves the candidate files of a request. @throws InputError when neither form is given. */
@@ -76,30 +66,6 @@ export async function compareOutputs(req: CompareRequest): Promise<{ outcome: Co
   const detailsFile = path.join(req.outDir, 'comparison.json');
   fs.writeFileSync(detailsFile, `${JSON.stringify(details, jsonReplacer, 2)}\n`);
   return { outcome: { ...outcome, detailsFile }, details };
-}
-
-/**
- * Pure analysis of one candidate against its reference: the primary verdict (row order
- * ignored), the normalization ladder and, when keys are given ([] included: one key group), the
- * key-aligned tolerance comparison.
- * @returns the small outcome (without detailsFile) and the full details
- * @throws InputError (field "keys") when a key column is not in the reference
- */
-export function analyzeTables(candidate: PlainTable, reference: PlainTable, keys?: string[], tolerances?: readonly Tolerance[]): { outcome: ComparisonOutcome; details: ComparisonDetails } {
-  const primary = compareTables(candidate, reference);
-  const ladder = normalizationLadder(candidate, reference);
-  const tolerance = keys ? compareKeyAligned(candidate, reference, keys, tolerances ?? TOLERANCE_LADDER) : null;
-  const details: ComparisonDetails = { candidate: candidate.source, reference: reference.source, primary, ladder, tolerance };
-  const outcome: ComparisonOutcome = {
-    agree: primary.agree, categories: primary.categories, primaryCategory: primary.primaryCategory, summary: primary.summary,
-    ladderLevel: ladder.level, ...(tolerance ? { toleranceAgreement: tolerance.tightest ? tolerance.tightest.atol : null } : {}),
-  };
-  return { outcome, details };
-}
-
-/** JSON replacer that keeps NaN and infinities readable ("NaN", "Infinity", "-Infinity"). */
-export function jsonReplacer(_k: string, v: unknown): unknown {
-  return typeof v === 'number' && !Number.isFinite(v) ? String(v) : v;
 }
 
 /**

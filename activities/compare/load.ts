@@ -10,9 +10,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { z } from 'zod';
 import { InputError, SubprocessError } from '../common/errors';
-import { runPythonJson } from '../common/python';
 import { PlainTable, readArrowTable } from './table';
 
 /** A resolved output: the data file and its Spark schema file (if one exists). */
@@ -43,8 +41,6 @@ export function resolveOutput(arg: string): OutputFiles {
   return { dataFile: p, schemaFile };
 }
 
-const ToArrowResult = z.object({ arrowFile: z.string(), schemaFile: z.string(), schemaSource: z.enum(['spark-metadata', 'derived']), rows: z.number(), columns: z.number() });
-
 /**
  * Loads resolved output files into the plain table model (Parquet through pyarrow).
  * @throws InputError naming the file when it is missing, unreadable or inconsistent with its schema.
@@ -52,6 +48,11 @@ const ToArrowResult = z.object({ arrowFile: z.string(), schemaFile: z.string(), 
 export async function loadOutputFiles(files: OutputFiles): Promise<PlainTable> {
   if (!/\.parquet$/i.test(files.dataFile)) return readArrowTable(files.dataFile, files.schemaFile);
   if (!fs.existsSync(files.dataFile)) throw new InputError('file not found', files.dataFile);
+  // The Python runner and zod load only for Parquet input: an Arrow comparison (the CLI's
+  // common case) starts without them.
+  const { runPythonJson } = await import('../common/python');
+  const { z } = await import('zod');
+  const ToArrowResult = z.object({ arrowFile: z.string(), schemaFile: z.string(), schemaSource: z.enum(['spark-metadata', 'derived']), rows: z.number(), columns: z.number() });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-parquet-'));
   try {
     const out = await runPythonJson('to_arrow.py', [files.dataFile, path.join(tmp, 'data.arrow'), path.join(tmp, 'schema.json')], ToArrowResult, { timeoutMs: 120000 });

@@ -11,7 +11,7 @@
 import { Command } from 'commander';
 import * as path from 'path';
 import * as fs from 'fs';
-import { analyzeTables, jsonReplacer } from '../../activities/compare/activity';
+import { analyzeTables, jsonReplacer } from '../../activities/compare/analyze';
 import { loadOutput } from '../../activities/compare/load';
 import { LADDER_LEVELS } from '../../activities/compare/ladder';
 import { Tolerance } from '../../activities/compare/tolerance';
@@ -80,11 +80,9 @@ async function runCompare(candidateArg: string, referenceArg: string, opts: Comp
   return agree ? 0 : 1;
 }
 
-/** Registers `lockin compare`. */
-export function register(program: Command): void {
-  program
-    .command('compare')
-    .description('Compare a candidate output with a reference (exit 0 agree, 1 disagree, 2 bad input)')
+/** Defines the options, arguments, sub-commands and actions of `lockin compare` on its command (client/cli.ts names and describes it). */
+export function define(cmd: Command): void {
+  cmd
     .argument('<candidate>', 'candidate .arrow/.parquet file, or a folder with output.arrow + schema.json')
     .argument('<reference>', 'reference .arrow/.parquet file, or a folder with reference.arrow + schema.json')
     .option('--keys <cols>', 'comma-separated key columns for the key-aligned tolerance comparison ("": the whole output is one key group)')

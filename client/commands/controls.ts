@@ -18,9 +18,9 @@ interface ControlsOpts {
   references?: string;
 }
 
-/** Registers `lockin controls run`. */
-export function register(program: Command): void {
-  const controls = program.command('controls').description('Evaluator controls (Table II)');
+/** Defines the options, arguments, sub-commands and actions of `lockin controls` on its command (client/cli.ts names and describes it). */
+export function define(cmd: Command): void {
+  const controls = cmd;
   controls
     .command('run')
     .description('Run the 57 evaluator controls on the stored references; exit non-zero on any unexpected outcome')

@@ -88,9 +88,9 @@ function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
 
-/** Registers `lockin data ...`. */
-export function register(program: Command): void {
-  const group = program.command('data').description('the TPC-DS database, the 103 query variants and the 33 references');
+/** Defines the options, arguments, sub-commands and actions of `lockin data` on its command (client/cli.ts names and describes it). */
+export function define(cmd: Command): void {
+  const group = cmd;
 
   sparkOptions(group.command('prepare').description('generate, load, check analysis and build the references (resumable)'))
     .option('--no-analyze', 'skip the analysis check of the 103 variants')

@@ -78,10 +78,9 @@ export function runChecks(): Check[] {
   ];
 }
 
-export function register(program: Command): void {
-  program
-    .command('doctor')
-    .description("print the versions of node, python, java, pyspark, the temporal CLI and tpcgen-cli, the Spark settings in force, and the machine's limits (cores, Spark slots, sandbox, Temporal ports)")
+/** Defines the options, arguments, sub-commands and actions of `lockin doctor` on its command (client/cli.ts names and describes it). */
+export function define(cmd: Command): void {
+  cmd
     .action(async () => {
       const checks = runChecks();
       const width = Math.max(...checks.map((c) => c.name.length));

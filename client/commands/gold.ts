@@ -8,8 +8,9 @@ import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
 import { checkGoldAll } from '../../activities/tasks/gold';
 import { STUDY_TASKS } from '../../activities/tasks/schema';
 
-export function register(program: Command): void {
-  const gold = program.command('gold').description('gold (reference-positive) solutions');
+/** Defines the options, arguments, sub-commands and actions of `lockin gold` on its command (client/cli.ts names and describes it). */
+export function define(cmd: Command): void {
+  const gold = cmd;
   gold
     .command('check')
     .description('run the gold solutions and compare them with the references')

@@ -7,8 +7,9 @@ import { InputError } from '../../activities/common/errors';
 import { parseFinalLabels, importFinalLabels, FINAL_COLUMNS } from '../../activities/scoring/finalLabels';
 import { loadObligations } from '../../activities/scoring/corpusFiles';
 
-export function register(program: Command): void {
-  const labels = program.command('labels').description('obligation labels: import final (adjudicated) labels');
+/** Defines the options, arguments, sub-commands and actions of `lockin labels` on its command (client/cli.ts names and describes it). */
+export function define(cmd: Command): void {
+  const labels = cmd;
   labels
     .command('import')
     .description(`import an adjudication CSV (columns: ${FINAL_COLUMNS.join(',')}) into runs/<study>/labels/final.csv`)

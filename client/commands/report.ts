@@ -8,10 +8,9 @@ import { studyDir } from '../../activities/store/layout';
 import { CONDITIONS } from '../../protocol/conditions';
 import { paperShapedSubsets } from '../../protocol/sensitivity';
 
-export function register(program: Command): void {
-  program
-    .command('report')
-    .description('write runs/<ID>/report/: report.md (Tables I–VII), Figure 1 and, when the mutation analysis ran, Figure 2 (SVG, PNG), summary.json, CSV/Parquet exports (mutation.csv/.parquet too)')
+/** Defines the options, arguments, sub-commands and actions of `lockin report` on its command (client/cli.ts names and describes it). */
+export function define(cmd: Command): void {
+  cmd
     .argument('<id>', 'study id (a folder under runs/)')
     .option('--runs <dir>', 'folder holding the study folders (default: LOCKIN_RUNS or <repo>/runs)')
     .option('--exclude <tasks>', "comma-separated tasks for the paper's three sensitivity subsets instead of the study's setting (study.json sensitivity; default: the paper's, excluding q11)")

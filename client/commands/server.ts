@@ -2,8 +2,9 @@
 import { Command } from 'commander';
 import { serverStatus, startServer, stopServer } from '../../infra/devServer';
 
-export function register(program: Command): void {
-  const server = program.command('server').description('the embedded Temporal dev server (SQLite under .lockin/temporal, UI on 8233)');
+/** Defines the options, arguments, sub-commands and actions of `lockin server` on its command (client/cli.ts names and describes it). */
+export function define(cmd: Command): void {
+  const server = cmd;
   server
     .command('start')
     .description('start the server, or reuse the running one')

@@ -63,8 +63,9 @@ const PROFILE_LEGEND = [
   '',
 ].join('\n');
 
-export function register(program: Command): void {
-  const study = program.command('study').description('run, watch, resume and inspect studies');
+/** Defines the options, arguments, sub-commands and actions of `lockin study` on its command (client/cli.ts names and describes it). */
+export function define(cmd: Command): void {
+  const study = cmd;
 
   study
     .command('run')

@@ -26,8 +26,9 @@ function parseScale(v: string): number {
   return n;
 }
 
-export function register(program: Command): void {
-  const tasks = program.command('tasks').description('the task corpus: check, show, scaffold, build-replay');
+/** Defines the options, arguments, sub-commands and actions of `lockin tasks` on its command (client/cli.ts names and describes it). */
+export function define(cmd: Command): void {
+  const tasks = cmd;
 
   tasks
     .command('check')

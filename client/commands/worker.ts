@@ -5,10 +5,9 @@ import { resolveTemporal } from '../temporal';
 import { createWorkers, installQuietRuntime } from '../../worker/createWorkers';
 import { QUEUES } from '../../protocol/queues';
 
-export function register(program: Command): void {
-  program
-    .command('worker')
-    .description(`run workers for ${Object.values(QUEUES).join(', ')} (Ctrl-C to stop)`)
+/** Defines the options, arguments, sub-commands and actions of `lockin worker` on its command (client/cli.ts names and describes it). */
+export function define(cmd: Command): void {
+  cmd
     .action(async () => {
       const target = await resolveTemporal();
       installQuietRuntime();

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Command } from 'commander';
-import { register } from '../../client/commands/compare';
+import { define } from '../../client/commands/compare';
 import { fixtureDir, SALES, writeFixture } from '../support/arrowFixtures';
 
 const dir = fixtureDir('lockin-cli-');
@@ -20,7 +20,7 @@ async function cli(...args: string[]): Promise<{ code: number; out: string; err:
   let code: number;
   try {
     const program = new Command().exitOverride();
-    register(program);
+    define(program.command('compare'));
     await program.parseAsync(['node', 'lockin', 'compare', ...args]);
     code = Number(process.exitCode ?? 0);
   } catch (e) {
