@@ -25,6 +25,8 @@ import { listTaskIds, loadTask } from '../tasks/load';
 /** The operators of mutants.py, in the order mutants are listed (names are part of the data format). */
 export const MUTATION_OPERATORS = [
   'join-type',
+  'semi-join',
+  'anti-join',
   'price-column',
   'aggregate-function',
   'filter-bound',

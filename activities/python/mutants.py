@@ -4,9 +4,12 @@ that a good test suite should notice (mutation analysis of the model-written sui
 Pure generator: standard library `ast` only, no Spark. Each mutant changes exactly ONE site of
 the gold source and is written back with `ast.unparse` (comments and layout are not kept; the
 gold itself, unparsed, is the baseline: a mutant whose text equals it is dropped). Every mutant
-is checked with `compile()`. At most `max_per_operator` sites are taken per operator, spread
-across the file deterministically (1 site: the first; 2: the first and the last; k: evenly
-spaced indices round(i * (n - 1) / (k - 1)) over the n sites in source order). Mutant ids are
+is checked with `compile()`. The join operators (`join-type`, `semi-join`, `anti-join`) take
+every site, so that every join of a gold is mutated (lock-in happens at joins: an EXISTS that
+became an inner join is the classic duplicated-match defect). Every other operator takes at most
+`max_per_operator` sites, spread across the file deterministically (1 site: the first; 2: the
+first and the last; k: evenly spaced indices round(i * (n - 1) / (k - 1)) over the n sites in
+source order). Mutant ids are
 `<operator>-<k>`, k = 1.. in source order; `line` is the site's line in the ORIGINAL gold file.
 
 `F` below is any name the file binds to `pyspark.sql.functions` (`from pyspark.sql import
@@ -24,6 +27,14 @@ join-type
     left_anti/leftanti/anti -> left_semi. A join with a condition and no `how` (inner) gets
     `how="left"`. Joins without a condition (cross joins), a `how` that is not a string
     constant, `"sep".join(...)` and `os.path.join(...)` are left alone.
+semi-join
+    A DataFrame join with how `left_semi`/`leftsemi`/`semi` (an EXISTS or IN subquery) -> how
+    `inner`: a left row matching k right rows now appears k times, with the right side's columns
+    (the duplicated-match defect of writing a semi join as an inner join).
+anti-join
+    A DataFrame join with how `left_anti`/`leftanti`/`anti` (a NOT EXISTS or NOT IN subquery) ->
+    how `left`: a left outer join without the null filter, so matched left rows stay (once per
+    match) instead of being removed.
 price-column
     A TPC-DS money column named by an attribute (`ss.ss_ext_sales_price`) or by a string
     constant (`"ss_ext_sales_price"`, also inside F.col/F.sum/...) gets a sibling column of the
@@ -53,6 +64,10 @@ alias-rename
     F.col arguments, orderBy/select strings, withColumn names, ...), becomes N + "_x", and a
     qualified "t.N" becomes "t.N_x", all in one mutant so it still runs. Table lookups `tables["..."]`, docstrings and f-string
     fragments are not renamed. One site per output name, at its first occurrence.
+    Computed names: an `.alias(f"...")` whose f-string has a constant part with a letter or
+    digit, none of which occurs inside any other string of the file (plain or f-string part),
+    gets "_x" appended to the f-string: a name built at run time (q2's seven ratio columns) is
+    renamed where no other code can refer to it. One site per such alias call.
 decimal-cast
     (a) every `DecimalType(p, s)` call (inside `.cast(...)` or bound to a constant such as
     `DEC = DecimalType(12, 2)`) and every `.cast("decimal(p,s)")`: scale s+1, precision p+1 so
@@ -86,6 +101,8 @@ from typing import Callable, Iterable
 #: The operators in the order mutants are listed.
 OPERATORS = (
     "join-type",
+    "semi-join",
+    "anti-join",
     "price-column",
     "aggregate-function",
     "filter-bound",
@@ -121,6 +138,12 @@ PRICE_SWAP = {
     "net_loss": "fee",
     "return_amt_inc_tax": "return_amt",
 }
+
+#: Operators that take every site (see the module docstring), whatever max_per_operator is.
+ALL_SITES = frozenset({"join-type", "semi-join", "anti-join"})
+
+SEMI_HOWS = {"left_semi", "leftsemi", "semi"}
+ANTI_HOWS = {"left_anti", "leftanti", "anti"}
 
 AGG_SWAP = {"sum": "avg", "avg": "sum", "mean": "sum", "min": "max", "max": "min"}
 
@@ -263,8 +286,10 @@ def _method_calls(tree: ast.AST, names: Iterable[str]) -> list[ast.Call]:
 
 # --------------------------------------------------------------------------- join-type
 
-def _join_sites(ctx: Context) -> list[Site]:
-    sites = []
+def _dataframe_joins(ctx: Context) -> list[tuple[ast.Call, ast.AST | None, bool]]:
+    """Every DataFrame `.join(...)` call as (call, its `how` node or None, whether it has a
+    condition); `"sep".join(...)` and `os.path.join(...)` are left out."""
+    out = []
     for call in _method_calls(ctx.tree, ["join"]):
         recv = call.func.value
         if isinstance(recv, (ast.Constant, ast.JoinedStr)):
@@ -275,6 +300,13 @@ def _join_sites(ctx: Context) -> list[Site]:
         kw = {k.arg: k for k in call.keywords if k.arg}
         has_on = len(call.args) >= 2 or "on" in kw
         how_node = call.args[2] if len(call.args) >= 3 else (kw["how"].value if "how" in kw else None)
+        out.append((call, how_node, has_on))
+    return out
+
+
+def _join_sites(ctx: Context) -> list[Site]:
+    sites = []
+    for call, how_node, has_on in _dataframe_joins(ctx):
         if how_node is None:
             if not has_on:
                 continue  # no condition: a cross join
@@ -293,6 +325,28 @@ def _join_sites(ctx: Context) -> list[Site]:
             node.value = new
         sites.append(Site(how_node.lineno, _method_pos(call), f'join how "{old}" -> "{new}"', set_how))
     return sites
+
+
+def _how_sites(ctx: Context, hows: set[str], new: str, why: str) -> list[Site]:
+    """Joins whose `how` is a string constant in `hows` get `new` instead."""
+    sites = []
+    for call, how_node, _has_on in _dataframe_joins(ctx):
+        if not (isinstance(how_node, ast.Constant) and isinstance(how_node.value, str)) or how_node.value.lower() not in hows:
+            continue
+        old = how_node.value
+
+        def set_how(node=how_node):
+            node.value = new
+        sites.append(Site(how_node.lineno, _method_pos(call), f'join how "{old}" -> "{new}" ({why})', set_how))
+    return sites
+
+
+def _semi_sites(ctx: Context) -> list[Site]:
+    return _how_sites(ctx, SEMI_HOWS, "inner", "EXISTS/IN subquery as an inner join: matches duplicate rows")
+
+
+def _anti_sites(ctx: Context) -> list[Site]:
+    return _how_sites(ctx, ANTI_HOWS, "left", "NOT EXISTS/NOT IN as a left outer join: matched rows kept")
 
 
 # --------------------------------------------------------------------------- price-column
@@ -483,6 +537,38 @@ def _alias_sites(ctx: Context) -> list[Site]:
                 n.value = (qualified.match(n.value).group(1) or "") + new
         sites.append(Site(hits[0].lineno, _pos(hits[0]),
                           f'output column "{name}" -> "{new}" ({len(hits)} string{"s" if len(hits) != 1 else ""})', rename))
+    sites.extend(_computed_alias_sites(ctx))
+    return sites
+
+
+def _fstring_parts(node: ast.JoinedStr) -> list[str]:
+    return [v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+
+
+def _computed_alias_sites(ctx: Context) -> list[Site]:
+    """`.alias(f"...")` calls whose constant text no other string of the file contains."""
+    fstrings = [n for n in ast.walk(ctx.tree) if isinstance(n, ast.JoinedStr)]
+    plain = [n.value for n in ast.walk(ctx.tree) if ctx.is_plain_string(n)]
+    sites = []
+    for call in _method_calls(ctx.tree, ["alias"]):
+        if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.JoinedStr):
+            continue
+        js = call.args[0]
+        words = [p for p in _fstring_parts(js) if re.search(r"[A-Za-z0-9]", p)]
+        if not words:
+            continue
+        others = plain + [p for f in fstrings if f is not js for p in _fstring_parts(f)]
+        if any(w in o for w in words for o in others):
+            continue
+        before = ast.unparse(js)
+
+        def append_x(js=js):
+            last = js.values[-1] if js.values else None
+            if isinstance(last, ast.Constant) and isinstance(last.value, str):
+                last.value += "_x"
+            else:
+                js.values.append(ast.Constant("_x"))
+        sites.append(Site(js.lineno, _pos(js), f"computed output name {before} -> + \"_x\"", append_x))
     return sites
 
 
@@ -561,6 +647,8 @@ def _rollup_sites(ctx: Context) -> list[Site]:
 
 FINDERS: dict[str, Callable[[Context], list[Site]]] = {
     "join-type": _join_sites,
+    "semi-join": _semi_sites,
+    "anti-join": _anti_sites,
     "price-column": _price_sites,
     "aggregate-function": _aggregate_sites,
     "filter-bound": _filter_sites,
@@ -604,7 +692,8 @@ def generate(source: str, table_columns: set[str], output_columns: list[str], ma
 
     Inputs: the gold source text; the known table column names (price-column targets must be
     among them; alias-rename skips output names that are table columns); the task's output
-    column names; the largest number of mutants per operator.
+    column names; the largest number of mutants per operator (the join operators of
+    ALL_SITES take every site).
     Returns: mutants, operators in OPERATORS order, each operator's in source order, ids
     "<operator>-<k>". Every source compiles and differs from the unparsed gold.
     Raises: SyntaxError when the gold does not parse. Rules: the module docstring.
@@ -625,7 +714,8 @@ def generate(source: str, table_columns: set[str], output_columns: list[str], ma
                 continue
             seen_sources.add(text)
             candidates.append((site.line, site.description, text))
-        for k, idx in enumerate(spread(len(candidates), max_per_operator), start=1):
+        chosen = range(len(candidates)) if op in ALL_SITES else spread(len(candidates), max_per_operator)
+        for k, idx in enumerate(chosen, start=1):
             line, desc, text = candidates[idx]
             out.append(Mutant(id=f"{op}-{k}", operator=op, line=line, description=desc, source=text + "\n"))
     return out

@@ -12,7 +12,7 @@ import { STUDY_TASKS } from '../tasks/schema';
 import { PAPER_NAMED_TASKS } from '../tasks/eligibility';
 
 const MUTATION_NOTE =
-  'Each frozen test_solution.py is run against the gold solution (a suite that fails gold is invalid: it is not run on the mutants and counts in no score) and against mutants of gold made by documented operators (activities/python/mutants.py: join type, price column, aggregate function, filter bound, dropped DISTINCT, alias rename, decimal cast, rollup removal). Each mutant runs on the SF=0.01 database; one that agrees with the reference there runs again on the study\'s database, and only one that agrees on both is dropped as equivalent (exact scales: mutation.json). Mutation score = killed / non-equivalent mutants. Raw data: mutation.csv/.parquet (one row per suite and mutant; status not-run for the mutants of an invalid suite).';
+  'Each frozen test_solution.py is run against the gold solution (a suite that fails gold is invalid: it is not run on the mutants and counts in no score) and against mutants of gold made by documented operators (activities/python/mutants.py: join type, semi join made inner (EXISTS / IN subquery), anti join made left outer (NOT EXISTS), price column, aggregate function, filter bound, dropped DISTINCT, alias rename (f-string names too), decimal cast, rollup removal; every join site, at most 2 sites of each other operator). Each mutant runs on the SF=0.01 database; one that agrees with the reference there runs again on the study\'s database, and only one that agrees on both is dropped as equivalent (exact scales: mutation.json). Mutation score = killed / non-equivalent mutants. Raw data: mutation.csv/.parquet (one row per suite and mutant; status not-run for the mutants of an invalid suite).';
 
 /** Everything report.md shows besides the loaded study itself. */
 export interface ReportAnalyses {
@@ -104,7 +104,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push(T.mdTable(['Condition', 'Runs with plan semantic ratio ≥ 90%', '… lacking reference agreement', 'Runs with test coverage ≥ 90%', '… lacking reference agreement'], CONDITIONS.map((c) => [BUDGETS[c].name, a.highScores[c].planHigh, a.highScores[c].planHighNoAgreement, a.highScores[c].testHigh, a.highScores[c].testHighNoAgreement])), '');
   out.push('## Mutation scores of the frozen suites', '', MUTATION_NOTE, '', T.tableMutation(a.mutation), '');
   if (a.mutation) out.push('![Figure 2. Mutation scores, task by condition (grey: invalid on gold; red frame: false pass)](figure2-mutation.svg)', '');
-  if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks), '', 'Surviving mutants per operator (valid suites):', '', T.tableSurvivors(a.mutation), '');
+  if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks), '', 'Mutants per operator (valid suites; killed/non-equivalent, the rest survived):', '', T.tableSurvivors(a.mutation), '');
   const edits = study.runs.flatMap((r) => r.record?.deviations ?? []);
   const flips = edits.filter((d) => (d.flipped ?? []).length > 0 && !d.allowed).length;
   out.push(

@@ -61,6 +61,8 @@ export interface MutationRow {
   equivalent: number | null;
   /** Surviving non-equivalent mutants per operator (valid suites). */
   survivorsByOperator: Record<string, number>;
+  /** Per operator, killed and non-equivalent mutants of a valid suite (from its per-mutant rows); {} for an invalid suite. */
+  byOperator: Record<string, { killed: number; total: number }>;
 }
 
 /** mutation.json as activities/mutation/study.ts writes it (MutationFileSchema): one row per suite. */
@@ -73,5 +75,17 @@ export function parseMutation(json: unknown, file = 'mutation.json'): MutationRo
     validOnGold: r.validOnGold,
     equivalent: r.equivalent,
     survivorsByOperator: r.survivorsByOperator,
+    byOperator: r.validOnGold === true ? operatorCounts(r.mutants) : {},
   }));
+}
+
+/** Killed and total per operator over a suite's per-mutant rows. */
+function operatorCounts(mutants: { operator: string; killed: boolean | null }[]): Record<string, { killed: number; total: number }> {
+  const out: Record<string, { killed: number; total: number }> = {};
+  for (const m of mutants) {
+    const c = (out[m.operator] ??= { killed: 0, total: 0 });
+    c.total += 1;
+    if (m.killed === true) c.killed += 1;
+  }
+  return out;
 }

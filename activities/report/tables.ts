@@ -200,8 +200,24 @@ export function tableMutationPerSuite(rows: MutationRow[], tasks: string[]): str
   return mdTable(['Task', ...CONDITIONS.map(NAME), 'Equivalent mutants dropped'], body);
 }
 
-/** Surviving mutants per operator and condition (valid suites): the kinds of defect suites miss. */
+/**
+ * Kills per operator and condition (valid suites): "killed/non-equivalent" mutants of that
+ * operator summed over the condition's valid suites, so the join operators (semi-join, anti-join:
+ * where lock-in happens) can be read against the others. Falls back to the survivor counts when
+ * mutation.json has no per-mutant rows. Pure.
+ */
 export function tableSurvivors(rows: MutationRow[]): string {
+  const withRows = rows.some((r) => Object.keys(r.byOperator).length > 0);
+  if (withRows) {
+    const ops = [...new Set(rows.flatMap((r) => Object.keys(r.byOperator)))].sort();
+    const cell = (c: ConditionId, op: string) => {
+      const rs = rows.filter((r) => r.condition === c);
+      const killed = rs.reduce((a, r) => a + (r.byOperator[op]?.killed ?? 0), 0);
+      const total = rs.reduce((a, r) => a + (r.byOperator[op]?.total ?? 0), 0);
+      return total ? `${killed}/${total}` : '—';
+    };
+    return mdTable(['Operator', ...CONDITIONS.map((c) => `${NAME(c)} (killed/non-equivalent)`)], ops.map((op) => [op, ...CONDITIONS.map((c) => cell(c, op))]));
+  }
   const ops = [...new Set(rows.flatMap((r) => Object.keys(r.survivorsByOperator)))].sort();
   if (ops.length === 0) return '_No surviving mutants recorded._';
   return mdTable(['Operator', ...CONDITIONS.map(NAME)], ops.map((op) => [op, ...CONDITIONS.map((c) => rows.filter((r) => r.condition === c).reduce((a, r) => a + (r.survivorsByOperator[op] ?? 0), 0))]));

@@ -1,6 +1,6 @@
 /** The study side files, read with their writers' schemas (protocol/sideFiles.ts). */
 import { parseControls, parseReproduce, parseMutation } from '../../activities/report/sideFiles';
-import { tableII, tableVReproduce, tableMutation } from '../../activities/report/tables';
+import { tableII, tableVReproduce, tableMutation, tableSurvivors } from '../../activities/report/tables';
 
 const control = (kind: string, qid: string, expected: 'accept' | 'reject', observed: 'accept' | 'reject' | 'skipped', verified: boolean | null) => ({ id: `${kind}:${qid}`, kind, qid, expected, observed, asExpected: expected === observed, verified });
 
@@ -38,4 +38,29 @@ test('mutation.json: per suite killed/total, aggregated per condition; a suite i
   expect(tableMutation(rows)).toContain('| Test-Guided Revision | 0 | 0 | 0/0 | — | — |');
   expect(tableMutation(null)).toContain('not run');
   expect(() => parseMutation({ suites: [{ task: 'q1', killed: 1, mutants: 8 }] }, 'm.json')).toThrow(/m\.json/);
+});
+
+test('mutation.json per-mutant rows: kills per operator and condition over valid suites (the new join operators shown)', () => {
+  const m = (operator: string, killed: boolean) => ({ id: `${operator}-x`, operator, killed, detected: killed, status: 'completed' });
+  const suite = (task: string, condition: string, validOnGold: boolean, mutants: ReturnType<typeof m>[]) => ({
+    task, condition, suiteSha: 's', validOnGold, goldExitCode: validOnGold ? 0 : 1, total: mutants.length, killed: validOnGold ? mutants.filter((x) => x.killed).length : 0,
+    equivalent: 0, undecided: 0, score: null, mutants, survivorsByOperator: {},
+  });
+  const rows = parseMutation({
+    studyId: 'x', equivalenceScale: 0.01, confirmScale: null, maxPerOperator: 2, mutants: {},
+    suites: [
+      suite('q35', 'one-pass', true, [m('semi-join', true), m('semi-join', false), m('join-type', true)]),
+      suite('q69', 'one-pass', true, [m('anti-join', true), m('semi-join', false)]),
+      // Invalid on gold: its rows count for nothing.
+      suite('q33', 'one-pass', false, [m('semi-join', false)]),
+      suite('q35', 'plan-audit', true, [m('semi-join', true)]),
+    ],
+  });
+  expect(rows[0].byOperator).toEqual({ 'semi-join': { killed: 1, total: 2 }, 'join-type': { killed: 1, total: 1 } });
+  expect(rows[2].byOperator).toEqual({});
+  expect(tableSurvivors(rows).split('\n').slice(2)).toEqual([
+    '| anti-join | 1/1 | — | — |',
+    '| join-type | 1/1 | — | — |',
+    '| semi-join | 1/3 | — | 1/1 |',
+  ]);
 });
