@@ -2,7 +2,7 @@
  * Typed errors shared across activities. Activities convert permanent ones into
  * `ApplicationFailure.nonRetryable` at their boundary (see toApplicationFailure).
  */
-import type { ApplicationFailure } from '@temporalio/common';
+import { ApplicationFailure } from '@temporalio/common';
 
 /** Bad input: a malformed file, a missing field. Names the file and field. Never retried. */
 export class InputError extends Error {
@@ -32,8 +32,5 @@ export class SubprocessError extends Error {
 
 /** Wraps an error as a non-retryable Temporal failure, keeping its type name. */
 export function nonRetryable(err: Error): ApplicationFailure {
-  // Loaded on first use, so that importing these error types (the CLI's compare path) does not
-  // load Temporal's common package (~60 ms of `lockin compare` start-up).
-  const { ApplicationFailure: Failure } = require('@temporalio/common') as typeof import('@temporalio/common');
-  return Failure.nonRetryable(err.message, err.name);
+  return ApplicationFailure.nonRetryable(err.message, err.name);
 }
