@@ -10,6 +10,7 @@ import { provenanceCaption, provenanceParagraph, type ReplyProvenance } from './
 import { renderDeviations, studyDeviations } from './deviations';
 import { STUDY_TASKS } from '../tasks/schema';
 import { PAPER_NAMED_TASKS } from '../tasks/eligibility';
+import type { TaskDiscrimination } from '../mutation/discrimination';
 
 const MUTATION_NOTE =
   'Each frozen test_solution.py is run against the gold solution (a suite that fails gold is invalid: it is not run on the mutants and counts in no score) and against mutants of gold made by documented operators (activities/python/mutants.py: join type, semi join made inner (EXISTS / IN subquery), anti join made left outer (NOT EXISTS), price column, aggregate function, filter bound, dropped DISTINCT, alias rename (f-string names too), decimal cast, rollup removal; every join site, at most 2 sites of each other operator). Each mutant runs on the SF=0.01 database; one that agrees with the reference there runs again on the study\'s database, and only one that agrees on both is dropped as equivalent (exact scales: mutation.json). Mutation score = killed / non-equivalent mutants. Raw data: mutation.csv/.parquet (one row per suite and mutant; status not-run for the mutants of an invalid suite).';
@@ -34,6 +35,8 @@ export interface ReportAnalyses {
   provenance: ReplyProvenance;
   /** Per task with a tasks/<qid>/evaluation.yaml: its robustness keys ([] = one group). */
   robustnessKeys: Record<string, string[]>;
+  /** Per study task: does its reference discriminate on the study's database. */
+  discrimination: TaskDiscrimination[];
 }
 
 /**
@@ -102,6 +105,15 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('## Trajectories (per revision branch and obligation, code label from the one-pass snapshot)', '', 'Counts; in parentheses, how many had their judging assertions changed (test label changed or test_solution.py differs from the snapshot).', '', T.tableTrajectories(a.trajTab), '');
   out.push('## Figure 1. Internal scores against reference agreement', '', '![Figure 1](figure1.svg)', '');
   out.push(T.mdTable(['Condition', 'Runs with plan semantic ratio ≥ 90%', '… lacking reference agreement', 'Runs with test coverage ≥ 90%', '… lacking reference agreement'], CONDITIONS.map((c) => [BUDGETS[c].name, a.highScores[c].planHigh, a.highScores[c].planHighNoAgreement, a.highScores[c].testHigh, a.highScores[c].testHighNoAgreement])), '');
+  const blind = a.discrimination.filter((d) => d.discriminates === false).map((d) => d.task);
+  out.push(
+    '## Discrimination per task (beyond the paper)',
+    '',
+    `Can the reference tell right from wrong on the study's database (scale ${scale ?? '—'})? An output with the reference's schema and no rows must disagree with it, and so must every gold mutant (mutation.json verdicts: a mutant that agreed on every database it ran on is "equivalent"). ${blind.length ? `**Flagged: ${blind.join(', ')}.** A candidate of a flagged task can agree with the reference while wrong.` : 'No task is flagged.'}`,
+    '',
+    T.tableDiscrimination(a.discrimination),
+    '',
+  );
   out.push('## Mutation scores of the frozen suites', '', MUTATION_NOTE, '', T.tableMutation(a.mutation), '');
   if (a.mutation) out.push('![Figure 2. Mutation scores, task by condition (grey: invalid on gold; red frame: false pass)](figure2-mutation.svg)', '');
   if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks), '', 'Mutants per operator (valid suites; killed/non-equivalent, the rest survived):', '', T.tableSurvivors(a.mutation), '');

@@ -89,3 +89,12 @@ function operatorCounts(mutants: { operator: string; killed: boolean | null }[])
   }
   return out;
 }
+
+/**
+ * The gold mutants' verdicts per task from mutation.json (`mutants[<qid>].mutants`: id,
+ * operator, verdict). @throws InputError naming the file when it does not match its schema
+ */
+export function parseMutationVerdicts(json: unknown, file = 'mutation.json'): Record<string, { id: string; operator: string; verdict: string }[]> {
+  const m = parseWith(MutationFileSchema, json, file).mutants;
+  return Object.fromEntries(Object.entries(m).map(([qid, v]) => [qid, v.mutants.map((x) => ({ id: x.id, operator: x.operator, verdict: x.verdict }))]));
+}

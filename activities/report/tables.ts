@@ -11,6 +11,7 @@ import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
 import { aggregateByCondition } from '../mutation/score';
 import type { FailureCategory } from '../../protocol/types';
 import { FAILURE_CATEGORIES } from '../../protocol/types';
+import type { TaskDiscrimination } from '../mutation/discrimination';
 
 /** Renders a Markdown table ('|' in cells escaped). */
 export function mdTable(headers: string[], rows: (string | number)[][]): string {
@@ -252,6 +253,24 @@ export function tableRobustness(runs: RunExtras[]): string {
       const tolText = [...tol.entries()].sort((a, b) => a[0] - b[0]).map(([t, n]) => `${t}: ${n}`).join(', ') || '—';
       return [NAME(c), lv(0), lv(1), lv(2), lv(3), rs.filter((r) => r.ladderLevel === null).length, rs.filter((r) => r.ladderLevel === undefined).length, tolText];
     }),
+  );
+}
+
+/**
+ * Discrimination per task (activities/mutation/discrimination.ts): reference rows, whether an
+ * empty output with the right schema disagrees, how many gold mutants disagree / agree /
+ * are undecided, and the verdict; a task that does not discriminate is flagged in bold with
+ * the reason. Pure.
+ */
+export function tableDiscrimination(rows: TaskDiscrimination[]): string {
+  if (rows.length === 0) return '_No task._';
+  const yesNo = (b: boolean | null) => (b === null ? '—' : b ? 'yes' : '**no**');
+  return mdTable(
+    ['Task', 'Reference rows', 'Empty result disagrees', 'Gold mutants disagreeing', 'Agreeing (equivalent)', 'Undecided', 'Discriminates', 'Flag'],
+    rows.map((r) => [
+      r.task, r.referenceRows ?? '—', yesNo(r.emptyDisagrees), r.mutants ? r.mutants.disagree : '—', r.mutants ? r.mutants.agree.length : '—', r.mutants ? r.mutants.undecided : '—',
+      yesNo(r.discriminates), r.flags.length ? `**${r.flags.join('; ')}**` : '',
+    ]),
   );
 }
 

@@ -7,7 +7,10 @@ import { intervalAnalysis } from './intervals';
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
-import { runsRoot, tasksRoot } from '../common/paths';
+import { referencesDir, runsRoot, tasksRoot } from '../common/paths';
+import { loadOutput } from '../compare/load';
+import type { PlainTable } from '../compare/table';
+import { taskDiscrimination, type TaskDiscrimination } from '../mutation/discrimination';
 import { loadEvaluationSpec } from '../tasks/evaluation';
 import { runPythonJson } from '../common/python';
 import { InputError } from '../common/errors';
@@ -16,7 +19,7 @@ import { loadStudy, type LoadedStudy } from '../scoring/study';
 import { scoreRun, summarizeCondition, pairedForBranch, mechanismsFor, trajectoriesFor, highScoreWithoutAgreement, runsOf, type ScoredRun, type ConditionSummary } from '../scoring/analysis';
 import { failureCategories, restrictTasks, tabulateTrajectories } from '../scoring/scores';
 import { toCsv } from '../scoring/csv';
-import { parseControls, parseReproduce, parseMutation, type MutationRow } from './sideFiles';
+import { parseControls, parseReproduce, parseMutation, parseMutationVerdicts, type MutationRow } from './sideFiles';
 import { runRows, labelRows, scoreRows, trajectoryRows, mutationRows, pfe, type ExportTable } from './exports';
 import * as T from './tables';
 import { readmeText } from './readme';
@@ -193,7 +196,8 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
     const spec = loadEvaluationSpec(t, input.tasksDir ?? tasksRoot());
     if (spec) robustnessKeys[t] = spec.keys;
   }
-  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys });
+  const discrimination = await discriminationOf(study, tasks);
+  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination });
   const mdFile = path.join(reportDir, 'report.md');
   fs.writeFileSync(mdFile, md);
   const readme = path.join(reportDir, 'README.md');
@@ -233,4 +237,28 @@ export function sensitivitySubsets(study: LoadedStudy, override?: SensitivitySub
 /** True when the study's model was replayed (study.json `replayed`, or a replay:<corpus> model). */
 export function isReplayed(study: LoadedStudy): boolean {
   return study.manifest.replayed === true || study.manifest.model.startsWith('replay:');
+}
+
+/**
+ * Discrimination of every study task on the study's database: its reference from
+ * referencesDir(scale) (null when missing or unreadable) and its gold mutants' verdicts from
+ * mutation.json (null without one). @returns one record per task, in task order
+ */
+async function discriminationOf(study: LoadedStudy, tasks: string[]): Promise<TaskDiscrimination[]> {
+  const scale = study.manifest.scale;
+  const verdicts = study.mutation === null ? null : parseMutationVerdicts(study.mutation);
+  const out: TaskDiscrimination[] = [];
+  for (const t of tasks) {
+    let reference: PlainTable | null = null;
+    const dir = typeof scale === 'number' ? path.join(referencesDir(scale), t) : null;
+    if (dir && fs.existsSync(path.join(dir, 'schema.json'))) {
+      try {
+        reference = await loadOutput(dir);
+      } catch {
+        reference = null; // unreadable: shown as "no reference at this scale"
+      }
+    }
+    out.push(taskDiscrimination(t, reference, verdicts ? (verdicts[t] ?? null) : null));
+  }
+  return out;
 }

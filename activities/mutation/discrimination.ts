@@ -1,0 +1,61 @@
+/**
+ * Discrimination per task (docs/protocol.md §7 "Beyond the paper"): can the task's reference
+ * tell a right candidate from a wrong one on the study's database? Two checks, each with the
+ * study's primary comparator (docs/protocol.md §4):
+ * 1. An output with the reference's schema and no rows must disagree with the reference. It
+ *    agrees exactly when the reference is empty (q78 at SF=1; q23b, q54, q85 too): then every
+ *    candidate with the right schema and an empty result agrees, right or wrong.
+ * 2. Every gold mutant must disagree. A mutant whose verdict is "equivalent" agreed with the
+ *    reference on every database it ran on (mutation.json): the reference does not tell that
+ *    defect apart there. Undecided mutants (verdict "error") are counted, not judged.
+ * A task *discriminates* when both hold; with no mutant verdicts recorded only check 1 decides.
+ */
+import { compareTables } from '../compare/compare';
+import type { PlainTable } from '../compare/table';
+
+/** One mutant as mutation.json records it (id, operator, the equivalence verdict). */
+export interface MutantVerdictLite {
+  id: string;
+  operator: string;
+  verdict: string;
+}
+
+/** The discrimination record of one task. */
+export interface TaskDiscrimination {
+  task: string;
+  /** Reference rows, or null when the reference is missing. */
+  referenceRows: number | null;
+  /** Check 1: an empty output with the reference's schema disagrees (null: no reference). */
+  emptyDisagrees: boolean | null;
+  /** Check 2: the mutants that disagree, agree (ids) and are undecided; null: no verdicts recorded. */
+  mutants: { disagree: number; agree: string[]; undecided: number } | null;
+  /** Both checks hold (null: no reference). */
+  discriminates: boolean | null;
+  /** Why not, in words (empty when it discriminates). */
+  flags: string[];
+}
+
+/**
+ * Discrimination of one task's reference (see the module docstring).
+ * @param task the task id
+ * @param reference the reference output at the study's scale, or null when it is missing
+ * @param mutants the gold mutants' verdicts (mutation.json `mutants[<task>].mutants`), or null
+ * @returns the two checks, the verdict and the flags
+ */
+export function taskDiscrimination(task: string, reference: PlainTable | null, mutants: MutantVerdictLite[] | null): TaskDiscrimination {
+  if (!reference) return { task, referenceRows: null, emptyDisagrees: null, mutants: null, discriminates: null, flags: ['no reference at this scale'] };
+  const empty: PlainTable = { ...reference, source: `${reference.source} (no rows)`, rows: [] };
+  const emptyDisagrees = !compareTables(empty, reference).agree;
+  const flags: string[] = [];
+  if (!emptyDisagrees) flags.push('empty reference: any candidate with the right schema and no rows agrees');
+  let m: TaskDiscrimination['mutants'] = null;
+  if (mutants) {
+    m = {
+      disagree: mutants.filter((x) => x.verdict === 'killable').length,
+      agree: mutants.filter((x) => x.verdict === 'equivalent').map((x) => x.id),
+      undecided: mutants.filter((x) => x.verdict !== 'killable' && x.verdict !== 'equivalent').length,
+    };
+    if (m.agree.length) flags.push(`${m.agree.length} gold mutant(s) agree with the reference: ${m.agree.join(', ')}`);
+  }
+  return { task, referenceRows: reference.rows.length, emptyDisagrees, mutants: m, discriminates: emptyDisagrees && (m ? m.agree.length === 0 : true), flags };
+}
