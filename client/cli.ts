@@ -14,6 +14,7 @@ import * as gold from './commands/gold';
 import * as study from './commands/study';
 import * as report from './commands/report';
 import * as labels from './commands/labels';
+import * as obligations from './commands/obligations';
 
 /** Builds the command tree. */
 export function buildProgram(): Command {
@@ -22,7 +23,7 @@ export function buildProgram(): Command {
     .name('lockin')
     .description('A durable study runner: is LLM-written PySpark code right, or does it merely pass its own tests?')
     .showHelpAfterError();
-  for (const mod of [doctor, server, worker, data, compare, controls, tasks, gold, study, report, labels]) mod.register(program);
+  for (const mod of [doctor, server, worker, data, compare, controls, tasks, gold, study, report, labels, obligations]) mod.register(program);
   return program;
 }
 
