@@ -119,3 +119,17 @@ class TaskTables:
     def all(self, spark, **rows: list[dict]) -> dict:
         """Every table of the task, each with the rows given under its name (empty when none)."""
         return {name: self.df(spark, name, rows.get(name, [])) for name in self.tables}
+
+
+def declared_rows(df, declared: list) -> list[tuple]:
+    """The rows with columns in the task's declared output order: position i holds the column
+    named declared[i] when the task declares a name and the output has it (so a candidate that
+    reorders named columns is read right), else the output's column at position i."""
+    lower = [c.lower() for c in df.columns]
+    picks = [lower.index(n) if n is not None and n in lower else i for i, n in enumerate(declared)]
+    return [tuple(r[p] for p in picks) for r in df.collect()]
+
+
+def declared_bag(df, declared: list) -> list[tuple]:
+    """declared_rows as a sorted list (row order ignored)."""
+    return sorted(declared_rows(df, declared), key=lambda r: tuple(_key(v) for v in r))

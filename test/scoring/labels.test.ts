@@ -87,7 +87,7 @@ describe('autoLabels precedence', () => {
         { id: 'O2', plan: 'partial', code: 'violated', test: 'partially-covered', rationale: 'wrong column' },
       ],
     });
-    expect(ls[0]).toMatchObject({ plan: 'absent', code: 'satisfied', test: 'not-covered', source: { plan: 'judge', code: 'rule', test: 'judge' } });
+    expect(ls[0]).toMatchObject({ plan: 'absent', code: 'satisfied', test: 'not-covered', source: { plan: 'judge', code: 'schema-rule', test: 'judge' } });
     expect(ls[1]).toMatchObject({ plan: 'partial', code: 'violated', test: 'partially-covered', source: { plan: 'judge', code: 'judge', test: 'judge' } });
     expect(ls[2]).toMatchObject({ plan: 'absent', code: 'violated', test: 'not-covered', source: { plan: 'heuristic', code: 'heuristic', test: 'heuristic' } });
   });
