@@ -7,6 +7,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { measureLabellers } from '../../activities/obligations/accuracy';
 import { checkTaskObligations } from '../../activities/obligations/check';
 import { executableLabels } from '../../activities/obligations/labels';
 import { autoLabels } from '../../activities/scoring/autoLabels';
@@ -35,6 +36,21 @@ test('the fixture task: forms per obligation, and the test marked O99 is a probl
   expect(f.problems).toHaveLength(1);
   expect(f.problems[0].file).toMatch(/acceptance\/test_acceptance\.py$/);
   expect(f.problems[0].message).toMatch(/obligation O99, which .* does not define/);
+});
+
+test('labellers are tallied against the known truth: gold satisfied, a violation violated on its own obligation only', () => {
+  const ob = (id: string) => ({ id, statement: `s ${id}`, class: 'prompt-inferable' as const, kind: 'filter' as const, passage: 'p' });
+  const forms = [{ id: 'O1', status: 'executable' as const, tests: ['t1'] }, { id: 'O2', status: 'executable' as const, tests: ['t2'] }];
+  const run = (o1: 'passed' | 'failed', o2: 'passed' | 'failed') => ({ variant: 'v', exitCode: 1, passed: false, status: 'completed' as const, ms: 1,
+    tests: [{ name: 't1', obligations: ['O1'], outcome: o1 }, { name: 't2', obligations: ['O2'], outcome: o2 }] });
+  // The violation of O1 also fails O2's test: one wrong label (truth satisfied, labelled violated).
+  const acc = measureLabellers([ob('O1'), ob('O2')], forms, [
+    { variant: 'gold', violates: null, run: run('passed', 'passed'), solution: '' },
+    { variant: 'O1', violates: 'O1', run: run('failed', 'failed'), solution: '' },
+  ]);
+  const exe = acc.find((a) => a.labeller === 'executable')!;
+  expect(exe).toMatchObject({ n: 4, correct: 3, confusion: { satisfied: { satisfied: 2, violated: 1 }, violated: { violated: 1 } } });
+  expect(acc.find((a) => a.labeller === 'heuristic')!.n).toBe(0); // no output to label from
 });
 
 describe('on the SF=0.01 database', () => {
