@@ -65,6 +65,13 @@ export interface TaskObligationsCheck {
   notes: string[];
 }
 
+/**
+ * pytest-timeout per acceptance test, seconds. Generous: the fixtures are tiny, but on a loaded
+ * machine a first Spark job can take a minute, and a test stopped by pytest-timeout mid-call
+ * can leave the shared session unusable for every later test of the run.
+ */
+export const ACCEPTANCE_TEST_TIMEOUT_S = 300;
+
 /** The name of the input-table file staged beside an acceptance test (lockin_acceptance.TaskTables). */
 export const TABLES_FILE = 'tables.json';
 
@@ -105,7 +112,7 @@ export async function checkTaskObligations(opts: { qid: string; scale: number; s
   try {
     if (forms.acceptance) {
       const variants = [{ id: 'gold', solutionFile: goldFile }, ...withViolation.map((f) => ({ id: f.id, solutionFile: f.violation! }))];
-      const res = await runSuiteOnVariants({ suiteFile: forms.acceptance, variants, settings: opts.settings, outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, extraFiles: { [TABLES_FILE]: tablesJson(task.task) } });
+      const res = await runSuiteOnVariants({ suiteFile: forms.acceptance, variants, settings: opts.settings, outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) } });
       runs = new Map(res.map((r) => [r.variant, r]));
     } else notes.push('no acceptance tests (acceptance/test_acceptance.py)');
     const refDir = path.join(referencesDir(opts.scale), task.qid);

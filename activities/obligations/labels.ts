@@ -22,7 +22,7 @@ import { readTaskForms } from '../tasks/executable';
 import { loadTask } from '../tasks/load';
 import { CODE_LABELS } from '../scoring/labels';
 import { executableLabel } from './accuracy';
-import { TABLES_FILE, tablesJson } from './check';
+import { ACCEPTANCE_TEST_TIMEOUT_S, TABLES_FILE, tablesJson } from './check';
 
 export const EXECUTABLE_LABELS_FILE = 'executable-labels.json';
 
@@ -71,7 +71,7 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
     else {
       const [run] = await runSuiteOnVariants({
         suiteFile: forms.acceptance, variants: [{ id: 'candidate', solutionFile: solution }], settings: input.settings,
-        outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, extraFiles: { [TABLES_FILE]: tablesJson(task.task) },
+        outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) },
       });
       for (const f of executable) {
         const label = executableLabel(run, f.tests);

@@ -60,6 +60,8 @@ export function autoLabels(input: AutoLabelInput): ObligationLabel[] {
     const evidence: string[] = [];
     let plan: PlanLabel, test: TestLabel, code: CodeLabel;
     let planSrc: LabelSource, testSrc: LabelSource, codeSrc: LabelSource;
+    const xCode = input.executable?.code[ob.id];
+    const xTest = input.executable?.test[ob.id];
     if (j) {
       plan = j.plan;
       test = j.test;
@@ -71,9 +73,18 @@ export function autoLabels(input: AutoLabelInput): ObligationLabel[] {
       planSrc = testSrc = 'heuristic';
       evidence.push(`key terms: ${terms.join(' | ') || '(none)'}`);
     }
+    if (xTest) {
+      test = xTest.label;
+      testSrc = 'executable';
+      evidence.push(`suite on the violation: ${xTest.evidence}`);
+    }
     if (!input.executed) {
       code = 'execution-failed';
       codeSrc = 'execution';
+    } else if (xCode) {
+      code = xCode.label;
+      codeSrc = 'executable';
+      evidence.push(`acceptance tests: ${xCode.evidence}`);
     } else if (ob.rule && input.outputSchema) {
       const r = checkRule(ob.rule, input.outputSchema);
       code = r.label;
