@@ -61,6 +61,12 @@ export const C4Reply = z.object({
 export const PLAN_LABELS = ['present', 'partial', 'ambiguous', 'absent', 'contradicted'] as const;
 export const CODE_LABELS = ['satisfied', 'partial', 'violated', 'execution-failed'] as const;
 export const TEST_LABELS = ['covered', 'partially-covered', 'not-covered'] as const;
+/**
+ * The test labels a run may record: the judge's three, plus `invalid-on-gold` from the
+ * executable labeller when the run's own suite fails on the gold solution (its tests measure
+ * nothing, so no coverage is claimed; docs/protocol.md §5).
+ */
+export const RECORDED_TEST_LABELS = [...TEST_LABELS, 'invalid-on-gold'] as const;
 export const JudgeReply = z.object({
   labels: z.array(
     z.object({

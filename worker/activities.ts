@@ -11,6 +11,7 @@ import { runEvaluatorControls } from '../activities/compare';
 import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences } from '../activities/data';
 import { mutationTasks, mutationTask, finishMutationAnalysis } from '../activities/mutation';
 import { finishModels } from '../activities/report';
+import { labelByExecution } from '../activities/obligations';
 
 /** Every registered activity, by the name workflows schedule it under. */
 export const ACTIVITIES = {
@@ -31,6 +32,8 @@ export const ACTIVITIES = {
   runPytest,
   smokeCheck,
   executeCandidate,
+  // executable obligation labels (issue 17)
+  labelByExecution,
   // database and references
   generateTables,
   loadTables,

@@ -4,7 +4,7 @@
  * obligation labels, and one run record. Runs only after every condition of the task has frozen
  * (§3); the task decides when.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { patched, proxyActivities } from '@temporalio/workflow';
 import type { StudyActivities } from '../protocol/activities';
 import { BUDGETS } from '../protocol/conditions';
 import type { ConditionOutcome, ConditionResult, StudyInput, StudyManifestSummary } from '../protocol/inputs';
@@ -53,6 +53,8 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
     memoryMb: study.limits.memoryMb,
     reuseScope: study.studyId,
   });
+  // Executable labels (issue 17), read by the labelling in evaluateRun; histories from before it replay without it.
+  if (patched('executable-labels')) await spark.labelByExecution({ taskId, conditionDir: r.conditionDir, settings: study.settings });
   // The judge reply of a replicate or of sample k ≥ 2 is its own (activities/scoring/judge.ts).
   const comparison = await local.evaluateRun({ studyId: study.studyId, taskId, replicate, ...(sample > 1 ? { sample } : {}), condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params });
   const testPassed = !!r.pytest?.passed;

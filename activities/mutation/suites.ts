@@ -50,6 +50,15 @@ export interface VariantRun {
   ms: number;
   /** For gold when the suite did not pass: the first failing test and its message (one line). */
   failure?: string;
+  /** With `full`: every collected test's outcome and the obligations its markers name. */
+  tests?: TestOutcome[];
+}
+
+/** One test's outcome in a `full` run (suite_mutants.py --full). */
+export interface TestOutcome {
+  name: string;
+  obligations: string[];
+  outcome: 'passed' | 'failed' | 'error' | 'skipped';
 }
 
 export interface RunSuiteInput {
@@ -70,6 +79,11 @@ export interface RunSuiteInput {
    * has no kills that count, so its mutant runs would only cost time. Default true.
    */
   stopIfGoldFails?: boolean;
+  /** Run every test on every variant (no -x) and record each test's outcome (acceptance tests). */
+  full?: boolean;
+  /** Extra files written beside the suite in every variant's folder (name → content), e.g. the
+   *  acceptance tests' tables.json. Names are plain file names. */
+  extraFiles?: Record<string, string>;
 }
 
 const ID = /^[A-Za-z0-9._-]+$/;
@@ -102,6 +116,10 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
     fs.mkdirSync(path.join(staged, v.id));
     fs.copyFileSync(v.solutionFile, path.join(staged, v.id, 'solution.py'));
     fs.copyFileSync(input.suiteFile, path.join(staged, v.id, 'test_solution.py'));
+    for (const [name, content] of Object.entries(input.extraFiles ?? {})) {
+      if (!ID.test(name) || name === 'solution.py' || name === 'test_solution.py') throw new InputError(`bad extra file name "${name}"`, undefined, 'extraFiles');
+      fs.writeFileSync(path.join(staged, v.id, name), content);
+    }
   }
   const done = new Map<string, VariantRun>();
   const log: string[] = [];
@@ -122,6 +140,7 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
           '--variants', at.variants, '--order', rest.join(','), '--ini', `${at.harness}/pytest.ini`,
           '--out', at.out, '--settings', JSON.stringify(settings), '--per-test-timeout', String(input.perTestTimeoutS ?? 60),
           ...(stopIfGoldFails ? ['--stop-if-gold-fails'] : []),
+          ...(input.full ? ['--full'] : []),
         ],
         env: () => ({ LOCKIN_SPARK_SETTINGS: JSON.stringify(settings), PYTHONPATH: pythonDir(), PYTEST_ADDOPTS: '' }),
         timeoutMs: perVariant * rest.length + 90_000,
@@ -159,6 +178,6 @@ function readResults(file: string): VariantRun[] {
     .readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as { variant: string; exitCode: number | null; passed: boolean; ms: number; status?: VariantRun['status'] })
-    .map((r) => ({ variant: r.variant, exitCode: r.exitCode, passed: r.passed, ms: r.ms, status: r.status ?? 'completed' }));
+    .map((l) => JSON.parse(l) as { variant: string; exitCode: number | null; passed: boolean; ms: number; status?: VariantRun['status']; tests?: TestOutcome[] })
+    .map((r) => ({ variant: r.variant, exitCode: r.exitCode, passed: r.passed, ms: r.ms, status: r.status ?? 'completed', ...(r.tests ? { tests: r.tests } : {}) }));
 }

@@ -20,6 +20,11 @@ killed by the wall-clock watchdog keeps what it finished (the caller restarts th
     {"variant": id, "exitCode": int, "passed": bool, "ms": int}
 `passed` is pytest exit code 0 (every collected test passed; exit 5 "no tests" is not a pass).
 The last stdout line is {"status": "ok", "variants": n}.
+
+With --full every variant runs the whole suite (no -x), and each row also lists every test's
+outcome and the obligations its `@pytest.mark.obligation("O3")` markers name (issue 17, the
+acceptance tests of tasks/<qid>/acceptance/):
+    "tests": [{"name": "test_x", "obligations": ["O3"], "outcome": "passed" | "failed" | "error" | "skipped"}]
 """
 from __future__ import annotations
 
@@ -53,6 +58,35 @@ class SharedSpark:
         yield self.get()
 
 
+class TestRecorder:
+    """pytest plugin object: each test's outcome and obligation markers, for one variant."""
+
+    def __init__(self):
+        self.marks: dict[str, list[str]] = {}
+        self.outcomes: dict[str, str] = {}
+
+    def pytest_configure(self, config):
+        config.addinivalue_line("markers", "obligation(id): the obligation an acceptance test checks")
+
+    def pytest_collection_modifyitems(self, items):
+        for item in items:
+            self.marks[item.nodeid] = [str(a) for m in item.iter_markers("obligation") for a in m.args]
+
+    def pytest_runtest_logreport(self, report):
+        prev = self.outcomes.get(report.nodeid)
+        if report.failed:
+            self.outcomes[report.nodeid] = "failed" if report.when == "call" else "error"
+        elif report.skipped and prev is None:
+            self.outcomes[report.nodeid] = "skipped"
+        elif report.passed and report.when == "call" and prev is None:
+            self.outcomes[report.nodeid] = "passed"
+
+    def rows(self) -> list[dict]:
+        """One entry per collected test: its function name, obligations and outcome."""
+        return [{"name": nid.split("::")[-1], "obligations": ids, "outcome": self.outcomes.get(nid, "error")}
+                for nid, ids in self.marks.items()]
+
+
 def _purge(prefixes: tuple[str, ...]) -> None:
     """Forgets the modules imported from a previous variant (solution, test_solution, and any
     module whose file lies in a variant folder)."""
@@ -71,6 +105,7 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--settings", required=True, help="SparkSettings JSON (inline or @file)")
     ap.add_argument("--per-test-timeout", type=int, default=60)
     ap.add_argument("--stop-if-gold-fails", action="store_true")
+    ap.add_argument("--full", action="store_true", help="run every test on every variant and record each outcome")
     args = ap.parse_args(argv)
 
     from spark_session import parse_settings_arg
@@ -91,15 +126,18 @@ def main(argv: list[str]) -> None:
             "-p", "no:cacheprovider", f"--junitxml={args.out}/junit-{vid}.xml",
             f"--timeout={args.per_test_timeout}", "-q", "--color=no", "-p", "no:randomly",
         ]
-        if vid != "gold":
+        if vid != "gold" and not args.full:
             opts.append("-x")
+        recorder = TestRecorder() if args.full else None
         print(f"[mutation] {vid}: running the suite", file=sys.stderr, flush=True)
         try:
-            code = int(pytest.main(opts, plugins=[shared]))
+            code = int(pytest.main(opts, plugins=[shared] + ([recorder] if recorder else [])))
         except BaseException as exc:  # noqa: BLE001 - a suite's own failure is a verdict
             print(f"[mutation] {vid}: pytest raised {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
             code = 3
         row = {"variant": vid, "exitCode": code, "passed": code == 0, "ms": int((time.monotonic() - t0) * 1000)}
+        if recorder:
+            row["tests"] = recorder.rows()
         with open(results, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(row) + "\n")
             if vid == "gold" and code != 0 and args.stop_if_gold_fails:

@@ -51,6 +51,12 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   const allRuns = [...study.runs, ...study.replicates];
   const methods = { judge: allRuns.filter((r) => r.labelMethod === 'judge').length, heuristic: allRuns.filter((r) => r.labelMethod === 'heuristic').length, none: allRuns.filter((r) => r.labelMethod === 'none').length };
   const heuristicLabels = allRuns.flatMap((r) => r.labels).filter((l) => Object.values(l.automated.source).includes('heuristic')).length;
+  // Which labeller produced each dimension's automated labels (docs/protocol.md §5).
+  const bySource = (dim: 'plan' | 'code' | 'test') => {
+    const n = new Map<string, number>();
+    for (const l of allRuns.flatMap((r) => r.labels)) n.set(l.automated.source[dim], (n.get(l.automated.source[dim]) ?? 0) + 1);
+    return [...n.entries()].sort((x, y) => y[1] - x[1]).map(([k, v]) => `${k} ${v}`).join(', ') || 'none';
+  };
   const deviations = study.runs.flatMap((r) => (r.record?.deviations ?? []).map((d) => [r.taskId, BUDGETS[r.condition].name, d.artifact, d.change, d.allowed ? 'yes' : 'no', d.detail]));
   const missing = study.runs.filter((r) => !r.record).map((r) => `${r.taskId} × ${r.condition}`);
   const out: string[] = [];
@@ -66,6 +72,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     ['Chosen by', taskSelection(study.tasks)],
     ['Runs missing a record', missing.length ? missing.join(', ') : 'none'],
     ['Automated labels', `${methods.judge} runs by judge, ${methods.heuristic} runs by heuristic fallback, ${methods.none} runs unlabelled; ${heuristicLabels} obligation labels have a heuristic dimension (source: heuristic in labels.csv)`],
+    ['Labellers per dimension', `plan: ${bySource('plan')}; code: ${bySource('code')}; test: ${bySource('test')} (lockin obligations check measures each labeller on gold and the violations)`],
     ['Final labels', study.finalLabelsImported ? `${study.finalLabelsImported - study.finalLabelsUnmatched.length} adjudicated labels used (labels/final.csv); the rest default to automated${study.finalLabelsUnmatched.length ? `; ${study.finalLabelsUnmatched.length} match no labelled run and were ignored: ${study.finalLabelsUnmatched.slice(0, 20).map((k) => k.split('|').join(' ')).join(', ')}` : ''}` : 'none imported: final = automated'],
   ]));
   const restShown: Record<string, unknown> = { ...rest };

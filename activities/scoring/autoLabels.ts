@@ -4,17 +4,21 @@
  *   1. execution: when the frozen candidate did not execute, every code label is
  *      `execution-failed` (the paper: "Execution failures receive zero code scores; plan and
  *      test scores retain observed labels");
- *   2. rule: obligations with a schema `rule` get their code label from the candidate
+ *   2. executable: an obligation with an executable form gets its code label from its
+ *      acceptance tests on the candidate and its test label from the candidate's suite on its
+ *      violation (activities/obligations/labels.ts, executable-labels.json);
+ *   3. schema-rule: obligations with a schema `rule` get their code label from the candidate
  *      output's Spark schema (schemaRules.ts);
- *   3. judge: the model-judge reply (stage 'judge'), for everything else;
- *   4. heuristic: the documented fallback of heuristic.ts, when no judge reply covers the
- *      obligation. Marked `source: heuristic`.
+ *   4. judge: the model-judge reply (stage 'judge'), for everything else;
+ *   5. heuristic: the documented fallback of heuristic.ts, a labelled last resort when no
+ *      executable form and no judge reply covers the obligation. Marked `source: heuristic`.
  */
 import type { Obligation } from '../tasks/schema';
 import type { FailureCategory } from '../../protocol/types';
 import type { ObligationLabel, PlanLabel, CodeLabel, TestLabel, LabelSource } from './labels';
 import { checkRule, type OutputField } from './schemaRules';
 import { keyTerms, heuristicPlan, heuristicTest, heuristicCode } from './heuristic';
+import type { ExecutableLabelsFile } from '../obligations/labels';
 
 /** One judge label as validated by JudgeReply (protocol/stages.ts). */
 export interface JudgeLabel {
@@ -38,6 +42,8 @@ export interface AutoLabelInput {
   comparison: { agree: boolean; categories: FailureCategory[] } | null;
   /** Judge labels, or null when no judge reply is available. */
   judge: JudgeLabel[] | null;
+  /** Executable code/test labels of the run (executable-labels.json), or null/absent. */
+  executable?: ExecutableLabelsFile | null;
 }
 
 /**
@@ -54,6 +60,8 @@ export function autoLabels(input: AutoLabelInput): ObligationLabel[] {
     const evidence: string[] = [];
     let plan: PlanLabel, test: TestLabel, code: CodeLabel;
     let planSrc: LabelSource, testSrc: LabelSource, codeSrc: LabelSource;
+    const xCode = input.executable?.code[ob.id];
+    const xTest = input.executable?.test[ob.id];
     if (j) {
       plan = j.plan;
       test = j.test;
@@ -65,13 +73,22 @@ export function autoLabels(input: AutoLabelInput): ObligationLabel[] {
       planSrc = testSrc = 'heuristic';
       evidence.push(`key terms: ${terms.join(' | ') || '(none)'}`);
     }
+    if (xTest) {
+      test = xTest.label;
+      testSrc = 'executable';
+      evidence.push(`suite on the violation: ${xTest.evidence}`);
+    }
     if (!input.executed) {
       code = 'execution-failed';
       codeSrc = 'execution';
+    } else if (xCode) {
+      code = xCode.label;
+      codeSrc = 'executable';
+      evidence.push(`acceptance tests: ${xCode.evidence}`);
     } else if (ob.rule && input.outputSchema) {
       const r = checkRule(ob.rule, input.outputSchema);
       code = r.label;
-      codeSrc = 'rule';
+      codeSrc = 'schema-rule';
       evidence.push(r.evidence);
     } else if (j) {
       code = j.code;

@@ -12,6 +12,7 @@ import { autoLabels } from './autoLabels';
 import { obtainJudge } from './judge';
 import { loadObligations, readArtifacts, readOutputSchema } from './corpusFiles';
 import { STUDY_MODEL_PARAMS } from '../../protocol/settings';
+import { readExecutableLabels } from '../obligations/labels';
 
 export interface LabelObligationsInput {
   studyId: string;
@@ -71,7 +72,9 @@ export async function labelObligations(input: LabelObligationsInput): Promise<La
       },
     });
   }
-  const labels = autoLabels({ obligations, artifacts, executed, outputSchema, comparison, judge: judge.labels });
+  // Executable labels, when the executableLabels activity ran for this run (Spark queue).
+  const executable = readExecutableLabels(input.conditionDir);
+  const labels = autoLabels({ obligations, artifacts, executed, outputSchema, comparison, judge: judge.labels, executable });
   const file: LabelsFile = LabelsFile.parse({
     schemaVersion: 1,
     studyId: input.studyId,

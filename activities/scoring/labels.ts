@@ -7,31 +7,37 @@
  * and default to the automated ones.
  */
 import { z } from 'zod';
-import { PLAN_LABELS, CODE_LABELS, TEST_LABELS } from '../../protocol/stages';
+import { PLAN_LABELS, CODE_LABELS, TEST_LABELS, RECORDED_TEST_LABELS } from '../../protocol/stages';
 
-export { PLAN_LABELS, CODE_LABELS, TEST_LABELS };
+export { PLAN_LABELS, CODE_LABELS, TEST_LABELS, RECORDED_TEST_LABELS };
 export type PlanLabel = (typeof PLAN_LABELS)[number];
 export type CodeLabel = (typeof CODE_LABELS)[number];
-export type TestLabel = (typeof TEST_LABELS)[number];
+export type TestLabel = (typeof RECORDED_TEST_LABELS)[number];
 
 /**
- * Where an automated label came from:
- * - `rule`: decided from the candidate output's Spark schema (an obligation `rule`);
+ * Where an automated label came from (its labeller):
+ * - `executable`: the obligation's acceptance tests on the candidate (code) or the candidate's
+ *   suite on the obligation's violation (test) (activities/obligations/labels.ts);
+ * - `schema-rule`: decided from the candidate output's Spark schema (an obligation `rule`);
+ *   recorded as `rule` before issue 17, read as schema-rule;
  * - `execution`: the candidate did not execute, so the code label is execution-failed;
  * - `judge`: the model-judge stage (through the gateway or a replay corpus);
  * - `heuristic`: the deterministic fallback of heuristic.ts (no judge reply available);
  * - `adjudicated`: a final label imported from an adjudication CSV.
  */
-export const LABEL_SOURCES = ['rule', 'execution', 'judge', 'heuristic', 'adjudicated'] as const;
+export const LABEL_SOURCES = ['executable', 'schema-rule', 'execution', 'judge', 'heuristic', 'adjudicated'] as const;
 export type LabelSource = (typeof LABEL_SOURCES)[number];
+
+/** A label source; the pre-issue-17 name `rule` is read as `schema-rule`. */
+const Source = z.preprocess((v) => (v === 'rule' ? 'schema-rule' : v), z.enum(LABEL_SOURCES));
 
 /** One obligation's labels in one run, with the source of each dimension. */
 export const ObligationLabel = z.object({
   obligation: z.string().regex(/^O\d+$/),
   plan: z.enum(PLAN_LABELS),
   code: z.enum(CODE_LABELS),
-  test: z.enum(TEST_LABELS),
-  source: z.object({ plan: z.enum(LABEL_SOURCES), code: z.enum(LABEL_SOURCES), test: z.enum(LABEL_SOURCES) }),
+  test: z.enum(RECORDED_TEST_LABELS),
+  source: z.object({ plan: Source, code: Source, test: Source }),
   /** Short evidence: the rule checked, the key terms found, or the judge's rationale. */
   evidence: z.string().optional(),
 });
@@ -64,5 +70,5 @@ export interface FinalLabel {
 export const PLAN_WEIGHTS: Record<PlanLabel, number> = { present: 1, partial: 0.5, ambiguous: 0.5, absent: 0, contradicted: 0 };
 /** Code weights: satisfied 1; partial, violated, execution-failed 0. */
 export const CODE_WEIGHTS: Record<CodeLabel, number> = { satisfied: 1, partial: 0, violated: 0, 'execution-failed': 0 };
-/** Test weights: covered 1, partially-covered 0.5, not-covered 0. */
-export const TEST_WEIGHTS: Record<TestLabel, number> = { covered: 1, 'partially-covered': 0.5, 'not-covered': 0 };
+/** Test weights: covered 1, partially-covered 0.5, not-covered 0; invalid-on-gold 0 (no coverage is claimed for a suite that rejects gold). */
+export const TEST_WEIGHTS: Record<TestLabel, number> = { covered: 1, 'partially-covered': 0.5, 'not-covered': 0, 'invalid-on-gold': 0 };

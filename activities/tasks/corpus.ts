@@ -20,6 +20,7 @@ import {
 } from './check';
 import YAML from 'yaml';
 import { loadEligibility } from './eligibility';
+import { readTaskForms } from './executable';
 import { displayPath, listTaskIds, loadTaskFolder, TaskLoadError, type LoadedTask, type TaskProblem } from './load';
 import { readQueryTexts } from './queryTexts';
 import { checkEvaluationKeys, evaluationFile, loadEvaluationSpec } from './evaluation';
@@ -148,7 +149,7 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
       results.push({ qid, ok: false, problems, obligations: 0, checked });
       continue;
     }
-    const problems = [...checkTaskSelf(loaded), ...checkConventionNullability(loaded)];
+    const problems = [...checkTaskSelf(loaded), ...checkConventionNullability(loaded), ...readTaskForms(loaded.dir, qid, loaded.obligations.obligations, loaded.obligationsFile).problems];
     if (manifest) {
       checked.manifest = true;
       problems.push(...checkTablesAgainstManifest(loaded, manifest, manifestHasNullability));

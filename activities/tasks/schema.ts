@@ -85,8 +85,21 @@ export const Obligation = z
     /** For hidden-reference: what in the reference decides it. */
     decided_by: z.string().min(1).optional(),
     rule: ObligationRule.optional(),
+    /**
+     * `false` for an obligation with no executable form (no violation, no acceptance test),
+     * e.g. a plan-only obligation; `reason` then says why. Absent: the obligation is meant to
+     * have a violation `obligations/<id>/violation.py` and acceptance tests marked with its id
+     * (tasks/README.md "Executable obligations").
+     */
+    executable: z.literal(false).optional(),
+    /** Why the obligation has no executable form (required with `executable: false`). */
+    reason: z.string().min(1).optional(),
   })
   .superRefine((o, ctx) => {
+    if (o.executable === false && !o.reason)
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: 'an obligation with executable: false must give its reason' });
+    if (o.reason && o.executable !== false)
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: 'a reason is only given with executable: false' });
     if (o.class === 'prompt-inferable' && !o.passage)
       ctx.addIssue({ code: 'custom', path: ['passage'], message: 'a prompt-inferable obligation must quote its task.yaml passage' });
     if (o.class === 'hidden-reference' && !o.decided_by)

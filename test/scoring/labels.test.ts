@@ -87,9 +87,23 @@ describe('autoLabels precedence', () => {
         { id: 'O2', plan: 'partial', code: 'violated', test: 'partially-covered', rationale: 'wrong column' },
       ],
     });
-    expect(ls[0]).toMatchObject({ plan: 'absent', code: 'satisfied', test: 'not-covered', source: { plan: 'judge', code: 'rule', test: 'judge' } });
+    expect(ls[0]).toMatchObject({ plan: 'absent', code: 'satisfied', test: 'not-covered', source: { plan: 'judge', code: 'schema-rule', test: 'judge' } });
     expect(ls[1]).toMatchObject({ plan: 'partial', code: 'violated', test: 'partially-covered', source: { plan: 'judge', code: 'judge', test: 'judge' } });
     expect(ls[2]).toMatchObject({ plan: 'absent', code: 'violated', test: 'not-covered', source: { plan: 'heuristic', code: 'heuristic', test: 'heuristic' } });
+  });
+  test('executable labels beat the schema rule and the judge; the plan stays the judge\'s; an obligation without one falls through', () => {
+    const executable = {
+      schemaVersion: 1 as const, taskId: 'q3', suiteOnGold: { passed: true },
+      code: { O1: { label: 'violated' as const, evidence: 't1 failed' } },
+      test: { O1: { label: 'covered' as const, evidence: 'fails on the violation' }, O2: { label: 'invalid-on-gold' as const, evidence: 'rejects gold' } },
+    };
+    const ls = autoLabels({
+      obligations: obs, artifacts, executed: true, outputSchema: schema, comparison: { agree: false, categories: ['values'] },
+      judge: [{ id: 'O1', plan: 'present', code: 'satisfied', test: 'not-covered' }], executable,
+    });
+    expect(ls[0]).toMatchObject({ plan: 'present', code: 'violated', test: 'covered', source: { plan: 'judge', code: 'executable', test: 'executable' } });
+    expect(ls[1]).toMatchObject({ test: 'invalid-on-gold', source: { test: 'executable', code: 'heuristic' } });
+    expect(ls[2].source).toEqual({ plan: 'heuristic', code: 'heuristic', test: 'heuristic' });
   });
 });
 

@@ -88,5 +88,6 @@ export function scriptedActivities(script: Script): { activities: Record<string,
     const agree = script.agree?.[req.taskId] ?? false;
     return agree ? { agree, categories: [], summary: 'agrees' } : { agree, categories: ['values'], primaryCategory: 'values', summary: 'values differ' };
   };
-  return { activities: { callModel, runPytest, smokeCheck, executeCandidate, evaluateRun }, log };
+  const labelByExecution = async (req: { conditionDir: string }) => ({ file: path.join(req.conditionDir, 'executable-labels.json'), code: 0, test: 0, suitePassesGold: false });
+  return { activities: { callModel, runPytest, smokeCheck, executeCandidate, evaluateRun, labelByExecution }, log };
 }

@@ -1,0 +1,185 @@
+/**
+ * `lockin obligations check`: validates a task's executable obligations (issue 17; the format is
+ * tasks/README.md "Executable obligations", read by activities/tasks/executable.ts).
+ *
+ * For one task:
+ *   1. the acceptance tests run, sandboxed, on gold and on every violation, each test recorded
+ *      (activities/mutation/suites.ts with `full`): every test must pass on gold, and each
+ *      violation must fail at least one test of its own obligation (it is "killed");
+ *   2. every violation (and gold) runs on databaseDir(scale) and is compared with the reference,
+ *      the way the mutation analysis decides equivalence (generate.ts mutantOutputs +
+ *      compareOutputs): a violation that agrees with the reference is reported "equivalent" at
+ *      that scale (a note, not a failure: no row of that database may expose it);
+ *   3. the labellers are measured on this known truth (accuracy.ts): gold is satisfied on every
+ *      obligation; a violation is violated on its own obligation and satisfied on the others.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { SparkSettings } from '../../protocol/settings';
+import type { FailureCategory } from '../../protocol/types';
+import { referencesDir, tasksRoot } from '../common/paths';
+import { compareOutputs } from '../compare/activity';
+import { mutantOutputs } from '../mutation/generate';
+import { runSuiteOnVariants, type TestOutcome, type VariantRun } from '../mutation/suites';
+import { readTaskForms, type FormStatus } from '../tasks/executable';
+import { loadTask, type TaskProblem, formatProblem } from '../tasks/load';
+import type { Obligation, TaskSpec } from '../tasks/schema';
+import { parseSparkSchema, type OutputField } from '../scoring/schemaRules';
+import { measureLabellers, type LabellerAccuracy, type VariantEvidence } from './accuracy';
+
+/** How a violation's output compares with the reference at the check's scale. */
+export type ReferenceVerdict = 'disagrees' | 'raises' | 'equivalent' | 'error' | 'no-reference' | 'not-run';
+
+/** The check of one obligation. */
+export interface ObligationCheck {
+  id: string;
+  class: Obligation['class'];
+  kind: Obligation['kind'];
+  form: FormStatus;
+  /** The reason of a not-executable obligation, or what an incomplete one lacks. */
+  note?: string;
+  tests: number;
+  /** Every test of this obligation passed on gold (null: no test). */
+  goldPasses: boolean | null;
+  /** A test of this obligation failed on its own violation (null: no violation or not run). */
+  killed: boolean | null;
+  reference: ReferenceVerdict;
+  referenceSummary?: string;
+  /** Failures of this obligation (empty = ok); "equivalent" is a note, not a failure. */
+  failures: string[];
+}
+
+/** The check of one task. */
+export interface TaskObligationsCheck {
+  qid: string;
+  scale: number;
+  /** No failure in any obligation and no format problem. */
+  ok: boolean;
+  obligations: ObligationCheck[];
+  /** Format problems (each naming file and field). */
+  problems: string[];
+  /** Tests that fail on gold (name: outcome), whatever obligation they belong to. */
+  goldFailures: string[];
+  labellers: LabellerAccuracy[];
+  notes: string[];
+}
+
+/**
+ * pytest-timeout per acceptance test, seconds. Generous: the fixtures are tiny, but on a loaded
+ * machine a first Spark job can take a minute, and a test stopped by pytest-timeout mid-call
+ * can leave the shared session unusable for every later test of the run.
+ */
+export const ACCEPTANCE_TEST_TIMEOUT_S = 300;
+
+/** The name of the input-table file staged beside an acceptance test (lockin_acceptance.TaskTables). */
+export const TABLES_FILE = 'tables.json';
+
+/** task.yaml's input tables as the JSON lockin_acceptance.TaskTables reads ([{name, columns: [{name, type, nullable}]}]). */
+export function tablesJson(task: TaskSpec): string {
+  return `${JSON.stringify(task.tables)}\n`;
+}
+
+/** Whether all tests named `names` passed in a run (false when any failed or is missing). */
+export function testsPass(run: VariantRun | undefined, names: string[]): boolean {
+  if (!run?.tests) return false;
+  return names.every((n) => run.tests!.some((t: TestOutcome) => t.name === n && t.outcome === 'passed'));
+}
+
+function firstLine(s: string | undefined, n = 240): string {
+  return (s ?? '').split('\n')[0].slice(0, n);
+}
+
+/**
+ * Checks one task's executable obligations at `scale`.
+ * Inputs: qid; scale (database and reference); Spark settings; corpus root (default tasks/);
+ * workDir for staged variants and outputs (default a fresh temporary folder, removed after).
+ * Returns: the TaskObligationsCheck. A task with no executable form at all is ok with a note.
+ * @throws TaskLoadError for a task folder that does not load.
+ */
+export async function checkTaskObligations(opts: { qid: string; scale: number; settings: SparkSettings; root?: string; workDir?: string; skipReference?: boolean }): Promise<TaskObligationsCheck> {
+  const root = opts.root ?? tasksRoot();
+  const task = loadTask(opts.qid, root);
+  const obligations = task.obligations.obligations;
+  const forms = readTaskForms(task.dir, task.qid, obligations, task.obligationsFile);
+  const problems = forms.problems.map((p: TaskProblem) => formatProblem(p));
+  const notes: string[] = [];
+  const goldFile = path.join(task.dir, 'gold', 'solution.py');
+  const work = opts.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `lockin-obligations-${task.qid}-`));
+  const withViolation = forms.forms.filter((f) => f.violation);
+  let runs = new Map<string, VariantRun>();
+  const outputs = new Map<string, { status: string; reason?: string; agree?: boolean; categories?: FailureCategory[]; summary?: string; schema?: OutputField[] }>();
+  try {
+    if (forms.acceptance) {
+      const variants = [{ id: 'gold', solutionFile: goldFile }, ...withViolation.map((f) => ({ id: f.id, solutionFile: f.violation! }))];
+      const res = await runSuiteOnVariants({ suiteFile: forms.acceptance, variants, settings: opts.settings, outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) } });
+      runs = new Map(res.map((r) => [r.variant, r]));
+    } else notes.push('no acceptance tests (acceptance/test_acceptance.py)');
+    const refDir = path.join(referencesDir(opts.scale), task.qid);
+    if (opts.skipReference) notes.push('violations not compared with the reference (--skip-reference)');
+    else if (!fs.existsSync(path.join(refDir, 'schema.json'))) notes.push(`no reference for ${task.qid} at SF=${opts.scale}: violations not compared`);
+    else {
+      const ids = ['gold', ...withViolation.map((f) => f.id)];
+      const dirs = ids.map((id) => {
+        const d = path.join(work, 'outputs', id);
+        fs.mkdirSync(d, { recursive: true });
+        fs.copyFileSync(id === 'gold' ? goldFile : forms.forms.find((f) => f.id === id)!.violation!, path.join(d, 'solution.py'));
+        return d;
+      });
+      const results = await mutantOutputs({ dirs, scale: opts.scale, settings: opts.settings });
+      for (const [i, id] of ids.entries()) {
+        const r = results[i];
+        if (r.status !== 'ok') {
+          outputs.set(id, { status: r.status, reason: firstLine(r.reason) });
+          continue;
+        }
+        const cmp = await compareOutputs({ candidateDir: path.join(dirs[i], 'out'), referenceDir: refDir, outDir: dirs[i], execution: { status: 'ok' } });
+        const schema = parseSparkSchema(JSON.parse(fs.readFileSync(path.join(dirs[i], 'out', 'schema.json'), 'utf8')));
+        outputs.set(id, { status: 'ok', agree: cmp.outcome.agree, categories: cmp.outcome.categories, summary: firstLine(cmp.outcome.summary), schema });
+      }
+      const g = outputs.get('gold');
+      if (g && !g.agree) problems.push(`gold does not agree with the reference at SF=${opts.scale}: ${g.reason ?? g.summary}`);
+    }
+  } finally {
+    if (!opts.workDir) fs.rmSync(work, { recursive: true, force: true });
+  }
+
+  const gold = runs.get('gold');
+  const goldFailures = (gold?.tests ?? []).filter((t) => t.outcome !== 'passed').map((t) => `${t.name}: ${t.outcome}`);
+  if (gold && !gold.tests) goldFailures.push(`the acceptance tests did not run on gold (${gold.status}, exit ${gold.exitCode})`);
+  const checks: ObligationCheck[] = obligations.map((o) => {
+    const f = forms.forms.find((x) => x.id === o.id)!;
+    const failures: string[] = [];
+    const goldPasses = f.tests.length > 0 && forms.acceptance ? testsPass(gold, f.tests) : null;
+    if (goldPasses === false) failures.push('an acceptance test fails on gold');
+    let killed: boolean | null = null;
+    if (f.violation && f.tests.length > 0 && forms.acceptance) {
+      const run = runs.get(o.id);
+      killed = run?.tests ? !testsPass(run, f.tests) : run ? run.status !== 'completed' || !run.passed : null;
+      if (killed === false) failures.push('the violation passes its own acceptance tests');
+    }
+    let reference: ReferenceVerdict = f.violation ? (outputs.size ? 'not-run' : 'no-reference') : 'not-run';
+    let referenceSummary: string | undefined;
+    const out = outputs.get(o.id);
+    if (f.violation && out) {
+      if (out.status === 'exception') reference = 'raises';
+      else if (out.status !== 'ok') reference = 'error';
+      else reference = out.agree ? 'equivalent' : 'disagrees';
+      referenceSummary = out.reason ?? out.summary;
+      if (reference === 'error') failures.push(`the violation could not be run on SF=${opts.scale}: ${referenceSummary}`);
+      if (reference === 'raises') failures.push(`the violation raises on SF=${opts.scale} (a violation breaks a meaning, not the run): ${referenceSummary}`);
+    }
+    if (f.status === 'incomplete') failures.push(f.note ?? 'incomplete');
+    return { id: o.id, class: o.class, kind: o.kind, form: f.status, ...(f.note ? { note: f.note } : {}), tests: f.tests.length, goldPasses, killed, reference, ...(referenceSummary ? { referenceSummary } : {}), failures };
+  });
+  const evidence: VariantEvidence[] = [];
+  const solutionText = (file: string) => fs.readFileSync(file, 'utf8');
+  if (gold) evidence.push({ variant: 'gold', violates: null, run: gold, solution: solutionText(goldFile), output: outputs.get('gold') });
+  for (const f of withViolation) {
+    const run = runs.get(f.id);
+    if (run) evidence.push({ variant: f.id, violates: f.id, run, solution: solutionText(f.violation!), output: outputs.get(f.id) });
+  }
+  const labellers = measureLabellers(obligations, forms.forms, evidence);
+  const ok = problems.length === 0 && goldFailures.length === 0 && checks.every((c) => c.failures.length === 0);
+  return { qid: task.qid, scale: opts.scale, ok, obligations: checks, problems, goldFailures, labellers, notes };
+}

@@ -1,0 +1,110 @@
+/**
+ * Executable code and test labels of one frozen run (issue 17, "Executable labels"; the data
+ * flow is /work/shared/design/ARCHITECTURE.md "Data flow of a label"):
+ *   - code label of obligation O = the candidate's solve run against O's acceptance tests:
+ *     satisfied (all pass) / violated (one fails) / execution-failed (no test could run: the
+ *     solution does not import, or the run crashed);
+ *   - test label of O = the candidate's own suite, when it passes on gold, run on O's
+ *     violation: fails → covered, passes → not-covered; a suite that fails on gold is
+ *     invalid-on-gold and every test label says so (never counted as coverage).
+ * Both runs are sandboxed pytest processes (activities/mutation/suites.ts) on the Spark queue.
+ * Obligations without an executable form get no executable label: the judge (or, as a
+ * labelled last resort, the heuristic) labels them in autoLabels.
+ * The result is written to `<conditionDir>/executable-labels.json` (ExecutableLabelsFile).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { z } from 'zod';
+import type { SparkSettings } from '../../protocol/settings';
+import { tasksRoot } from '../common/paths';
+import { runSuiteOnVariants } from '../mutation/suites';
+import { readTaskForms } from '../tasks/executable';
+import { loadTask } from '../tasks/load';
+import { CODE_LABELS } from '../scoring/labels';
+import { executableLabel } from './accuracy';
+import { ACCEPTANCE_TEST_TIMEOUT_S, TABLES_FILE, tablesJson } from './check';
+
+export const EXECUTABLE_LABELS_FILE = 'executable-labels.json';
+
+/** `<conditionDir>/executable-labels.json`. */
+export const ExecutableLabelsFile = z.object({
+  schemaVersion: z.literal(1),
+  taskId: z.string(),
+  /** Per executable obligation: the code label from its acceptance tests, and the failing tests. */
+  code: z.record(z.string(), z.object({ label: z.enum(CODE_LABELS), evidence: z.string() })),
+  /** Per executable obligation: the test label from the candidate's suite on its violation. */
+  test: z.record(z.string(), z.object({ label: z.enum(['covered', 'not-covered', 'invalid-on-gold']), evidence: z.string() })),
+  /** The candidate's suite on gold: passed, or the first failure (then every test label is invalid-on-gold). */
+  suiteOnGold: z.object({ passed: z.boolean(), failure: z.string().optional() }),
+});
+export type ExecutableLabelsFile = z.infer<typeof ExecutableLabelsFile>;
+
+export interface ExecutableLabelsInput {
+  taskId: string;
+  /** The frozen run's folder holding solution.py and test_solution.py. */
+  conditionDir: string;
+  settings: SparkSettings;
+  /** The corpus root (default tasks/). */
+  tasksDir?: string;
+  /** Where the pytest runs keep their reports (default `<conditionDir>/executable-labels/`). */
+  workDir?: string;
+}
+
+/**
+ * Labels a frozen run's obligations by execution and writes executable-labels.json.
+ * A missing solution.py labels every code dimension execution-failed; a missing suite labels
+ * every test dimension invalid-on-gold (there is no suite to measure).
+ * Returns: the file's path and content (empty maps when the task has no executable forms).
+ */
+export async function executableLabels(input: ExecutableLabelsInput): Promise<{ file: string; labels: ExecutableLabelsFile }> {
+  const root = input.tasksDir ?? tasksRoot();
+  const task = loadTask(input.taskId, root);
+  const forms = readTaskForms(task.dir, task.qid, task.obligations.obligations, task.obligationsFile);
+  const executable = forms.forms.filter((f) => f.status === 'executable');
+  const work = input.workDir ?? path.join(input.conditionDir, 'executable-labels');
+  const solution = path.join(input.conditionDir, 'solution.py');
+  const suite = path.join(input.conditionDir, 'test_solution.py');
+  const out: ExecutableLabelsFile = { schemaVersion: 1, taskId: task.qid, code: {}, test: {}, suiteOnGold: { passed: false } };
+
+  if (executable.length > 0 && forms.acceptance) {
+    if (!fs.existsSync(solution)) for (const f of executable) out.code[f.id] = { label: 'execution-failed', evidence: 'no solution.py' };
+    else {
+      const [run] = await runSuiteOnVariants({
+        suiteFile: forms.acceptance, variants: [{ id: 'candidate', solutionFile: solution }], settings: input.settings,
+        outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) },
+      });
+      for (const f of executable) {
+        const label = executableLabel(run, f.tests);
+        const failed = (run.tests ?? []).filter((t) => f.tests.includes(t.name) && t.outcome !== 'passed').map((t) => `${t.name} ${t.outcome}`);
+        out.code[f.id] = { label, evidence: label === 'execution-failed' ? `acceptance run ${run.status}, exit ${run.exitCode}` : failed.length ? failed.join(', ') : `${f.tests.length} acceptance test(s) passed` };
+      }
+    }
+  }
+  if (executable.length > 0) {
+    if (!fs.existsSync(suite)) {
+      out.suiteOnGold = { passed: false, failure: 'no test_solution.py' };
+      for (const f of executable) out.test[f.id] = { label: 'invalid-on-gold', evidence: 'no test_solution.py' };
+    } else {
+      const variants = [{ id: 'gold', solutionFile: path.join(task.dir, 'gold', 'solution.py') }, ...executable.map((f) => ({ id: f.id, solutionFile: f.violation! }))];
+      const runs = await runSuiteOnVariants({ suiteFile: suite, variants, settings: input.settings, outDir: path.join(work, 'suite'), stopIfGoldFails: true });
+      const gold = runs[0];
+      out.suiteOnGold = { passed: gold.passed, ...(gold.failure ? { failure: gold.failure } : {}) };
+      for (const [i, f] of executable.entries()) {
+        const r = runs[i + 1];
+        if (!gold.passed) out.test[f.id] = { label: 'invalid-on-gold', evidence: `the suite fails gold: ${gold.failure ?? gold.status}` };
+        else out.test[f.id] = r.passed ? { label: 'not-covered', evidence: 'the suite passes on the violation' } : { label: 'covered', evidence: `the suite fails on the violation (${r.status}, exit ${r.exitCode})` };
+      }
+    }
+  }
+  const file = path.join(input.conditionDir, EXECUTABLE_LABELS_FILE);
+  fs.writeFileSync(file, `${JSON.stringify(ExecutableLabelsFile.parse(out), null, 2)}\n`);
+  return { file, labels: out };
+}
+
+/** Reads `<conditionDir>/executable-labels.json` when present and valid, else null. */
+export function readExecutableLabels(conditionDir: string): ExecutableLabelsFile | null {
+  const file = path.join(conditionDir, EXECUTABLE_LABELS_FILE);
+  if (!fs.existsSync(file)) return null;
+  const r = ExecutableLabelsFile.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  return r.success ? r.data : null;
+}

@@ -1,0 +1,141 @@
+/**
+ * The executable forms of a task's obligations (tasks/README.md "Executable obligations";
+ * issue 17): per obligation either
+ *   - a violation `tasks/<qid>/obligations/<Oid>/violation.py` (gold changed to break this one
+ *     obligation) and at least one acceptance test in `tasks/<qid>/acceptance/test_acceptance.py`
+ *     marked `@pytest.mark.obligation("<Oid>")`, or
+ *   - `executable: false` with a `reason` in obligations.yaml.
+ * This module only reads the layout and checks it names existing obligations; running the
+ * tests is activities/obligations/check.ts.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { Obligation } from './schema';
+import { displayPath, type TaskProblem } from './load';
+
+/** The acceptance test file of a task folder. */
+export function acceptanceFile(taskDir: string): string {
+  return path.join(taskDir, 'acceptance', 'test_acceptance.py');
+}
+
+/** The violation of obligation `id` in a task folder. */
+export function violationFile(taskDir: string, id: string): string {
+  return path.join(taskDir, 'obligations', id, 'violation.py');
+}
+
+/** One acceptance test and the obligations its markers name. */
+export interface AcceptanceTest {
+  /** The test function's name, e.g. "test_unmatched_item_keys_are_dropped". */
+  name: string;
+  /** 1-based line of the `def`. */
+  line: number;
+  obligations: string[];
+}
+
+/** How one obligation can be executed. */
+export type FormStatus = 'executable' | 'not-executable' | 'missing' | 'incomplete';
+
+/** What the task folder holds for one obligation. */
+export interface ObligationForm {
+  id: string;
+  status: FormStatus;
+  /** Absolute path of violation.py, when present. */
+  violation?: string;
+  /** Names of the acceptance tests marked with this obligation. */
+  tests: string[];
+  /** For not-executable: the stated reason; for incomplete: what is missing. */
+  note?: string;
+}
+
+/** Every obligation's form plus the format problems of the folder. */
+export interface TaskForms {
+  qid: string;
+  /** Absolute path of the acceptance test file, when present. */
+  acceptance?: string;
+  tests: AcceptanceTest[];
+  forms: ObligationForm[];
+  problems: TaskProblem[];
+}
+
+const MARK = /^\s*@pytest\.mark\.obligation\(([^)]*)\)\s*$/;
+const DEF = /^\s*def\s+(test\w*)\s*\(/;
+
+/**
+ * Reads the tests of an acceptance file and their `@pytest.mark.obligation("O3")` markers
+ * (one or more ids per marker, several markers per test). Pure: takes the text.
+ * Returns: the tests, and problems for a marker with no id or not followed by a test function
+ * (each naming the file and the line).
+ */
+export function parseAcceptanceTests(text: string, file: string): { tests: AcceptanceTest[]; problems: TaskProblem[] } {
+  const tests: AcceptanceTest[] = [];
+  const problems: TaskProblem[] = [];
+  let pending: { ids: string[]; line: number }[] = [];
+  text.split('\n').forEach((raw, i) => {
+    const m = MARK.exec(raw);
+    if (m) {
+      const ids = [...m[1].matchAll(/["'](O\d+)["']/g)].map((x) => x[1]);
+      if (ids.length === 0) problems.push({ file, field: `line ${i + 1}`, message: `obligation marker names no obligation id such as "O3": ${raw.trim()}` });
+      pending.push({ ids, line: i + 1 });
+      return;
+    }
+    const d = DEF.exec(raw);
+    if (d) {
+      tests.push({ name: d[1], line: i + 1, obligations: [...new Set(pending.flatMap((p) => p.ids))] });
+      pending = [];
+    } else if (/^\s*def\s/.test(raw) && pending.length > 0) {
+      for (const p of pending) problems.push({ file, field: `line ${p.line}`, message: 'obligation marker on a function that is not a test (its name must start with test)' });
+      pending = [];
+    }
+  });
+  for (const p of pending) problems.push({ file, field: `line ${p.line}`, message: 'obligation marker not followed by a test function' });
+  return { tests, problems };
+}
+
+/**
+ * Reads a task folder's executable forms and checks that they fit its obligations: every
+ * violation folder and every marker names an existing obligation; an obligation with
+ * `executable: false` has neither; an obligation with a violation has a test and vice versa
+ * (otherwise "incomplete", a problem). An obligation with neither and no reason is "missing"
+ * (reported, not a format problem: the corpus is written one obligation at a time).
+ * Inputs: the task folder, its obligations, the display name of obligations.yaml.
+ */
+export function readTaskForms(taskDir: string, qid: string, obligations: ReadonlyArray<Obligation>, obligationsFile: string): TaskForms {
+  const problems: TaskProblem[] = [];
+  const ids = new Set(obligations.map((o) => o.id));
+  const accAbs = acceptanceFile(taskDir);
+  let tests: AcceptanceTest[] = [];
+  if (fs.existsSync(accAbs)) {
+    const shown = displayPath(accAbs);
+    const parsed = parseAcceptanceTests(fs.readFileSync(accAbs, 'utf8'), shown);
+    tests = parsed.tests;
+    problems.push(...parsed.problems);
+    for (const t of tests)
+      for (const o of t.obligations)
+        if (!ids.has(o)) problems.push({ file: shown, field: `line ${t.line}`, message: `${t.name} is marked with obligation ${o}, which ${obligationsFile} does not define` });
+  }
+  const oblDir = path.join(taskDir, 'obligations');
+  if (fs.existsSync(oblDir)) {
+    for (const e of fs.readdirSync(oblDir, { withFileTypes: true })) {
+      const shown = displayPath(path.join(oblDir, e.name));
+      if (!e.isDirectory()) problems.push({ file: shown, field: '', message: 'not a folder: obligations/ holds one folder per obligation id' });
+      else if (!ids.has(e.name)) problems.push({ file: shown, field: '', message: `a violation for ${e.name}, which ${obligationsFile} does not define` });
+      else if (!fs.existsSync(path.join(oblDir, e.name, 'violation.py'))) problems.push({ file: shown, field: '', message: 'no violation.py in the folder' });
+    }
+  }
+  const forms: ObligationForm[] = obligations.map((o, i) => {
+    const v = violationFile(taskDir, o.id);
+    const violation = fs.existsSync(v) ? v : undefined;
+    const own = tests.filter((t) => t.obligations.includes(o.id)).map((t) => t.name);
+    if (o.executable === false) {
+      if (violation || own.length > 0)
+        problems.push({ file: obligationsFile, field: `obligations[${i}].executable`, message: `${o.id} is executable: false but has ${violation ? 'a violation' : 'acceptance tests'}` });
+      return { id: o.id, status: 'not-executable', tests: own, note: o.reason };
+    }
+    if (violation && own.length > 0) return { id: o.id, status: 'executable', violation, tests: own };
+    if (!violation && own.length === 0) return { id: o.id, status: 'missing', tests: [] };
+    const note = violation ? `${o.id} has a violation but no acceptance test marked with it` : `${o.id} has acceptance tests but no obligations/${o.id}/violation.py`;
+    problems.push({ file: obligationsFile, field: `obligations[${i}]`, message: note });
+    return { id: o.id, status: 'incomplete', ...(violation ? { violation } : {}), tests: own, note };
+  });
+  return { qid, ...(fs.existsSync(accAbs) ? { acceptance: accAbs } : {}), tests, forms, problems };
+}

@@ -1,0 +1,95 @@
+/**
+ * `lockin obligations check [--scale S] [--tasks q3,q98] [--json]`: validates the executable
+ * obligations of the corpus (activities/obligations/check.ts): a table per task, the labellers'
+ * accuracy on known truth, totals; exit 1 on any failure.
+ */
+import { Command } from 'commander';
+import * as fs from 'fs';
+import * as path from 'path';
+import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
+import { databaseDir, tasksRoot } from '../../activities/common/paths';
+import { checkTaskObligations, type TaskObligationsCheck } from '../../activities/obligations/check';
+import { mergeAccuracy, type LabellerAccuracy } from '../../activities/obligations/accuracy';
+import { listTaskIds } from '../../activities/tasks/load';
+
+const yn = (b: boolean | null): string => (b === null ? '-' : b ? 'yes' : 'NO');
+
+/** The table of one task, as printed. */
+export function formatTaskCheck(r: TaskObligationsCheck): string {
+  const lines = [`${r.qid} (SF=${r.scale}): ${r.ok ? 'OK' : 'FAILED'}`];
+  lines.push('  id   kind                form            tests  gold  killed  reference');
+  for (const o of r.obligations) {
+    lines.push(`  ${o.id.padEnd(4)} ${o.kind.padEnd(19)} ${o.form.padEnd(15)} ${String(o.tests).padStart(5)}  ${yn(o.goldPasses).padEnd(4)}  ${yn(o.killed).padEnd(6)}  ${o.reference}`);
+    if (o.form === 'not-executable') lines.push(`       reason: ${o.note}`);
+    for (const f of o.failures) lines.push(`       FAIL: ${f}`);
+  }
+  for (const g of r.goldFailures) lines.push(`  FAIL on gold: ${g}`);
+  for (const p of r.problems) lines.push(`  PROBLEM: ${p}`);
+  for (const n of r.notes) lines.push(`  note: ${n}`);
+  return lines.join('\n');
+}
+
+const pct = (c: number, n: number): string => (n === 0 ? '-' : `${((100 * c) / n).toFixed(1)} %`);
+
+/** The labellers' confusion matrices and accuracy, as printed. */
+export function formatAccuracy(acc: ReadonlyArray<LabellerAccuracy>): string {
+  const lines = ['labeller accuracy on known truth (gold: all satisfied; violation of O: O violated, others satisfied)'];
+  for (const a of acc) {
+    const row = (t: 'satisfied' | 'violated') => Object.entries(a.confusion[t]).map(([k, v]) => `${k} ${v}`).join(', ') || '-';
+    lines.push(`  ${a.labeller.padEnd(12)} ${pct(a.correct, a.n).padStart(8)} of ${a.n}   truth satisfied → ${row('satisfied')};  truth violated → ${row('violated')}`);
+    const cls = Object.entries(a.byClass).map(([k, v]) => `${k} ${pct(v.correct, v.n)} (${v.n})`).join(', ');
+    if (cls) lines.push(`               by class: ${cls}`);
+    const kinds = Object.entries(a.byKind).map(([k, v]) => `${k} ${pct(v.correct, v.n)}`).join(', ');
+    if (kinds) lines.push(`               by kind: ${kinds}`);
+  }
+  lines.push('  judge: not measured here (no judge replies are made by this check)');
+  return lines.join('\n');
+}
+
+/** Defines `lockin obligations` on `cmd` (client/cli.ts loads this module only when it runs). */
+export function define(cmd: Command): void {
+  const ob = cmd;
+  ob.command('check')
+    .description('run every acceptance test on gold and on the violations, and every violation against the reference')
+    .option('--scale <S>', 'scale factor of the database and references (default: 1 when built, else 0.01)', (v) => Number(v))
+    .option('--tasks <ids>', 'comma-separated task ids (default: every task folder)')
+    .option('--root <dir>', 'corpus root (default: tasks/)')
+    .option('--driver-memory <mem>', 'spark.driver.memory of each run', '2g')
+    .option('--json', 'print one JSON document instead of tables')
+    .option('--skip-reference', 'do not run the violations against the reference (a quicker check of the tests alone)')
+    .option('--keep <dir>', 'keep the staged runs and outputs under this folder')
+    .action(async (opts: { scale?: number; tasks?: string; root?: string; driverMemory: string; json?: boolean; skipReference?: boolean; keep?: string }) => {
+      const scale = opts.scale ?? (fs.existsSync(path.join(databaseDir(1), 'manifest.json')) ? 1 : 0.01);
+      if (!Number.isFinite(scale) || scale <= 0) throw new Error('--scale: not a positive number');
+      const root = opts.root ? path.resolve(opts.root) : tasksRoot();
+      const ids = opts.tasks ? opts.tasks.split(',').map((s) => s.trim()).filter(Boolean) : listTaskIds(root);
+      const settings = { ...DEFAULT_SPARK_SETTINGS, driverMemory: opts.driverMemory };
+      const results: TaskObligationsCheck[] = [];
+      for (const qid of ids) {
+        const r = await checkTaskObligations({ qid, scale, settings, root, skipReference: opts.skipReference, ...(opts.keep ? { workDir: path.resolve(opts.keep, qid) } : {}) });
+        results.push(r);
+        if (!opts.json) console.log(formatTaskCheck(r) + '\n');
+      }
+      const all = results.flatMap((r) => r.obligations);
+      const count = (f: string) => all.filter((o) => o.form === f).length;
+      const totals = {
+        tasks: results.length,
+        tasksOk: results.filter((r) => r.ok).length,
+        obligations: all.length,
+        executable: count('executable'),
+        notExecutable: count('not-executable'),
+        missing: count('missing'),
+        incomplete: count('incomplete'),
+        equivalent: all.filter((o) => o.reference === 'equivalent').length,
+        failures: all.reduce((s, o) => s + o.failures.length, 0) + results.reduce((s, r) => s + r.problems.length + r.goldFailures.length, 0),
+        executableShare: all.length ? count('executable') / all.length : 0,
+      };
+      const labellers = mergeAccuracy(results.map((r) => r.labellers));
+      if (opts.json) console.log(JSON.stringify({ scale, tasks: results, totals, labellers }, null, 2));
+      else {
+        console.log(formatAccuracy(labellers));
+        console.log(`\ntotals: ${totals.tasksOk}/${totals.tasks} tasks ok; ${totals.obligations} obligations: ${totals.executable} executable (${pct(totals.executable, totals.obligations)}), ${totals.notExecutable} with a reason, ${totals.missing} missing, ${totals.incomplete} incomplete; ${totals.equivalent} violation(s) equivalent at SF=${scale}; ${totals.failures} failure(s)`);
+      }
+      if (results.some((r) => !r.ok)) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,32 @@
+"""Violation of O2 (the averages are named after their columns) in the gold solution for q7: average store-sale figures per item for one demographic and promotion profile in 2000."""
+from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+
+def solve(spark, tables) -> DataFrame:
+    """Returns per i_item_id the averages of quantity, list price, coupon amount and sales price; first 100 by item id."""
+    ss = tables["store_sales"]
+    cd = tables["customer_demographics"]
+    d = tables["date_dim"]
+    i = tables["item"]
+    p = tables["promotion"]
+    joined = (
+        ss.join(d, ss["ss_sold_date_sk"] == d["d_date_sk"])
+        .join(i, ss["ss_item_sk"] == i["i_item_sk"])
+        .join(cd, ss["ss_cdemo_sk"] == cd["cd_demo_sk"])
+        .join(p, ss["ss_promo_sk"] == p["p_promo_sk"])
+        .where(
+            (F.col("cd_gender") == "M")
+            & (F.col("cd_marital_status") == "S")
+            & (F.col("cd_education_status") == "College")
+            & ((F.col("p_channel_email") == "N") | (F.col("p_channel_event") == "N"))
+            & (F.col("d_year") == 2000)
+        )
+    )
+    out = joined.groupBy("i_item_id").agg(
+        F.avg("ss_quantity").alias("avg_quantity"),
+        F.avg("ss_list_price").alias("avg_list_price"),
+        F.avg("ss_coupon_amt").alias("avg_coupon_amt"),
+        F.avg("ss_sales_price").alias("avg_sales_price"),
+    )
+    return out.orderBy("i_item_id").limit(100)

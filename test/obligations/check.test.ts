@@ -1,0 +1,99 @@
+/**
+ * Executable obligations (issue 17): the format reader, `obligations check` on a fixture task
+ * whose answers are known (test/fixtures/obligations/tasks/q3: O8 a real violation, O9 a
+ * violation that changes nothing, O12 a violation no SF=0.01 row exposes, a test marked with an
+ * obligation that does not exist), and executable labels that a comment cannot move.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { measureLabellers } from '../../activities/obligations/accuracy';
+import { checkTaskObligations } from '../../activities/obligations/check';
+import { executableLabels } from '../../activities/obligations/labels';
+import { autoLabels } from '../../activities/scoring/autoLabels';
+import { parseAcceptanceTests, readTaskForms } from '../../activities/tasks/executable';
+import { loadTaskFolder } from '../../activities/tasks/load';
+import { ensureTestDatabase, TEST_SPARK_SETTINGS } from '../support/database';
+
+const ROOT = path.join(__dirname, '..', 'fixtures', 'obligations', 'tasks');
+const CANDIDATE = path.join(__dirname, '..', 'fixtures', 'obligations', 'candidate');
+
+test('markers are read per test; a marker naming no id or no test is a problem', () => {
+  const text = ['@pytest.mark.obligation("O1")', '@pytest.mark.obligation("O2", "O3")', 'def test_a(spark):', '    pass', '@pytest.mark.obligation()', 'def test_b():', '    pass', '@pytest.mark.obligation("O4")'].join('\n');
+  const { tests, problems } = parseAcceptanceTests(text, 't.py');
+  expect(tests).toEqual([
+    { name: 'test_a', line: 3, obligations: ['O1', 'O2', 'O3'] },
+    { name: 'test_b', line: 6, obligations: [] },
+  ]);
+  expect(problems.map((p) => p.field)).toEqual(['line 5', 'line 8']);
+});
+
+test('the fixture task: forms per obligation, and the test marked O99 is a problem naming the file', () => {
+  const t = loadTaskFolder(path.join(ROOT, 'q3'));
+  const f = readTaskForms(t.dir, t.qid, t.obligations.obligations, t.obligationsFile);
+  expect(f.forms.filter((x) => x.status === 'executable').map((x) => x.id)).toEqual(['O8', 'O9', 'O12']);
+  expect(f.forms.filter((x) => x.status === 'not-executable')).toHaveLength(9);
+  expect(f.problems).toHaveLength(1);
+  expect(f.problems[0].file).toMatch(/acceptance\/test_acceptance\.py$/);
+  expect(f.problems[0].message).toMatch(/obligation O99, which .* does not define/);
+});
+
+test('labellers are tallied against the known truth: gold satisfied, a violation violated on its own obligation only', () => {
+  const ob = (id: string) => ({ id, statement: `s ${id}`, class: 'prompt-inferable' as const, kind: 'filter' as const, passage: 'p' });
+  const forms = [{ id: 'O1', status: 'executable' as const, tests: ['t1'] }, { id: 'O2', status: 'executable' as const, tests: ['t2'] }];
+  const run = (o1: 'passed' | 'failed', o2: 'passed' | 'failed') => ({ variant: 'v', exitCode: 1, passed: false, status: 'completed' as const, ms: 1,
+    tests: [{ name: 't1', obligations: ['O1'], outcome: o1 }, { name: 't2', obligations: ['O2'], outcome: o2 }] });
+  // The violation of O1 also fails O2's test: one wrong label (truth satisfied, labelled violated).
+  const acc = measureLabellers([ob('O1'), ob('O2')], forms, [
+    { variant: 'gold', violates: null, run: run('passed', 'passed'), solution: '' },
+    { variant: 'O1', violates: 'O1', run: run('failed', 'failed'), solution: '' },
+  ]);
+  const exe = acc.find((a) => a.labeller === 'executable')!;
+  expect(exe).toMatchObject({ n: 4, correct: 3, confusion: { satisfied: { satisfied: 2, violated: 1 }, violated: { violated: 1 } } });
+  expect(acc.find((a) => a.labeller === 'heuristic')!.n).toBe(0); // no output to label from
+});
+
+describe('on the SF=0.01 database', () => {
+  beforeAll(() => ensureTestDatabase(0.01), 900_000);
+  let home: string | undefined;
+  beforeAll(async () => {
+    home = process.env.LOCKIN_HOME;
+    process.env.LOCKIN_HOME = (await ensureTestDatabase(0.01)).home;
+  });
+  afterAll(() => {
+    if (home === undefined) delete process.env.LOCKIN_HOME;
+    else process.env.LOCKIN_HOME = home;
+  });
+
+  test('obligations check reports the known answers of the fixture', async () => {
+    const r = await checkTaskObligations({ qid: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS, root: ROOT });
+    const by = Object.fromEntries(r.obligations.map((o) => [o.id, o]));
+    expect(r.ok).toBe(false);
+    expect(r.goldFailures).toEqual([]);
+    expect(by.O8).toMatchObject({ form: 'executable', goldPasses: true, killed: true, reference: 'disagrees', failures: [] });
+    expect(by.O9).toMatchObject({ goldPasses: true, killed: false, reference: 'equivalent', failures: ['the violation passes its own acceptance tests'] });
+    // q3 has 20 rows at SF=0.01: dropping LIMIT 100 changes nothing there, but the test sees it.
+    expect(by.O12).toMatchObject({ killed: true, reference: 'equivalent', failures: [] });
+    expect(by.O1).toMatchObject({ form: 'not-executable', goldPasses: null, killed: null });
+    const exe = r.labellers.find((l) => l.labeller === 'executable')!;
+    // 4 variants (gold, O8, O9, O12) x 3 executable obligations; the only miss: O9's no-op violation "satisfied".
+    expect(exe).toMatchObject({ n: 12, correct: 11 });
+    expect(exe.confusion.violated).toEqual({ violated: 2, satisfied: 1 });
+  }, 900_000);
+
+  test('a comment and assert True move the heuristic labels, not the executable ones', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-x-labels-'));
+    for (const f of ['solution.py', 'test_solution.py']) fs.copyFileSync(path.join(CANDIDATE, f), path.join(dir, f));
+    const { labels } = await executableLabels({ taskId: 'q3', conditionDir: dir, settings: TEST_SPARK_SETTINGS, tasksDir: ROOT });
+    // The candidate lacks the manufacturer filter: O8 violated; its suite asserts nothing: nothing covered.
+    expect(Object.fromEntries(Object.entries(labels.code).map(([k, v]) => [k, v.label]))).toEqual({ O8: 'violated', O9: 'satisfied', O12: 'satisfied' });
+    expect(Object.fromEntries(Object.entries(labels.test).map(([k, v]) => [k, v.label]))).toEqual({ O8: 'not-covered', O9: 'not-covered', O12: 'not-covered' });
+    const obligations = loadTaskFolder(path.join(ROOT, 'q3')).obligations.obligations.filter((o) => o.id === 'O8');
+    const artifacts = { plan: '', solution: fs.readFileSync(path.join(dir, 'solution.py'), 'utf8'), tests: fs.readFileSync(path.join(dir, 'test_solution.py'), 'utf8') };
+    const input = { obligations, artifacts, executed: true, outputSchema: null, comparison: { agree: false, categories: ['values' as const] }, judge: null };
+    // Without executable labels the heuristic reads the comment and the assert True as evidence.
+    expect(autoLabels(input)[0]).toMatchObject({ code: 'satisfied', test: 'covered', source: { code: 'heuristic', test: 'heuristic' } });
+    expect(autoLabels({ ...input, executable: labels })[0]).toMatchObject({ code: 'violated', test: 'not-covered', source: { code: 'executable', test: 'executable' } });
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 900_000);
+});
