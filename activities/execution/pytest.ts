@@ -17,6 +17,7 @@ import type { PytestCounts, PytestOutcome } from '../../protocol/types';
 import { InputError } from '../common/errors';
 import { pythonDir, venvPython } from '../common/paths';
 import { formatFailures } from './junit';
+import { clipBytes } from '../common/bytes';
 import { replaceFile, runSandboxed, toMiB } from './sandbox';
 import { pytestVerdict } from './verdict';
 import { activityHooks, throwIfCancelled } from './activityContext';
@@ -129,7 +130,7 @@ async function pytestOnce(input: RunPytestInput, settings: SparkSettings, outDir
   const header = summaryLine(v.status, v.exitCode, v.counts, timeoutMs, run.memoryExceeded ? memLimit : 0) + (v.notPassedBecause ? `\nNot a pass: ${v.notPassedBecause}.` : '');
   let text = formatFailures(header, v.cases);
   if (v.status !== 'completed') {
-    const tail = `${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-40).join('\n');
+    const tail = clipBytes(`${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-40).join('\n'), 8192, 'tail');
     text += `\n## pytest output (last lines)\n\`\`\`\n${tail}\n\`\`\`\n`;
   }
   replaceFile(failuresFile, text);
