@@ -18,6 +18,7 @@ import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { showProgress } from './progress';
 import { renderSummary, summarize } from './summary';
 import { TemporalTarget, withClientAndWorker } from './temporal';
+import { ledgerRepeats, readLedger, type LedgerLine } from '../activities/model/ledger';
 
 export { studyWorkflowId };
 
@@ -120,4 +121,17 @@ export function runStudyWorkflow(input: StudyInput): Promise<StudyOutcome> {
 /** Prints the summary table of a study from its records. */
 export function printSummary(studyId: string, replayed: boolean): void {
   process.stdout.write(renderSummary(summarize(readRunRecords(studyId)), replayed));
+  const line = repeatsLine(studyId);
+  if (line) process.stdout.write(`${line}\n`);
+}
+
+/**
+ * One line on requests paid more than once in this study (activities/model/ledger.ts
+ * ledgerRepeats): requests whose reply was lost (e.g. the worker was killed mid-call) and the
+ * repeats sent for them; null when there were none.
+ */
+export function repeatsLine(studyId: string, lines: LedgerLine[] = readLedger()): string | null {
+  const r = ledgerRepeats(lines.filter((l) => l.studyId === studyId));
+  if (!r.lostSends.length && !r.repeats.length) return null;
+  return `paid more than once: ${r.lostSends.length} request(s) sent whose reply was lost (worker killed mid-call), ${r.repeats.length} of them sent again (repeats, in .lockin/ledger.jsonl with repeatOf)`;
 }
