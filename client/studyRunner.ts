@@ -10,7 +10,7 @@ import { QUEUES } from '../protocol/queues';
 import { studyWorkflowId } from '../protocol/layout';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Client } from '@temporalio/client';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { studyDir } from '../activities/store/layout';
 import { readRunRecords } from '../activities/store/records';
 import type { StudyInput } from '../protocol/inputs';
@@ -105,12 +105,41 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
   };
   process.once('SIGINT', onSigint);
   try {
-    const res = (await handle.result()) as { reportDir: string | null; failed?: StudyOutcome['failed'] };
+    const res = (await awaitStudyResult(handle, input.studyId)) as { reportDir: string | null; failed?: StudyOutcome['failed'] };
     return { reportDir: res.reportDir, alreadyComplete: false, failed: res.failed ?? [] };
   } finally {
     await stop();
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/** Waits between attempts to reach a Temporal server that stopped answering (about 2 minutes in all). */
+export const RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10_000, 15_000, 30_000, 30_000, 30_000];
+
+/**
+ * The study workflow's result, surviving a Temporal server restart: an error that is not the
+ * workflow's own failure (WorkflowFailedError) is a lost connection, so the result is asked for
+ * again after each of `delaysMs`; the client reconnects by itself once the server is back.
+ * Throws the workflow's failure as is, or, when the server stays away, an Error that names the
+ * cause and the exact command that resumes the study.
+ */
+export async function awaitStudyResult(handle: { result(): Promise<unknown> }, studyId: string, delaysMs: number[] = RECONNECT_DELAYS_MS): Promise<unknown> {
+  let last: unknown;
+  for (let attempt = 0; attempt <= delaysMs.length; attempt++) {
+    try {
+      return await handle.result();
+    } catch (err) {
+      if (err instanceof WorkflowFailedError) throw err;
+      last = err;
+      if (attempt < delaysMs.length) {
+        process.stderr.write(`[lockin] the Temporal server is not answering (${(err as Error).message.split('\n')[0]}); trying again in ${Math.round(delaysMs[attempt] / 1000)} s\n`);
+        await new Promise((r) => setTimeout(r, delaysMs[attempt]));
+      }
+    }
+  }
+  throw new Error(
+    `the Temporal server stopped answering (${(last as Error)?.message?.split('\n')[0] ?? String(last)}). The study is durable: once the server is back (\`npx lockin server start\`), resume it with: npx lockin study resume ${studyId}`,
+  );
 }
 
 /** Runs (or resumes, or attaches to) the study with an in-process worker. */
