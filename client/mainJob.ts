@@ -17,7 +17,7 @@ import * as path from 'path';
 import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
 import { referencesDir, scaleTag } from '../activities/common/paths';
 import { studyDir } from '../activities/store/layout';
-import { buildStudyInput } from './studyInput';
+import { assertCorpusValid, buildStudyInput } from './studyInput';
 import { printSummary, reportFailures, runStudyWith, studyUiUrl } from './studyRunner';
 import { runOrAttach, withClientAndWorker } from './temporal';
 import { runMutationWith } from './mutation';
@@ -123,6 +123,7 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
       input.tasks = input.tasks.filter((q) => !missing.includes(q));
     }
 
+    await assertCorpusValid(o.scale, input.tasks);
     t = step(4, `the study: ${input.tasks.length} tasks × ${input.conditions.length} conditions (${studyId})`);
     const out = await runStudyWith(client, target, input);
     done(t);

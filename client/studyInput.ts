@@ -1,4 +1,6 @@
 /** Builds a StudyInput from CLI options, with the study's recorded defaults (docs/protocol.md §6). */
+import { checkCorpus } from '../activities/tasks/corpus';
+import { formatProblem } from '../activities/tasks/load';
 import { DEFAULT_SPARK_SETTINGS, STUDY_MODEL_PARAMS } from '../protocol/settings';
 import { STUDY_TASKS } from '../activities/tasks/schema';
 import { CONDITIONS, ConditionId } from '../protocol/conditions';
@@ -71,8 +73,38 @@ export function buildStudyInput(o: Partial<StudyInput> & { studyId: string }): S
     scale: 1,
     settings: DEFAULT_SPARK_SETTINGS,
     taskConcurrency: 2,
-    limits: { pytestTimeoutMs: 300_000, executionTimeoutMs: 900_000, memoryMb: 6144 },
+    limits: { pytestTimeoutMs: 300_000, executionTimeoutMs: 900_000, memoryMb: 4096 }, // 4g heap + 4096 + 1024 resident + 1024 scratch: two slots fit 24 GiB
     report: true,
     ...o,
   };
+}
+
+/**
+ * Parses a scale factor given on the command line or in LOCKIN_SCALE, once.
+ * Returns the positive finite number; throws Error naming `source` (e.g. "--scale") and the
+ * value when it is not one ("abc", "0", "-1", "").
+ */
+export function parseScale(value: string, source = '--scale'): number {
+  const n = /^\s*[0-9]*\.?[0-9]+(e[-+]?[0-9]+)?\s*$/i.test(value) ? Number(value) : NaN;
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${source}: "${value}" is not a positive number (a TPC-DS scale factor such as 1 or 0.01)`);
+  return n;
+}
+
+/** The scale option's default and its source: LOCKIN_SCALE when set, else 1. */
+export function scaleDefault(): { value: string; source: string } {
+  return process.env.LOCKIN_SCALE !== undefined ? { value: process.env.LOCKIN_SCALE, source: 'LOCKIN_SCALE' } : { value: '1', source: '--scale' };
+}
+
+/**
+ * The `lockin tasks check` rules (activities/tasks/corpus.ts checkCorpus: schema, passages, ids,
+ * SQL leak, tables and types against the database manifest, reference schema) for the tasks a
+ * study is about to run, before its first model call. Throws Error listing every problem
+ * (file, field, message) when one task has any; returns quietly otherwise.
+ */
+export async function assertCorpusValid(scale: number, qids: readonly string[]): Promise<void> {
+  const rep = await checkCorpus({ scale, ids: [...new Set(qids)] });
+  const bad = rep.tasks.filter((t) => !t.ok);
+  if (!bad.length) return;
+  const lines = bad.flatMap((t) => t.problems.map((p) => `  ${t.qid}: ${formatProblem(p)}`));
+  throw new Error(`the task corpus has ${lines.length} problem(s) (\`lockin tasks check\` rules); nothing was started:\n${lines.join('\n')}`);
 }

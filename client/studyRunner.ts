@@ -10,7 +10,7 @@ import { QUEUES } from '../protocol/queues';
 import { studyWorkflowId } from '../protocol/layout';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Client } from '@temporalio/client';
+import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { studyDir } from '../activities/store/layout';
 import { readRunRecords } from '../activities/store/records';
 import type { StudyInput } from '../protocol/inputs';
@@ -18,6 +18,7 @@ import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { showProgress } from './progress';
 import { renderSummary, summarize } from './summary';
 import { TemporalTarget, withClientAndWorker } from './temporal';
+import { ledgerRepeats, readLedger, type LedgerLine } from '../activities/model/ledger';
 
 export { studyWorkflowId };
 
@@ -104,12 +105,41 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
   };
   process.once('SIGINT', onSigint);
   try {
-    const res = (await handle.result()) as { reportDir: string | null; failed?: StudyOutcome['failed'] };
+    const res = (await awaitStudyResult(handle, input.studyId)) as { reportDir: string | null; failed?: StudyOutcome['failed'] };
     return { reportDir: res.reportDir, alreadyComplete: false, failed: res.failed ?? [] };
   } finally {
     await stop();
     process.removeListener('SIGINT', onSigint);
   }
+}
+
+/** Waits between attempts to reach a Temporal server that stopped answering (about 2 minutes in all). */
+export const RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10_000, 15_000, 30_000, 30_000, 30_000];
+
+/**
+ * The study workflow's result, surviving a Temporal server restart: an error that is not the
+ * workflow's own failure (WorkflowFailedError) is a lost connection, so the result is asked for
+ * again after each of `delaysMs`; the client reconnects by itself once the server is back.
+ * Throws the workflow's failure as is, or, when the server stays away, an Error that names the
+ * cause and the exact command that resumes the study.
+ */
+export async function awaitStudyResult(handle: { result(): Promise<unknown> }, studyId: string, delaysMs: number[] = RECONNECT_DELAYS_MS): Promise<unknown> {
+  let last: unknown;
+  for (let attempt = 0; attempt <= delaysMs.length; attempt++) {
+    try {
+      return await handle.result();
+    } catch (err) {
+      if (err instanceof WorkflowFailedError) throw err;
+      last = err;
+      if (attempt < delaysMs.length) {
+        process.stderr.write(`[lockin] the Temporal server is not answering (${(err as Error).message.split('\n')[0]}); trying again in ${Math.round(delaysMs[attempt] / 1000)} s\n`);
+        await new Promise((r) => setTimeout(r, delaysMs[attempt]));
+      }
+    }
+  }
+  throw new Error(
+    `the Temporal server stopped answering (${(last as Error)?.message?.split('\n')[0] ?? String(last)}). The study is durable: once the server is back (\`npx lockin server start\`), resume it with: npx lockin study resume ${studyId}`,
+  );
 }
 
 /** Runs (or resumes, or attaches to) the study with an in-process worker. */
@@ -120,4 +150,17 @@ export function runStudyWorkflow(input: StudyInput): Promise<StudyOutcome> {
 /** Prints the summary table of a study from its records. */
 export function printSummary(studyId: string, replayed: boolean): void {
   process.stdout.write(renderSummary(summarize(readRunRecords(studyId)), replayed));
+  const line = repeatsLine(studyId);
+  if (line) process.stdout.write(`${line}\n`);
+}
+
+/**
+ * One line on requests paid more than once in this study (activities/model/ledger.ts
+ * ledgerRepeats): requests whose reply was lost (e.g. the worker was killed mid-call) and the
+ * repeats sent for them; null when there were none.
+ */
+export function repeatsLine(studyId: string, lines: LedgerLine[] = readLedger()): string | null {
+  const r = ledgerRepeats(lines.filter((l) => l.studyId === studyId));
+  if (!r.lostSends.length && !r.repeats.length) return null;
+  return `paid more than once: ${r.lostSends.length} request(s) sent whose reply was lost (worker killed mid-call), ${r.repeats.length} of them sent again (repeats, in .lockin/ledger.jsonl with repeatOf)`;
 }

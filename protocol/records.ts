@@ -36,10 +36,31 @@ export const PytestCountsSchema = z.object({
 });
 export type PytestCounts = z.infer<typeof PytestCountsSchema>;
 
+/** The limits a sandboxed run was held to (activities/execution/sandbox.ts; issue 21). */
+export const SandboxLimitsSchema = z.object({
+  /** Resident memory of the process tree, MiB (watchdog); null when none was set. */
+  memoryMb: z.number().nullable(),
+  /** Size of the private tmpfs /tmp, MiB (counted in memory: the sandbox holds at most memoryMb + scratchMb); null when /tmp is not private (no bubblewrap). */
+  scratchMb: z.number().nullable(),
+  /** Largest file the process may write, MiB (RLIMIT_FSIZE); null when prlimit is missing. */
+  fileMb: z.number().nullable(),
+  /** Tasks its user may run at once (RLIMIT_NPROC, threads included); null when not enforceable. */
+  processes: z.number().nullable(),
+  /** Host uid the sandbox ran as. */
+  hostUid: z.number(),
+});
+export type SandboxLimits = z.infer<typeof SandboxLimitsSchema>;
+
 /** The outcome of running a condition's test_solution.py (docs/protocol.md §4 "Test outcome"). */
 export const PytestOutcomeSchema = z.looseObject({
-  /** exit 0 and no failed, errored or collection-failed case. */
+  /** exit 0, no failed, errored or collection-failed case, at least one test passed, and the
+   *  harness's own report agrees (docs/protocol.md §4 "Test outcome"). */
   passed: z.boolean(),
+  /** Why a run that pytest itself might call a pass is not one (the harness's report disagrees,
+   *  no test ran, the suite registered its own pytest hooks, …); absent when nothing was vetoed. */
+  notPassedBecause: z.string().optional(),
+  /** The limits the run was held to (absent in records written before issue 21). */
+  limits: SandboxLimitsSchema.optional(),
   exitCode: z.number().int().nullable(),
   counts: PytestCountsSchema,
   status: z.enum(['completed', 'timeout', 'crash']),
@@ -72,6 +93,8 @@ export const ExecutionOutcomeSchema = z.looseObject({
   rows: z.number().int().optional(),
   /** How isolation was enforced ("bwrap", "unshare+uid", "checked-only"). */
   isolation: z.string(),
+  /** The limits the run was held to (absent in records written before issue 21). */
+  limits: SandboxLimitsSchema.optional(),
   durationMs: z.number(),
 });
 export type ExecutionOutcome = z.infer<typeof ExecutionOutcomeSchema>;

@@ -14,6 +14,7 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { ACTIVITIES } from './activities';
 import { gatewayConfig } from '../activities/model/config';
+import { cleanStaleSandboxFolders } from '../activities/execution/sandbox';
 import { QUEUES } from '../protocol/queues';
 
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -74,9 +75,10 @@ export function wrapActivity(fn: ActivityFn): ActivityFn {
   };
 }
 
-/** Creates the three workers (not yet running). */
+/** Creates the three workers (not yet running); first removes sandbox temp folders a killed worker left behind. */
 export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
   installQuietRuntime();
+  cleanStaleSandboxFolders();
   const raw: Record<string, unknown> = { ...ACTIVITIES, ...(opts.activityOverrides ?? {}) };
   const acts = Object.fromEntries(Object.entries(raw).filter(([, f]) => typeof f === 'function').map(([k, f]) => [k, wrapActivity(f as ActivityFn)]));
   const bundle = await workflowBundle();

@@ -12,12 +12,12 @@ import { databaseDir, pythonDir, venvPython } from '../common/paths';
 import { InputError } from '../common/errors';
 import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
 import type { ExecutionOutcome, ExecutionStatus, SmokeOutcome } from '../../protocol/types';
-import { runSandboxed, toMiB, type SandboxRun } from './sandbox';
+import { replaceFile, runSandboxed, toMiB, type SandboxRun } from './sandbox';
 import { activityHooks, throwIfCancelled } from './activityContext';
 import { forbiddenPrefixes, stageArtifacts } from './staging';
 import { reuseKey, reuseRun } from './reuse';
 
-/** The result line of exec_candidate.py / smoke.py. */
+/** The result line of exec_candidate.py / smoke.py, on the harness channel (fd 3). */
 const ResultLine = z.object({
   status: z.enum(['ok', 'exception', 'out-of-memory', 'forbidden-access', 'missing-solution', 'harness-error']),
   reason: z.string().optional(),
@@ -65,16 +65,37 @@ export interface SmokeCheckInput {
   dbDir?: string;
 }
 
-function lastJsonLine(stdout: string): ResultLine | null {
-  const lines = stdout.trim().split('\n');
-  const parsed = ResultLine.safeParse((() => {
+/** What the harness channel said: the result line, and whether candidate code had started. */
+export interface ChannelResult {
+  result: ResultLine | null;
+  /** True when `{"event": "candidate-start"}` came before the result line. */
+  afterCandidateStart: boolean;
+}
+
+/**
+ * Reads exec_candidate.py's channel text: the last line that is a valid result object, and
+ * whether the `candidate-start` marker preceded it. Lines that are not JSON or not a result
+ * are ignored. Pure.
+ */
+export function readChannel(text: string): ChannelResult {
+  let started = false;
+  let out: ChannelResult = { result: null, afterCandidateStart: false };
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let obj: unknown;
     try {
-      return JSON.parse(lines[lines.length - 1] ?? '');
+      obj = JSON.parse(line);
     } catch {
-      return null;
+      continue;
     }
-  })());
-  return parsed.success ? parsed.data : null;
+    if ((obj as { event?: string })?.event === 'candidate-start') {
+      started = true;
+      continue;
+    }
+    const parsed = ResultLine.safeParse(obj);
+    if (parsed.success) out = { result: parsed.data, afterCandidateStart: started };
+  }
+  return out;
 }
 
 function tail(text: string, n = 15): string {
@@ -84,6 +105,7 @@ function tail(text: string, n = 15): string {
 interface SandboxedCandidate {
   run: SandboxRun;
   result: ResultLine | null;
+  afterCandidateStart: boolean;
 }
 
 async function runCandidateScript(
@@ -93,20 +115,16 @@ async function runCandidateScript(
   settings: SparkSettings,
   timeoutMs: number,
   memoryMb: number,
-  outDir?: string,
+  outputs?: { arrow: string; schema: string },
 ): Promise<SandboxedCandidate> {
   const staged = stageArtifacts(dir, ['solution.py']);
   try {
-    const mounts = {
-      candidate: { source: staged, writable: false },
-      db: { source: dbDir, writable: false },
-      ...(outDir ? { out: { source: outDir, writable: true } } : {}),
-    };
     const run = await runSandboxed({
-      mounts,
-      command: (at) => [
+      mounts: { candidate: { source: staged }, db: { source: dbDir } },
+      ...(outputs ? { outputs } : {}),
+      command: (at, fds) => [
         venvPython(), path.join(pythonDir(), mode === 'execute' ? 'exec_candidate.py' : 'smoke.py'),
-        ...(mode === 'execute' ? ['--mode', 'execute', '--out', at.out] : []),
+        ...(mode === 'execute' ? ['--mode', 'execute', '--arrow-fd', String(fds.arrow), '--schema-fd', String(fds.schema)] : []),
         '--candidate', at.candidate, '--db', at.db, '--settings', JSON.stringify(settings),
         '--python-memory-mb', String(memoryMb),
       ],
@@ -116,13 +134,18 @@ async function runCandidateScript(
       ...activityHooks(),
     });
     throwIfCancelled(run.cancelled);
-    return { run, result: lastJsonLine(run.stdout) };
+    return { run, ...readChannel(run.channel) };
   } finally {
     fs.rmSync(staged, { recursive: true, force: true });
   }
 }
 
-/** Maps how the sandboxed process ended to a status + reason (timeouts and kills first). */
+/**
+ * Maps how the sandboxed process ended to a status + reason (timeouts and kills first).
+ * A "harness-error" result is lockin's own failure (HarnessError, retried) only when it came
+ * before candidate code started; after that, the candidate could have written it, so it is the
+ * candidate's crash (issue 21: a candidate cannot change its task's fate).
+ */
 function verdict(c: SandboxedCandidate, timeoutMs: number, memLimitMb: number): { status: ExecutionStatus; reason?: string } {
   const { run, result } = c;
   if (run.timedOut) return { status: 'timeout', reason: `no result within ${Math.round(timeoutMs / 1000)} s; the process tree was killed` };
@@ -131,6 +154,9 @@ function verdict(c: SandboxedCandidate, timeoutMs: number, memLimitMb: number): 
     const how = run.signal ? `killed by ${run.signal}` : `exit ${run.exitCode}`;
     const oom = /OutOfMemoryError|MemoryError|Cannot allocate memory/.test(run.stderr);
     return { status: oom ? 'out-of-memory' : 'crash', reason: `candidate process ended without a result (${how}): ${tail(run.stderr)}` };
+  }
+  if (result.status === 'harness-error' && c.afterCandidateStart) {
+    return { status: 'crash', reason: `a harness-error result was reported after candidate code had started, so it counts as the candidate's crash: ${result.reason ?? ''}`.trim() };
   }
   if (result.status === 'harness-error') throw new HarnessError(`candidate harness failed: ${result.reason ?? ''}\n${tail(run.stderr)}`);
   return { status: result.status, reason: result.reason };
@@ -146,7 +172,9 @@ function checkInputs(dir: string, dbDir: string, settings: SparkSettings): Spark
  * Executes the frozen candidate on the study database in the sandbox.
  * Writes `<outDir>/output.arrow` (Arrow IPC file) and `<outDir>/schema.json` (Spark schema
  * JSON) when the candidate succeeds, and `<outDir>/execution.log` (stderr tail) always; stale
- * outputs are removed first. Returns the ExecutionOutcome (status ok | exception | timeout |
+ * outputs are removed first. outDir is never visible in the sandbox: the outputs arrive
+ * through descriptors the harness opened (sandbox.ts "outputs"), and a refused output (not a
+ * regular file with one link) makes the run a crash. Returns the ExecutionOutcome (status ok | exception | timeout |
  * out-of-memory | forbidden-access | crash | missing-solution, with a reason; rows counted
  * from the Arrow file itself; isolation mode). Throws InputError for a missing folder or bad
  * settings, HarnessError (retryable) when lockin's own side failed (Spark, database).
@@ -178,10 +206,12 @@ export async function executeCandidate(input: ExecuteCandidateInput): Promise<Ex
 
 async function executeOnce(input: ExecuteCandidateInput, dbDir: string, settings: SparkSettings, outDir: string, outputFile: string, schemaFile: string, started: number): Promise<ExecutionOutcome> {
   const memLimit = toMiB(settings.driverMemory) + input.memoryMb + 1024;
-  const c = await runCandidateScript('execute', input.dir, dbDir, settings, input.timeoutMs, input.memoryMb, outDir);
-  fs.writeFileSync(path.join(outDir, 'execution.log'), c.run.stderr);
-  const base = { isolation: c.run.isolation, durationMs: Date.now() - started };
+  const c = await runCandidateScript('execute', input.dir, dbDir, settings, input.timeoutMs, input.memoryMb, { arrow: outputFile, schema: schemaFile });
+  replaceFile(path.join(outDir, 'execution.log'), c.run.stderr);
+  const base = { isolation: c.run.isolation, limits: c.run.limits, durationMs: Date.now() - started };
   let v = verdict(c, input.timeoutMs, memLimit);
+  const refused = Object.entries(c.run.outputs).flatMap(([name, o]) => ('refused' in o ? [`${name}: ${o.refused}`] : []));
+  if (v.status === 'ok' && refused.length) v = { status: 'crash', reason: `candidate reported success but its output was refused (${refused.join('; ')})` };
   if (v.status === 'ok') {
     try {
       const rows = tableFromIPC(fs.readFileSync(outputFile)).numRows;

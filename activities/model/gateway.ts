@@ -31,7 +31,7 @@ import { readReplay, resolveReplayFile } from './backends/replay';
 import { BackendError, BackendReply, BackendRequest, ZERO_USAGE } from './backends/types';
 import { cacheGet, cacheKey, cachePut } from './cache';
 import { gatewayConfig } from './config';
-import { appendLedger } from './ledger';
+import { appendLedger, clearInflight, readInflight, writeInflight } from './ledger';
 import { callCost, PRICING_VERSION } from './pricing';
 import { renderTemplate, TemplateInfo } from './prompts';
 import { parseReply } from './reply';
@@ -262,6 +262,8 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
   let provenance: Provenance;
   let cacheHit = false;
   let cachedAt: string | null = null;
+  // Paid once: a paid request is announced in the ledger before it goes out (ledger.ts).
+  let send: { sendId: string; repeatOf?: string } | null = null;
   try {
     if (spec.backend === 'replay') {
       const replayed = readReplay(replayPath!);
@@ -274,8 +276,13 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
         cacheHit = true;
         cachedAt = hit.storedAt;
       } else {
+        const lost = readInflight(key);
+        send = { sendId: crypto.randomUUID(), ...(lost ? { repeatOf: lost.sendId } : {}) };
+        writeInflight(key, { sendId: send.sendId, at: new Date().toISOString() });
+        appendLedger({ ...ledgerIdentity(req, spec.backend, new Date().toISOString()), cacheHit: false, status: 'sent', ...ZERO_USAGE, costUsd: null, retries: 0, callFile, ...send });
         reply = request.backend === 'openai' ? await callOpenAI(request, gatewayConfig(), ctx?.cancellationSignal) : await callAnthropic(request, gatewayConfig(), ctx?.cancellationSignal);
         if (reply.stopReason !== 'refusal' && reply.text.trim()) cachePut(request, reply, draw);
+        clearInflight(key);
       }
       provenance = { provenance: 'generated', model: reply.responseModel || spec.modelId || DEFAULT_MODEL_ID, at: cachedAt ?? startedAt };
     }
@@ -302,7 +309,9 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
       costUsd: 0,
       retries: be ? Math.max(0, be.attempts.length - 1) : 0,
       callFile,
+      ...(send ?? {}),
     });
+    clearInflight(key);
     throw toFailure(e);
   }
 
@@ -350,6 +359,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     retries: cacheHit ? 0 : reply.retries,
     attempts: cacheHit ? [] : reply.attempts,
     rateLimitWaitMs: cacheHit ? 0 : reply.rateLimitWaitMs,
+    ...(send ? { sendId: send.sendId, repeatOf: send.repeatOf ?? null } : {}),
     timing: { startedAt, finishedAt: new Date().toISOString(), durationMs },
   });
   appendLedger({
@@ -360,6 +370,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     costUsd: billed,
     retries: cacheHit ? 0 : reply.retries,
     callFile,
+    ...(send ?? {}),
   });
 
   const result: StageResult = {

@@ -15,6 +15,8 @@ import { JSON_STAGE_SCHEMAS, JsonStage, Stage } from '../../protocol/stages';
 export interface FencedBlock {
   info: string;
   body: string;
+  /** 1-based line of the opening fence. */
+  line?: number;
 }
 
 /** Outcome of parsing: the files or JSON on success, else a one-line protocol error. */
@@ -39,7 +41,7 @@ export function fencedBlocks(text: string): FencedBlock[] {
     } else {
       const m = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
       if (m && m[1][0] === open.fence[0] && m[1].length >= open.fence.length) {
-        out.push({ info: open.info, body: open.body.join('\n') });
+        out.push({ info: open.info, body: open.body.join('\n'), line: open.line });
         open = null;
       } else open.body.push(line);
     }
@@ -83,8 +85,31 @@ export function parseArtifactReply(text: string, stage: Stage): ParsedReply {
     files[art] = b.body.endsWith('\n') ? b.body : `${b.body}\n`;
   }
   const missing = requiredArtifacts(stage).filter((a) => files[a] === undefined);
+  const swallowed = missing.length ? unclosedBefore(blocks, missing) : null;
+  if (swallowed) return { ok: false, protocolError: swallowed };
   if (missing.length) return { ok: false, protocolError: `missing file${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (a fenced block whose info string ends with the file name, e.g. \`\`\`python solution.py)` };
   return { ok: true, files };
+}
+
+/**
+ * When a missing file's opening fence sits inside another block (that block was not closed
+ * before the next file began, so the first closing fence ended both), the message that says so:
+ * "unclosed code block: solution.py (opened at line 1) is not closed before ```python
+ * test_solution.py at line 5; close each file's fence before the next". Else null. Pure.
+ */
+function unclosedBefore(blocks: FencedBlock[], missing: ArtifactName[]): string | null {
+  for (const b of blocks) {
+    const lines = b.body.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const m = /^ {0,3}(`{3,}|~{3,})\s*(.+?)\s*$/.exec(lines[i]);
+      const name = m ? infoFileName(m[2])?.split('/').pop() : undefined;
+      if (name && (missing as string[]).includes(name)) {
+        const outer = infoFileName(b.info) ?? (b.info || 'a block');
+        return `unclosed code block: ${outer} (opened at line ${b.line ?? '?'}) is not closed before ${m![1]}${m![2]} at line ${(b.line ?? 0) + i + 1}; close each file's fence before the next`;
+      }
+    }
+  }
+  return null;
 }
 
 /** Parses a JSON-stage reply: exactly one ```json block, validated by the stage's schema. Pure. */

@@ -18,6 +18,7 @@
  * (calls/NN-<stage>.json files of the same condition); nothing else of the directory is read.
  */
 import * as fs from 'fs';
+import { clipBytes } from '../common/bytes';
 import * as path from 'path';
 import { InputError } from '../common/errors';
 import { tasksRoot } from '../common/paths';
@@ -54,10 +55,26 @@ function readArtifacts(workDir: string): { name: string; content: string | null 
   });
 }
 
-function readFeedback(file: string | undefined, what: string): string {
+/** The most feedback (pytest failures, judge evidence) a prompt carries, in UTF-8 bytes. */
+export const FEEDBACK_MAX_BYTES = 32 * 1024;
+
+/**
+ * The feedback text of a revision or judge prompt, fenced: the file's first FEEDBACK_MAX_BYTES
+ * bytes (cut on a character boundary, with a note giving the file's size), triple backticks
+ * replaced so the fence holds. `(no <what>)` without a file, `(<what> file is empty)` for an
+ * empty one. Throws InputError (field inputs.feedbackFile) when the file does not exist.
+ */
+export function readFeedback(file: string | undefined, what: string): string {
   if (!file) return `(no ${what})`;
   if (!fs.existsSync(file)) throw new InputError(`${what} file does not exist`, file, 'inputs.feedbackFile');
-  const text = fs.readFileSync(file, 'utf8').trim();
+  // Read at most the cap: a candidate's 1 GiB print never reaches memory or the prompt.
+  const fd = fs.openSync(file, 'r');
+  const head = Buffer.alloc(FEEDBACK_MAX_BYTES + 1);
+  const n = fs.readSync(fd, head, 0, head.length, 0);
+  const size = fs.fstatSync(fd).size;
+  fs.closeSync(fd);
+  const raw = head.subarray(0, n).toString('utf8');
+  const text = (size > FEEDBACK_MAX_BYTES ? `${clipBytes(raw, FEEDBACK_MAX_BYTES).replace(/\[\d+ more bytes cut\]$/, `[cut: the file has ${size} bytes, the prompt carries at most ${FEEDBACK_MAX_BYTES}]`)}` : raw).trim();
   return text ? '```text\n' + text.replace(/```/g, "'''") + '\n```' : `(${what} file is empty)`;
 }
 

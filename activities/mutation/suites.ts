@@ -9,7 +9,7 @@ import * as path from 'path';
 import { pythonDir, venvPython } from '../common/paths';
 import { InputError } from '../common/errors';
 import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
-import { runSandboxed, toMiB } from '../execution/sandbox';
+import { ownedTempDir, replaceFile, runSandboxed, toMiB } from '../execution/sandbox';
 import { activityHooks, throwIfCancelled } from '../execution/activityContext';
 import { forbiddenPrefixes } from '../execution/staging';
 import { parseJunit } from '../execution/junit';
@@ -109,16 +109,20 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
   const results = path.join(outDir, 'results.jsonl');
   fs.rmSync(results, { force: true });
 
-  const staged = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-mutation-'));
-  const harness = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-mutation-ini-'));
-  fs.writeFileSync(path.join(harness, 'pytest.ini'), '[pytest]\naddopts =\njunit_family = xunit2\njunit_logging = no\n');
+  // Staged copies the sandbox's unprivileged user can read (0755 folders, 0644 files).
+  const staged = ownedTempDir('lockin-stage-');
+  const harness = ownedTempDir('lockin-stage-');
+  for (const d of [staged, harness]) fs.chmodSync(d, 0o755);
+  fs.writeFileSync(path.join(harness, 'pytest.ini'), '[pytest]\naddopts =\njunit_family = xunit2\njunit_logging = no\n', { mode: 0o644 });
   for (const v of input.variants) {
-    fs.mkdirSync(path.join(staged, v.id));
-    fs.copyFileSync(v.solutionFile, path.join(staged, v.id, 'solution.py'));
-    fs.copyFileSync(input.suiteFile, path.join(staged, v.id, 'test_solution.py'));
+    fs.mkdirSync(path.join(staged, v.id), { mode: 0o755 });
+    for (const [from, to] of [[v.solutionFile, 'solution.py'], [input.suiteFile, 'test_solution.py']]) {
+      fs.copyFileSync(from, path.join(staged, v.id, to));
+      fs.chmodSync(path.join(staged, v.id, to), 0o644);
+    }
     for (const [name, content] of Object.entries(input.extraFiles ?? {})) {
       if (!ID.test(name) || name === 'solution.py' || name === 'test_solution.py') throw new InputError(`bad extra file name "${name}"`, undefined, 'extraFiles');
-      fs.writeFileSync(path.join(staged, v.id, name), content);
+      fs.writeFileSync(path.join(staged, v.id, name), content, { mode: 0o644 });
     }
   }
   const done = new Map<string, VariantRun>();
@@ -129,16 +133,12 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
     while (done.size < input.variants.length) {
       const rest = input.variants.filter((v) => !done.has(v.id)).map((v) => v.id);
       const run = await runSandboxed({
-        mounts: {
-          variants: { source: staged, writable: false },
-          harness: { source: harness, writable: false },
-          out: { source: outDir, writable: true },
-        },
-        cwd: 'out',
-        command: (at) => [
+        mounts: { variants: { source: staged }, harness: { source: harness } },
+        ...(rest[0] === 'gold' ? { outputs: { goldJunit: path.join(outDir, 'junit-gold.xml') } } : {}),
+        command: (at, fds) => [
           venvPython(), path.join(pythonDir(), 'suite_mutants.py'),
           '--variants', at.variants, '--order', rest.join(','), '--ini', `${at.harness}/pytest.ini`,
-          '--out', at.out, '--settings', JSON.stringify(settings), '--per-test-timeout', String(input.perTestTimeoutS ?? 60),
+          ...(fds.goldJunit ? ['--gold-junit-fd', String(fds.goldJunit)] : []), '--settings', JSON.stringify(settings), '--per-test-timeout', String(input.perTestTimeoutS ?? 60),
           ...(stopIfGoldFails ? ['--stop-if-gold-fails'] : []),
           ...(input.full ? ['--full'] : []),
         ],
@@ -150,7 +150,9 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
       });
       throwIfCancelled(run.cancelled);
       log.push(`--- attempt over ${rest.join(',')} (exit ${run.exitCode}, ${run.timedOut ? 'timed out' : 'ended'}) ---`, run.stderr.split('\n').slice(-60).join('\n'));
-      for (const r of readResults(results)) done.set(r.variant, r);
+      const rows = resultLines(run.channel);
+      if (rows.length) fs.appendFileSync(results, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      for (const r of rows) if (rest.includes(r.variant) && !done.has(r.variant)) done.set(r.variant, r);
       const next = rest.find((id) => !done.has(id));
       if (next === undefined) break;
       // The variant the process was on when it ended is charged with the end.
@@ -165,19 +167,24 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
   } finally {
     fs.rmSync(staged, { recursive: true, force: true });
     fs.rmSync(harness, { recursive: true, force: true });
-    fs.writeFileSync(path.join(outDir, 'suite.log'), log.join('\n'));
+    replaceFile(path.join(outDir, 'suite.log'), log.join('\n'));
   }
   const gold = done.get('gold');
   if (gold && !gold.passed) gold.failure = firstFailure(path.join(outDir, 'junit-gold.xml')) ?? (gold.status === 'completed' ? `pytest exit ${gold.exitCode}` : gold.status);
   return input.variants.map((v) => done.get(v.id)!);
 }
 
-function readResults(file: string): VariantRun[] {
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as { variant: string; exitCode: number | null; passed: boolean; ms: number; status?: VariantRun['status']; tests?: TestOutcome[] })
-    .map((r) => ({ variant: r.variant, exitCode: r.exitCode, passed: r.passed, ms: r.ms, status: r.status ?? 'completed', ...(r.tests ? { tests: r.tests } : {}) }));
+/** The verdict lines suite_mutants.py wrote on the harness channel (lines that are not one are ignored). */
+function resultLines(channel: string): VariantRun[] {
+  const out: VariantRun[] = [];
+  for (const l of channel.split('\n')) {
+    try {
+      const r = JSON.parse(l) as { variant?: unknown; exitCode: number | null; passed: boolean; ms: number; status?: VariantRun['status']; tests?: TestOutcome[] };
+      if (typeof r?.variant !== 'string') continue;
+      out.push({ variant: r.variant, exitCode: typeof r.exitCode === 'number' ? r.exitCode : null, passed: r.passed === true, ms: Number(r.ms) || 0, status: r.status ?? 'completed', ...(Array.isArray(r.tests) ? { tests: r.tests } : {}) });
+    } catch {
+      /* not a verdict line */
+    }
+  }
+  return out;
 }

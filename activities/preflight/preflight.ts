@@ -215,11 +215,17 @@ export async function findLeaks(input: PreflightInput, sqlIndex?: SqlIndex): Pro
   return { findings, filesChecked: files.length };
 }
 
-/** Formats findings as one error message: what leaked and where. */
+/**
+ * Formats findings as one error message: what leaked and where. The first line names the first
+ * finding and the count, so a summary that shows only first lines still says what leaked;
+ * the next lines list up to 20 findings.
+ */
 export function leakMessage(input: Pick<PreflightInput, 'condition' | 'conditionDir'>, findings: LeakFinding[]): string {
-  const lines = findings.slice(0, 20).map((f) => `  - ${f.kind}: ${f.detail} in ${f.where}`);
+  const one = (f: LeakFinding) => `${f.kind}: ${f.detail} in ${f.where}`;
+  const lines = findings.slice(0, 20).map((f) => `  - ${one(f)}`);
   const more = findings.length > 20 ? `\n  ... and ${findings.length - 20} more` : '';
-  return `preflight: leak detected for condition ${input.condition} (${input.conditionDir}); nothing was sent:\n${lines.join('\n')}${more}`;
+  const first = findings[0] ? `${one(findings[0])}${findings.length > 1 ? ` (and ${findings.length - 1} more finding(s), listed below)` : ''}` : 'no finding';
+  return `preflight: leak detected for condition ${input.condition} (${input.conditionDir}); nothing was sent: ${first}\n${lines.join('\n')}${more}`;
 }
 
 /**

@@ -3,9 +3,14 @@ database, and (mode "execute") writes output.arrow + schema.json, or (mode "smok
 Spark for the analysed schema of the returned DataFrame.
 
 Runs INSIDE the sandbox built by activities/execution/sandbox.ts (a fresh process per
-candidate). Protocol (activities/common/python.ts): progress on stderr, ONE JSON object as the
-last line of stdout. The candidate's own prints go to stderr (stdout is re-pointed before the
-candidate is imported) so they can never be mistaken for the result line.
+candidate). Protocol: progress on stderr; the harness's messages, one JSON object per line, on
+the channel descriptor (LOCKIN_CHANNEL_FD, a pipe the sandbox opened): `{"event":
+"candidate-start"}` just before the first line of candidate code runs, then ONE result object.
+stdout is never read by the harness (the candidate's prints are re-pointed to stderr anyway).
+The host honours "harness-error" only when it comes before "candidate-start": after it, every
+line on the channel could have been written by the candidate (activities/execution/execute.ts).
+In mode execute, output.arrow and schema.json are written to descriptors the harness opened
+(--arrow-fd, --schema-fd), never to a path.
 
 Result JSON: {"status": "ok" | "exception" | "out-of-memory" | "forbidden-access" |
 "missing-solution" | "harness-error", "reason"?: str, "rows"?: int, "schema"?: str,
@@ -35,12 +40,16 @@ _T0 = time.monotonic()
 _PHASES: dict[str, int] = {}
 
 
+def _send(obj: dict) -> None:
+    """Writes one JSON line on the harness channel (stdout when there is none)."""
+    os.write(_RESULT_FD if _RESULT_FD is not None else 1, (json.dumps(obj) + "\n").encode("utf-8"))
+
+
 def _emit(result: dict) -> None:
-    """Writes the result line to the saved stdout and leaves at once (no candidate atexit)."""
+    """Writes the result line on the channel and leaves at once (no candidate atexit)."""
     result.setdefault("phasesMs", _PHASES)
-    line = (json.dumps(result) + "\n").encode("utf-8")
     sys.stderr.flush()
-    os.write(_RESULT_FD if _RESULT_FD is not None else 1, line)
+    _send(result)
     os._exit(0)
 
 
@@ -103,18 +112,21 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--mode", choices=["execute", "smoke"], required=True)
     ap.add_argument("--candidate", required=True, help="folder holding the frozen solution.py")
     ap.add_argument("--db", required=True, help="typed database folder (databaseDir(S))")
-    ap.add_argument("--out", help="output folder (mode execute)")
+    ap.add_argument("--arrow-fd", type=int, help="descriptor receiving output.arrow (mode execute)")
+    ap.add_argument("--schema-fd", type=int, help="descriptor receiving schema.json (mode execute)")
     ap.add_argument("--settings", required=True, help="SparkSettings JSON (inline or @file)")
     ap.add_argument("--python-memory-mb", type=int, default=0)
     args = ap.parse_args(argv)
 
-    # The candidate's prints must not reach the result channel.
-    _RESULT_FD = os.dup(1)
+    # The harness channel; the candidate's prints go to stderr.
+    channel = os.environ.get("LOCKIN_CHANNEL_FD")
+    _RESULT_FD = int(channel) if channel else os.dup(1)
+    os.set_inheritable(_RESULT_FD, False)
     os.dup2(2, 1)
 
     # lockin's own modules are imported before any candidate code runs.
     from pyspark.sql import DataFrame
-    from outputs import write_output
+    from outputs import write_output_fds
     from spark_session import parse_settings_arg, build_session
     from tables import load_tables
 
@@ -122,8 +134,8 @@ def main(argv: list[str]) -> None:
         settings = parse_settings_arg(args.settings)
     except ValueError as exc:
         _emit({"status": "harness-error", "reason": str(exc)})
-    if args.mode == "execute" and not args.out:
-        _emit({"status": "harness-error", "reason": "--out is required in mode execute"})
+    if args.mode == "execute" and (args.arrow_fd is None or args.schema_fd is None):
+        _emit({"status": "harness-error", "reason": "--arrow-fd and --schema-fd are required in mode execute"})
 
     sol = os.path.join(args.candidate, "solution.py")
     if not os.path.isfile(sol):
@@ -141,6 +153,7 @@ def main(argv: list[str]) -> None:
     # From here on, candidate code runs. The study's session exists already, so a candidate's
     # own SparkSession.builder.getOrCreate() (often at module level) gets it, settings intact.
     exec_guard.install()
+    _send({"event": "candidate-start"})
     exec_guard.activate()
     sys.path.insert(0, args.candidate)
     try:
@@ -161,7 +174,7 @@ def main(argv: list[str]) -> None:
         t = _phase("solve", t)
         if args.mode == "smoke":
             _emit({"status": "ok", "schema": schema})
-        written = write_output(df, args.out)
+        written = write_output_fds(df, args.arrow_fd, args.schema_fd)
         _phase("output", t)
         _emit({"status": "ok", "rows": int(written["rows"]), "schema": schema})
     except BaseException as exc:  # noqa: BLE001

@@ -62,6 +62,24 @@ def write_output(df, out_dir: str, arrow_name: str = ARROW_FILE, schema_name: st
     }
 
 
+def write_output_fds(df, arrow_fd: int, schema_fd: int) -> dict:
+    """Like write_output, but into two descriptors the harness opened (the candidate
+    execution's outputs: activities/execution/sandbox.ts, "outputs"), never through a path.
+
+    Returns: {"rows": int}.
+    """
+    import pyarrow as pa
+
+    schema_json = df.schema.json()
+    table = to_arrow_table(df)
+    with os.fdopen(os.dup(arrow_fd), "wb") as fh:
+        with pa.ipc.new_file(pa.PythonFile(fh, mode="w"), table.schema) as writer:
+            writer.write_table(table)
+    with os.fdopen(os.dup(schema_fd), "wb") as fh:
+        fh.write(schema_json.encode("utf-8"))
+    return {"rows": table.num_rows}
+
+
 def read_arrow_ipc(path: str):
     """Reads an Arrow IPC file written by write_output into a pyarrow.Table."""
     import pyarrow as pa

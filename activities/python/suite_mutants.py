@@ -15,9 +15,12 @@ Mutants run with `-x` (the first failing test kills the mutant); gold runs in fu
 --stop-if-gold-fails, a suite that does not pass on gold (run first) is invalid and is not run on
 the mutants: each gets {"status": "not-run"}.
 
-Each variant's verdict is appended to <out>/results.jsonl as soon as it is known, so a run
+Each variant's verdict is written on the harness channel (LOCKIN_CHANNEL_FD, a pipe the
+sandbox opened; the caller appends it to results.jsonl) as soon as it is known, so a run
 killed by the wall-clock watchdog keeps what it finished (the caller restarts the rest):
     {"variant": id, "exitCode": int, "passed": bool, "ms": int}
+Gold's JUnit report goes to the descriptor --gold-junit-fd (opened by the harness); the
+mutants' reports stay in the sandbox's private /tmp. Nothing is written through a host path.
 `passed` is pytest exit code 0 (every collected test passed; exit 5 "no tests" is not a pass).
 The last stdout line is {"status": "ok", "variants": n}.
 
@@ -101,7 +104,7 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--variants", required=True, help="folder holding one sub-folder per variant")
     ap.add_argument("--order", required=True, help="comma-separated variant ids, in run order")
     ap.add_argument("--ini", required=True, help="the harness's pytest.ini")
-    ap.add_argument("--out", required=True, help="writable folder: results.jsonl, junit-<id>.xml")
+    ap.add_argument("--gold-junit-fd", type=int, help="descriptor receiving gold's JUnit report")
     ap.add_argument("--settings", required=True, help="SparkSettings JSON (inline or @file)")
     ap.add_argument("--per-test-timeout", type=int, default=60)
     ap.add_argument("--stop-if-gold-fails", action="store_true")
@@ -113,7 +116,15 @@ def main(argv: list[str]) -> None:
     shared = SharedSpark(parse_settings_arg(args.settings))
     shared.get()
     root = os.path.abspath(args.variants)
-    results = os.path.join(args.out, "results.jsonl")
+    channel = int(os.environ["LOCKIN_CHANNEL_FD"]) if os.environ.get("LOCKIN_CHANNEL_FD") else None
+
+    def emit(row: dict) -> None:
+        line = (json.dumps(row) + "\n").encode("utf-8")
+        if channel is None:
+            sys.stderr.buffer.write(line)
+        else:
+            os.write(channel, line)
+
     ids = [v for v in args.order.split(",") if v]
     for vid in ids:
         vdir = os.path.join(root, vid)
@@ -123,7 +134,8 @@ def main(argv: list[str]) -> None:
         t0 = time.monotonic()
         opts = [
             os.path.join(vdir, "test_solution.py"), "-c", args.ini, "--rootdir", vdir, "--noconftest",
-            "-p", "no:cacheprovider", f"--junitxml={args.out}/junit-{vid}.xml",
+            "-p", "no:cacheprovider",
+            f"--junitxml=/proc/self/fd/{args.gold_junit_fd}" if vid == "gold" and args.gold_junit_fd is not None else f"--junitxml=/tmp/junit-{vid}.xml",
             f"--timeout={args.per_test_timeout}", "-q", "--color=no", "-p", "no:randomly",
         ]
         if vid != "gold" and not args.full:
@@ -138,13 +150,12 @@ def main(argv: list[str]) -> None:
         row = {"variant": vid, "exitCode": code, "passed": code == 0, "ms": int((time.monotonic() - t0) * 1000)}
         if recorder:
             row["tests"] = recorder.rows()
-        with open(results, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(row) + "\n")
-            if vid == "gold" and code != 0 and args.stop_if_gold_fails:
-                print("[mutation] the suite fails gold: invalid, not run on the mutants", file=sys.stderr, flush=True)
-                for rest in ids[ids.index(vid) + 1:]:
-                    fh.write(json.dumps({"variant": rest, "exitCode": None, "passed": False, "ms": 0, "status": "not-run"}) + "\n")
-                break
+        emit(row)
+        if vid == "gold" and code != 0 and args.stop_if_gold_fails:
+            print("[mutation] the suite fails gold: invalid, not run on the mutants", file=sys.stderr, flush=True)
+            for rest in ids[ids.index(vid) + 1:]:
+                emit({"variant": rest, "exitCode": None, "passed": False, "ms": 0, "status": "not-run"})
+            break
     sys.stdout.write(json.dumps({"status": "ok", "variants": len(ids)}) + "\n")
     sys.stdout.flush()
     os._exit(0)

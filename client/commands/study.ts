@@ -10,7 +10,7 @@ import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { newTable } from '../table';
-import { buildStudyInput, defaultModel, parseConditions, parseModels, parseSamples, parseTasks } from '../studyInput';
+import { assertCorpusValid, buildStudyInput, defaultModel, parseConditions, parseModels, parseSamples, parseScale, parseTasks, scaleDefault } from '../studyInput';
 import { parseModelSpec } from '../../activities/model/spec';
 import { modelStudyId } from '../../protocol/layout';
 import type { StudyInput } from '../../protocol/inputs';
@@ -26,7 +26,7 @@ interface RunOpts {
   tasks?: string;
   conditions?: string;
   model?: string;
-  scale: string;
+  scale?: string;
   studyId?: string;
   replicate?: string;
   samples?: string;
@@ -74,7 +74,7 @@ export function define(cmd: Command): void {
     .option('--conditions <ids>', 'one-pass,test-guided,plan-audit or "all"', 'all')
     .option('--model <spec>', 'anthropic:<model-id> | openai:<model-id> | replay:<dir> (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
     .option('--models <specs>', 'a model matrix: comma-separated specs, one sub-study per model and a combined report with a between-model table')
-    .option('--scale <S>', 'TPC-DS scale factor of the database', '1')
+    .option('--scale <S>', 'TPC-DS scale factor of the database (default: LOCKIN_SCALE, else 1)')
     .option('--study-id <id>', 'study id (default derived from model and scale)')
     .option('--replicate <ids>', 'targeted replication (Table VII): fresh initial generations for these tasks')
     .option('--samples <K>', 'independent generations per task, each with its own snapshot and condition branches (default 1)')
@@ -85,8 +85,7 @@ export function define(cmd: Command): void {
       if (o.models && o.model) throw new Error('--model and --models: give one of them');
       const models = o.models ? parseModels(o.models, parseModelSpec) : undefined;
       const model = models?.[0] ?? o.model ?? defaultModel();
-      const scale = Number(o.scale);
-      if (!(scale > 0)) throw new Error(`--scale: "${o.scale}" is not a positive number`);
+      const scale = o.scale !== undefined ? parseScale(o.scale) : parseScale(scaleDefault().value, scaleDefault().source);
       const input = buildStudyInput({
         studyId: o.studyId ?? defaultStudyId(models && models.length > 1 ? `${models.length}-models` : model, scale),
         tasks: parseTasks(o.tasks),
@@ -102,6 +101,7 @@ export function define(cmd: Command): void {
       const noRef = [...input.tasks, ...(input.replicate?.tasks ?? [])].filter((q) => !fs.existsSync(path.join(referencesDir(scale), q, 'reference.arrow')));
       if (noRef.length)
         throw new Error(`no reference at scale ${scale} for ${[...new Set(noRef)].join(', ')} (looked in ${referencesDir(scale)}): run \`lockin data prepare --scale ${scale}\` first; a reference that fails to build there (q12 at SF=0.01 divides by zero under ANSI) cannot be evaluated at that scale`);
+      await assertCorpusValid(scale, [...input.tasks, ...(input.replicate?.tasks ?? [])]);
       process.stderr.write(`[lockin] study ${input.studyId}: ${input.tasks.length} task(s) × ${samples} sample(s) × ${input.conditions.length} condition(s), ${input.models ? `models ${input.models.join(', ')}` : `model ${model}`}${(input.models ?? [model]).some((m) => m.startsWith('replay:')) ? ' (REPLAYED replies, no live model)' : ''}, scale ${scale}\n`);
       const res = await runStudyWorkflow(input);
       printStudySummary(input);
@@ -207,12 +207,13 @@ export function define(cmd: Command): void {
   study
     .command('main')
     .description('the main job (npm run study): database, references, controls, SQL reproduction, the 30-task study and its report')
-    .option('--scale <S>', 'TPC-DS scale factor', process.env.LOCKIN_SCALE ?? '1')
+    .option('--scale <S>', 'TPC-DS scale factor (default: LOCKIN_SCALE, else 1)')
     .option('--model <spec>', 'model spec (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
     .option('--tasks <ids>', 'task ids or "all"', 'all')
     .option('--study-id <id>', 'study id (default: main-sf<S>-<model>)')
     .option('--no-mutation', 'leave out the mutation analysis (step 5; run it later with `lockin study mutation <id>`)')
-    .action(async (o: { scale: string; model?: string; tasks: string; studyId?: string; mutation: boolean }) => {
-      await runMainJob({ scale: Number(o.scale), model: o.model ?? defaultModel(), tasks: parseTasks(o.tasks), studyId: o.studyId, skipMutation: !o.mutation });
+    .action(async (o: { scale?: string; model?: string; tasks: string; studyId?: string; mutation: boolean }) => {
+      const scale = o.scale !== undefined ? parseScale(o.scale) : parseScale(scaleDefault().value, scaleDefault().source);
+      await runMainJob({ scale, model: o.model ?? defaultModel(), tasks: parseTasks(o.tasks), studyId: o.studyId, skipMutation: !o.mutation });
     });
 }

@@ -1,22 +1,25 @@
-/** The sandbox itself, without Spark (a few seconds): no network, no study folders, limits. */
+/** The sandbox itself, without Spark (a few seconds): no network, no study folders, limits, outputs through descriptors. */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { runSandboxed, toMiB, type SandboxSpec } from '../../activities/execution/sandbox';
+import { cleanStaleSandboxFolders, replaceFile, runSandboxed, toMiB, type SandboxSpec } from '../../activities/execution/sandbox';
 import { venvPython } from '../../activities/common/paths';
 
 let work: string;
 beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-sbx-test-'));
+  fs.chmodSync(work, 0o755); // the sandbox's unprivileged user reads the mounts
   fs.mkdirSync(path.join(work, 'secret'));
   fs.writeFileSync(path.join(work, 'secret', 'labels.json'), '{"label": "hidden"}');
+  fs.mkdirSync(path.join(work, 'in'));
+  fs.writeFileSync(path.join(work, 'in', 'data.txt'), 'input');
   fs.mkdirSync(path.join(work, 'out'));
 });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 function py(code: string, extra: Partial<SandboxSpec> = {}): Promise<Awaited<ReturnType<typeof runSandboxed>>> {
   return runSandboxed({
-    mounts: { out: { source: path.join(work, 'out'), writable: true } },
+    mounts: { in: { source: path.join(work, 'in') } },
     command: () => [venvPython(), '-c', code],
     timeoutMs: 20000,
     forbidden: [path.join(work, 'secret')],
@@ -28,23 +31,121 @@ test('toMiB reads JVM memory strings', () => {
   expect([toMiB('4g'), toMiB('512m'), toMiB('2048k'), toMiB('1073741824'), toMiB('lots')]).toEqual([4096, 512, 2, 1024, 4096]);
 });
 
-test('host study folders are not there, the writable mount is, and there is no network', async () => {
+test('host study folders are not there, mounts are read-only, outputs come through descriptors, no network', async () => {
   const secret = path.join(work, 'secret', 'labels.json');
+  const dest = path.join(work, 'out', 'hello.txt');
   const code = [
-    'import os, socket',
+    'import os, socket, sys',
     `print("secret", os.path.exists(${JSON.stringify(secret)}))`,
-    'open("/lockin/out/hello.txt", "w").write("hi")',
+    `print("out folder", os.path.exists(${JSON.stringify(path.join(work, 'out'))}))`,
+    'print("read", open("/lockin/in/data.txt").read())',
+    'try:',
+    '    open("/lockin/in/new.txt", "w"); print("mount writable")',
+    'except OSError:',
+    '    print("mount read-only")',
+    'os.write(int(sys.argv[1]), b"hi")',
+    'os.write(3, b"channel line\\n")',
     'try:',
     '    socket.create_connection(("1.1.1.1", 53), timeout=3); print("net open")',
     'except OSError as e:',
     '    print("net closed")',
     'print("uid", os.getuid())',
   ].join('\n');
-  const run = await py(code);
+  const run = await py(code, { outputs: { hello: dest }, command: (_at, fds) => [venvPython(), '-c', code, String(fds.hello)] });
   expect(run.isolation).toBe('bwrap');
   expect(run.exitCode).toBe(0);
-  expect(run.stdout.trim().split('\n')).toEqual(['secret False', 'net closed', 'uid 1000']);
-  expect(fs.readFileSync(path.join(work, 'out', 'hello.txt'), 'utf8')).toBe('hi');
+  expect(run.stdout.trim().split('\n')).toEqual(['secret False', 'out folder False', 'read input', 'mount read-only', 'net closed', `uid ${process.getuid?.() === 0 ? 65534 : 1000}`]);
+  expect(run.channel).toBe('channel line\n');
+  expect(run.outputs).toEqual({ hello: { file: dest, bytes: 2 } });
+  expect(fs.readFileSync(dest, 'utf8')).toBe('hi');
+  expect(fs.readdirSync(path.join(work, 'out'))).toEqual(['hello.txt']); // no partial file left
+  expect(run.limits).toMatchObject({ scratchMb: 1024, fileMb: 1024, processes: 2048, hostUid: process.getuid?.() === 0 ? 65534 : process.getuid?.() });
+});
+
+test('an output replaced by a symlink or hard-linked elsewhere is refused; the victim is untouched (host-path mode)', async () => {
+  // Without bubblewrap the process sees the host folder holding the partial files: the
+  // acceptance checks (same inode, one link, regular file) are what protects the host there.
+  const victim = path.join(work, 'VICTIM.txt');
+  fs.writeFileSync(victim, 'precious');
+  const code = [
+    'import os, glob',
+    `out = ${JSON.stringify(path.join(work, 'out'))}`,
+    'sym = [p for p in glob.glob(out + "/.sym.txt.*.partial")][0]',
+    'os.unlink(sym)',
+    `os.symlink(${JSON.stringify(victim)}, sym)`,
+    'hard = [p for p in glob.glob(out + "/.hard.txt.*.partial")][0]',
+    'os.write(5, b"x")',
+    `os.link(hard, ${JSON.stringify(path.join(work, 'hardcopy'))})`,
+  ].join('\n');
+  process.env.LOCKIN_ISOLATION = 'checked-only';
+  try {
+    const run = await py(code, { outputs: { sym: path.join(work, 'out', 'sym.txt'), hard: path.join(work, 'out', 'hard.txt') } });
+    expect(run.exitCode).toBe(0);
+    expect(run.outputs).toEqual({ sym: { refused: 'the file was moved or replaced' }, hard: { refused: 'the file has 2 links (a hard link was made to it)' } });
+    expect(fs.existsSync(path.join(work, 'out', 'sym.txt'))).toBe(false);
+    expect(fs.existsSync(path.join(work, 'out', 'hard.txt'))).toBe(false);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('precious');
+  } finally {
+    delete process.env.LOCKIN_ISOLATION;
+  }
+});
+
+test('replaceFile replaces a planted symlink instead of writing through it', () => {
+  const victim = path.join(work, 'VICTIM2.txt');
+  fs.writeFileSync(victim, 'precious');
+  const log = path.join(work, 'out', 'pytest-initial.log');
+  fs.symlinkSync(victim, log);
+  replaceFile(log, 'the log');
+  expect(fs.lstatSync(log).isSymbolicLink()).toBe(false);
+  expect(fs.readFileSync(log, 'utf8')).toBe('the log');
+  expect(fs.readFileSync(victim, 'utf8')).toBe('precious');
+});
+
+test('the private /tmp is size-limited (scratch quota, counted in memory) and recorded', async () => {
+  const code = [
+    'n = 0',
+    'try:',
+    '    with open("/tmp/fill", "wb") as fh:',
+    '        for _ in range(16):',
+    '            fh.write(b"x" * 1048576); fh.flush(); n += 1',
+    'except OSError as e:',
+    '    print("refused after", n, "MiB:", e.strerror)',
+  ].join('\n');
+  const run = await py(code, { scratchMb: 4 });
+  expect(run.limits.scratchMb).toBe(4);
+  expect(run.stdout.trim()).toMatch(/^refused after [34] MiB: (No space left on device|File too large)$/);
+});
+
+test('the process limit stops a fork bomb inside the sandbox', async () => {
+  const code = [
+    'import os, time',
+    'n = 0',
+    'try:',
+    '    for _ in range(400):',
+    '        if os.fork() == 0:',
+    '            time.sleep(2); os._exit(0)',
+    '        n += 1',
+    'except OSError as e:',
+    '    print("refused", e.strerror)',
+    'print("forked", n < 60)',
+  ].join('\n');
+  const run = await py(code, { processes: 60 });
+  expect(run.limits.processes).toBe(60);
+  expect(run.stdout.trim().split('\n')).toEqual(['refused Resource temporarily unavailable', 'forked True']);
+});
+
+test('stale scratch folders of dead workers are removed on start, live ones kept', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-clean-test-'));
+  try {
+    for (const [name, pid] of [['lockin-sbx-dead', 2 ** 22 + 7], ['lockin-stage-live', process.pid], ['other-dead', 2 ** 22 + 7]] as const) {
+      fs.mkdirSync(path.join(tmp, name));
+      fs.writeFileSync(path.join(tmp, name, 'owner.pid'), String(pid));
+    }
+    expect(cleanStaleSandboxFolders(tmp)).toEqual([path.join(tmp, 'lockin-sbx-dead')]);
+    expect(fs.readdirSync(tmp).sort()).toEqual(['lockin-stage-live', 'other-dead']);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 test('the wall-clock limit kills the process group', async () => {

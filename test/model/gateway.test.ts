@@ -71,8 +71,9 @@ test('one 529 then success: one recorded call with one retry, artifacts written,
   expect(sent.headers['anthropic-beta']).toBe('context-1m-2025-08-07');
 
   const ledger = readLedger();
-  expect(ledger).toHaveLength(1);
-  expect(ledger[0]).toMatchObject({ stage: 'generate', condition: 'shared', backend: 'anthropic', cacheHit: false, retries: 1, inputTokens: 1000, outputTokens: 500, status: 'ok' });
+  expect(ledger.map((l) => l.status)).toEqual(['sent', 'ok']); // announced before the request, completed after
+  expect(ledger[1].sendId).toBe(ledger[0].sendId);
+  expect(ledger[1]).toMatchObject({ stage: 'generate', condition: 'shared', backend: 'anthropic', cacheHit: false, retries: 1, inputTokens: 1000, outputTokens: 500, status: 'ok' });
 });
 
 test('a 401 fails at once, non-retryable, without a retry', async () => {
@@ -114,7 +115,7 @@ test('a reply without solution.py is a recorded protocol error; no artifact is w
   expect(call.status).toBe('protocol-error');
   expect(call.protocolError).toBe(res.protocolError);
   expect(call.reply.text).toBe(reply);
-  expect(readLedger()[0].status).toBe('protocol-error');
+  expect(readLedger().map((l) => l.status)).toEqual(['sent', 'protocol-error']);
 });
 
 test('a duplicated file is a protocol error', async () => {
@@ -141,7 +142,7 @@ test('the same request twice calls the stub once; the second is a cache hit that
   expect(call.cacheKey).toBe(readJson(first.callFile).cacheKey);
   // a cache hit is still the live model's reply, generated when it was first sampled
   expect(call.provenance).toEqual({ provenance: 'generated', model: call.reply.responseModel, at: call.cachedAt });
-  const ledger = readLedger();
+  const ledger = readLedger().filter((l) => l.status !== 'sent');
   expect(ledger.map((l) => [l.cacheHit, l.inputTokens, l.costUsd])).toEqual([
     [false, 1000, 0.0105],
     [true, 0, 0],
@@ -238,4 +239,26 @@ test('bad input is rejected non-retryably before anything is sent', async () => 
   expect(badSpec.nonRetryable).toBe(true);
   expect(badSpec.message).toContain('unknown model spec');
   expect(stub.requests).toHaveLength(0);
+});
+
+test('a request whose reply was lost (worker killed mid-call) is repeated, and the ledger counts the repeat', async () => {
+  stub.queue.push({ status: 200, body: messageBody(generateReply()) });
+  const dir = env.dir('snapshot');
+  const req = stageRequest({ workDir: dir });
+  // What a killed worker leaves: the marker and the `sent` line of a request that never completed.
+  const { appendLedger, inflightFile, ledgerRepeats, writeInflight } = await import('../../activities/model/ledger');
+  const first = await callModel(req);
+  const key = readJson(first.callFile).cacheKey as string;
+  fs.rmSync(path.join(env.home, 'cache', 'model'), { recursive: true, force: true }); // the lost reply was never cached
+  fs.rmSync(path.join(env.home, 'ledger.jsonl'), { force: true });
+  writeInflight(key, { sendId: 'lost-1', at: '2026-01-01T00:00:00.000Z' });
+  appendLedger({ at: '2026-01-01T00:00:00.000Z', studyId: req.studyId, taskId: req.taskId, condition: req.condition, stage: req.stage, callIndex: req.callIndex, backend: 'anthropic', model: req.model, cacheHit: false, status: 'sent', inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, retries: 0, callFile: first.callFile, sendId: 'lost-1' });
+  stub.queue.push({ status: 200, body: messageBody(generateReply()) });
+  const again = await callModel(req);
+  expect(again.cacheHit).toBe(false);
+  expect(readJson(again.callFile).repeatOf).toBe('lost-1');
+  const rep = ledgerRepeats();
+  expect(rep.lostSends.map((l) => l.sendId)).toEqual(['lost-1']);
+  expect(rep.repeats.map((l) => [l.status, l.repeatOf])).toEqual([['ok', 'lost-1']]);
+  expect(fs.existsSync(inflightFile(key))).toBe(false);
 });

@@ -68,7 +68,8 @@ test('a 429 with retry-after: 1 is retried after 1 s; the request is a chat comp
   expect(call.retries).toBe(1);
   expect(call.costUsd).toBeNull();
   expect(fs.readFileSync(res.callFile, 'utf8')).not.toContain('sk-test-secret');
-  expect(readLedger()[0]).toMatchObject({ backend: 'openai', retries: 1, inputTokens: 1000, outputTokens: 300, costUsd: null, status: 'ok' });
+  expect(readLedger().map((l) => l.status)).toEqual(['sent', 'ok']); // announced before the request, completed after
+  expect(readLedger()[1]).toMatchObject({ backend: 'openai', retries: 1, inputTokens: 1000, outputTokens: 300, costUsd: null, status: 'ok' });
   // Cached: the same draw again makes no request; sample 2 does.
   const again = await callModel(stageRequest({ workDir: dir, model: MODEL }));
   expect(again.cacheHit).toBe(true);

@@ -15,7 +15,7 @@ test('info strings: the last word names the file', () => {
 
 test('fences: four backticks hold a body with three; an unclosed block is an error', () => {
   const b = fencedBlocks('text\n````python solution.py\nx = """\n```\n"""\n````\nafter');
-  expect(b).toEqual([{ info: 'python solution.py', body: 'x = """\n```\n"""' }]);
+  expect(b).toEqual([{ info: 'python solution.py', body: 'x = """\n```\n"""', line: 2 }]);
   expect(() => fencedBlocks('```python solution.py\nx = 1\n')).toThrow('unclosed code block opened at line 1');
 });
 
@@ -47,4 +47,12 @@ test('JSON stages: exactly one json block, valid JSON, schema-valid', () => {
   const bad = parseJsonReply(block('json', '{"audit": [{"id": "O1", "plan": "yes", "code": "covered", "tests": "absent"}]}'), 'c3-audit');
   expect(bad).toMatchObject({ ok: false, protocolError: expect.stringMatching(/^JSON does not match the c3-audit schema: audit\.0\.plan:/) });
   expect(parseReply(block('json', '{"labels": []}'), 'judge')).toEqual({ ok: true, json: { labels: [] } });
+});
+
+test('a fence left open before the next file is reported as unclosed, not as a missing file (issue 21)', () => {
+  const text = ['```markdown plan.md', 'plan', '```', '```python solution.py', 'def solve(spark, tables):', '    return None', '```python test_solution.py', 'def test_a():', '    pass', '```', ''].join('\n');
+  expect(parseArtifactReply(text, 'generate')).toEqual({
+    ok: false,
+    protocolError: "unclosed code block: solution.py (opened at line 4) is not closed before ```python test_solution.py at line 7; close each file's fence before the next",
+  });
 });

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApplicationFailure } from '@temporalio/common';
 import { callModel } from '../../activities/model/gateway';
-import { findLeaks, ownProducedHashes, preflight } from '../../activities/preflight/preflight';
+import { findLeaks, leakMessage, ownProducedHashes, preflight } from '../../activities/preflight/preflight';
 import { referenceSql } from '../../activities/preflight/referenceSql';
 import { sqlTokens } from '../../activities/preflight/sqlNgrams';
 import { errorBody, generateReply, messageBody, readJson, stageRequest, startStub, Stub, tempEnv } from '../model/support';
@@ -152,4 +152,17 @@ test('a short shared run (a column list) is not a leak', async () => {
   const dir = env.dir('one-pass');
   const { findings } = await findLeaks({ conditionDir: dir, condition: 'one-pass', otherConditionDirs: [], requestText: `the plan: ${await fragment('q98', 0, 30)}` });
   expect(findings).toEqual([]);
+});
+
+test('the leak message says what leaked on its first line (a summary shows only that line)', () => {
+  const findings = [
+    { kind: 'reference-output' as const, where: '/r/c/out/reference.arrow', detail: 'reference output file name reference.arrow' },
+    { kind: 'label-or-score' as const, where: '/r/c/labels.json', detail: 'label/score file labels.json' },
+  ];
+  const msg = leakMessage({ condition: 'one-pass', conditionDir: '/r/c' }, findings);
+  expect(msg.split('\n')).toEqual([
+    'preflight: leak detected for condition one-pass (/r/c); nothing was sent: reference-output: reference output file name reference.arrow in /r/c/out/reference.arrow (and 1 more finding(s), listed below)',
+    '  - reference-output: reference output file name reference.arrow in /r/c/out/reference.arrow',
+    '  - label-or-score: label/score file labels.json in /r/c/labels.json',
+  ]);
 });

@@ -16,6 +16,8 @@ import { createTestEnv } from '../support/temporalEnv';
 import { buildStudyInput } from '../../client/studyInput';
 import { readRunRecords } from '../../activities/store/records';
 import { REPO_ROOT, sparkTestsJar } from '../../activities/common/paths';
+import { ledgerRepeats, readLedger } from '../../activities/model/ledger';
+import { repeatsLine } from '../../client/studyRunner';
 
 const FENCE = '```';
 const REPLY = [
@@ -44,11 +46,13 @@ interface Stub {
   pending: number;
   /** When the last answer was sent (ms since epoch). */
   lastAnswerAt: number;
+  /** How long the n-th request (1-based) waits for its answer, ms (default 200). */
+  delayFor: (n: number) => number;
 }
 
 /** A Messages API stub that answers after 200 ms (so a test can tell when no call is in flight). */
 function startStub(): Promise<Stub> {
-  const stub = { bodies: [] as string[], pending: 0, lastAnswerAt: 0 } as Stub;
+  const stub = { bodies: [] as string[], pending: 0, lastAnswerAt: 0, delayFor: () => 200 } as Stub;
   stub.server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
@@ -61,7 +65,7 @@ function startStub(): Promise<Stub> {
         res.end(JSON.stringify({ id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: REPLY }], stop_reason: 'end_turn', usage: { input_tokens: 1000, output_tokens: 200 } }));
         stub.pending -= 1;
         stub.lastAnswerAt = Date.now();
-      }, 200);
+      }, stub.delayFor(n));
     });
   });
   return new Promise((resolve) => stub.server.listen(0, '127.0.0.1', () => {
@@ -156,4 +160,34 @@ test('SIGKILL mid-study: the study completes, equals an uninterrupted run, and p
   expect(a).toHaveLength(6);
   expect(a.map((r) => `${r.task}/${r.condition}:${r.calls}`)).toEqual(['q3/one-pass:1', 'q3/test-guided:3', 'q3/plan-audit:7', 'q7/one-pass:1', 'q7/test-guided:3', 'q7/plan-audit:7']);
   expect(comparable('clean')).toEqual(a);
+}, 300_000);
+
+test('SIGKILL while a paid call is in flight: it is sent again once, and the ledger and the summary report that repeat', async () => {
+  fs.rmSync(path.join(home, 'cache', 'model'), { recursive: true, force: true }); // earlier studies cached the same request
+  const input = buildStudyInput({ studyId: 'inflight', tasks: ['q3'], conditions: ['one-pass'], model: 'anthropic:claude-sonnet-4-6', taskConcurrency: 1, report: false });
+  const from = stub.bodies.length;
+  stub.delayFor = (n) => (n === from + 1 ? 5000 : 200); // the first request of this study is still in flight at the kill
+  let worker = await startWorker();
+  const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-inflight', taskQueue: 'lockin-default' });
+  const deadline = Date.now() + 60_000;
+  while (!(stub.bodies.length > from && stub.pending > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(stub.pending).toBe(1);
+  worker.kill('SIGKILL');
+  await new Promise((r) => worker.once('exit', r));
+  worker = await startWorker();
+  try {
+    await handle.result();
+  } finally {
+    worker.kill('SIGKILL');
+    stub.delayFor = () => 200;
+  }
+  const sent = stub.bodies.slice(from);
+  expect(sent).toHaveLength(2); // the one distinct call of this study, paid twice: unavoidable, but not unseen
+  expect(new Set(sent).size).toBe(1);
+  const lines = readLedger().filter((l) => l.studyId === 'inflight');
+  const r = ledgerRepeats(lines);
+  expect(r.lostSends).toHaveLength(1);
+  expect(r.repeats).toHaveLength(1);
+  expect(r.repeats[0]).toMatchObject({ status: 'ok', stage: 'generate', repeatOf: r.lostSends[0].sendId });
+  expect(repeatsLine('inflight')).toBe('paid more than once: 1 request(s) sent whose reply was lost (worker killed mid-call), 1 of them sent again (repeats, in .lockin/ledger.jsonl with repeatOf)');
 }, 300_000);

@@ -1,0 +1,31 @@
+/** The CLI survives a Temporal server restart (issue 21, hole 8): the result is asked for again; a server that stays away ends with the resume command. */
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { awaitStudyResult } from '../../client/studyRunner';
+
+const lost = () => new Error('Failed to get Workflow execution history');
+
+test('a server that comes back: the result arrives after the failed attempts', async () => {
+  const errors = [lost(), lost()];
+  let calls = 0;
+  const handle = { result: async () => { calls++; if (errors.length) throw errors.shift(); return { reportDir: null }; } };
+  await expect(awaitStudyResult(handle, 's1', [0, 0, 0])).resolves.toEqual({ reportDir: null });
+  expect(calls).toBe(3);
+});
+
+test('a server that stays away: an error with the cause and the exact resume command', async () => {
+  let calls = 0;
+  const handle = { result: async () => { calls++; throw lost(); } };
+  await expect(awaitStudyResult(handle, 'my-study', [0, 0])).rejects.toThrow(
+    'the Temporal server stopped answering (Failed to get Workflow execution history). The study is durable: once the server is back (`npx lockin server start`), resume it with: npx lockin study resume my-study',
+  );
+  expect(calls).toBe(3);
+});
+
+test("the workflow's own failure is not retried", async () => {
+  let calls = 0;
+  const failure = new WorkflowFailedError('Workflow execution failed', ApplicationFailure.nonRetryable('boom'), 'NON_RETRYABLE_FAILURE');
+  const handle = { result: async () => { calls++; throw failure; } };
+  await expect(awaitStudyResult(handle, 's', [0, 0])).rejects.toBe(failure);
+  expect(calls).toBe(1);
+});

@@ -1,0 +1,41 @@
+/** A study checks its tasks with the `tasks check` rules before the first model call (issue 21, point 9). */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { assertCorpusValid } from '../../client/studyInput';
+import { tasksRoot } from '../../activities/common/paths';
+import { ensureTestDatabase } from '../support/database';
+
+let root: string;
+const saved = process.env.LOCKIN_TASKS;
+beforeAll(async () => {
+  await ensureTestDatabase(0.01); // the manifest the table check reads
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-corpus-start-'));
+  for (const f of ['eligibility.yaml', 'README.md']) if (fs.existsSync(path.join(tasksRoot(), f))) fs.copyFileSync(path.join(tasksRoot(), f), path.join(root, f));
+  for (const q of ['q3', 'q7']) fs.cpSync(path.join(tasksRoot(), q), path.join(root, q), { recursive: true });
+  // q7: a table that does not exist, and an obligation id given twice.
+  const task = path.join(root, 'q7', 'task.yaml');
+  fs.writeFileSync(task, fs.readFileSync(task, 'utf8').replace('- name: store_sales', '- name: store_salez'));
+  const obl = path.join(root, 'q7', 'obligations.yaml');
+  fs.writeFileSync(obl, fs.readFileSync(obl, 'utf8').replace('- id: O2', '- id: O1'));
+  process.env.LOCKIN_TASKS = root;
+}, 900_000);
+afterAll(() => {
+  if (saved === undefined) delete process.env.LOCKIN_TASKS;
+  else process.env.LOCKIN_TASKS = saved;
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+test('valid tasks: the study may start', async () => {
+  await expect(assertCorpusValid(0.01, ['q3'])).resolves.toBeUndefined();
+});
+
+test('a task with an unknown table and a duplicated obligation id stops the study before any call, naming both', async () => {
+  const err = await assertCorpusValid(0.01, ['q3', 'q7']).then(() => null, (e: Error) => e);
+  expect(err).not.toBeNull();
+  const lines = err!.message.split('\n');
+  expect(lines[0]).toMatch(/^the task corpus has \d+ problem\(s\) \(`lockin tasks check` rules\); nothing was started:$/);
+  expect(lines.slice(1).every((l) => l.startsWith('  q7: '))).toBe(true);
+  expect(err!.message).toContain('store_salez');
+  expect(err!.message).toContain('duplicate id O1 (first at obligations[0])');
+});
