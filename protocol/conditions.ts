@@ -74,8 +74,30 @@ export const BUDGETS: Record<ConditionId, ConditionSpec> = {
   },
 };
 
+/**
+ * The conditions a report shows, in Table I order: the paper's three always (a study from
+ * before Contract-First keeps its tables), any other only when `present` (the conditions of a
+ * study's records or rows) holds it. Pure.
+ */
+export function reportedConditions(present: Iterable<string>): ConditionId[] {
+  const have = new Set(present);
+  return CONDITIONS.filter((c) => (PAPER_CONDITIONS as readonly string[]).includes(c) || have.has(c));
+}
+
+/** The conditions that revise the snapshot, each compared with one-pass (Table IV, trajectories). */
+export const REVISION_BRANCHES = ['test-guided', 'plan-audit', 'contract-first'] as const satisfies readonly ConditionId[];
+
 /** The file C-0 writes and the harness holds fixed (Contract-First). */
 export const CONTRACT_SUITE = 'contract_test.py';
+
+/**
+ * The suite whose outcome is a condition's test outcome and whose kills are its mutation score:
+ * the frozen contract suite for Contract-First, the candidate's own test_solution.py otherwise
+ * (docs/protocol.md §2 "Contract-First", §4). Pure.
+ */
+export function scoredSuite(condition: ConditionId): 'test_solution.py' | typeof CONTRACT_SUITE {
+  return condition === 'contract-first' ? CONTRACT_SUITE : 'test_solution.py';
+}
 
 /**
  * Why a Contract-First run stopped (recorded in its run record). `revisions` is how many
