@@ -5,6 +5,7 @@
  */
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { CONDITIONS } from '../protocol/conditions';
 
 const CATEGORY: Record<string, string> = {
   callModel: 'model',
@@ -59,7 +60,7 @@ export async function profileStudy(client: Client, studyId: string): Promise<Pro
     const history = await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();
     const events = history.events ?? [];
     const scope = wf.workflowId === studyWf ? 'study' : (wf.workflowId.split('/').pop() ?? 'task');
-    addHistory(profile, ['one-pass', 'test-guided', 'plan-audit'].includes(scope) ? scope : scope === 'study' ? 'study' : 'shared', events);
+    addHistory(profile, (CONDITIONS as readonly string[]).includes(scope) ? scope : scope === 'study' ? 'study' : 'shared', events);
     if (wf.workflowId === studyWf && events.length) profile.wallSeconds = seconds(events[events.length - 1].eventTime) - seconds(events[0].eventTime);
   }
   return profile;

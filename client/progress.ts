@@ -46,7 +46,7 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => P
   const tty = !!process.stderr.isTTY;
   const started = Date.now();
   const bar = new SingleBar(
-    { format: 'tasks {bar} {value}/{total} | calls in finished tasks {calls} | {step} | running (calls one-pass·test-guided·plan-audit) {running} | {elapsed}', hideCursor: true, stream: process.stderr },
+    { format: `tasks {bar} {value}/{total} | calls in finished tasks {calls} | {step} | running (calls ${CONDITIONS.join('·')}) {running} | {elapsed}`, hideCursor: true, stream: process.stderr },
     Presets.shades_classic,
   );
   let begun = false;
@@ -68,7 +68,7 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => P
         begun = true;
       } else bar.update(p.tasksDone, payload);
     } else {
-      const line = `[lockin] ${p.tasksDone}/${p.tasksTotal} tasks, ${p.callsUsed} calls in finished tasks, ${p.step}${p.running.length ? `, running (calls one-pass·test-guided·plan-audit) ${running}` : ''}${p.tasksFailed.length ? `, failed ${p.tasksFailed.join(',')}` : ''}`;
+      const line = `[lockin] ${p.tasksDone}/${p.tasksTotal} tasks, ${p.callsUsed} calls in finished tasks, ${p.step}${p.running.length ? `, running (calls ${CONDITIONS.join('·')}) ${running}` : ''}${p.tasksFailed.length ? `, failed ${p.tasksFailed.join(',')}` : ''}`;
       if (line !== last || Date.now() - lastPrinted > 60_000) {
         process.stderr.write(`${line} (${payload.elapsed})\n`);
         lastPrinted = Date.now();

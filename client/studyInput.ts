@@ -3,7 +3,7 @@ import { checkCorpus } from '../activities/tasks/corpus';
 import { formatProblem } from '../activities/tasks/load';
 import { DEFAULT_SPARK_SETTINGS, STUDY_MODEL_PARAMS } from '../protocol/settings';
 import { STUDY_TASKS } from '../activities/tasks/schema';
-import { CONDITIONS, ConditionId } from '../protocol/conditions';
+import { CONDITIONS, ConditionId, PAPER_CONDITIONS } from '../protocol/conditions';
 import type { StudyInput } from '../protocol/inputs';
 
 
@@ -20,9 +20,14 @@ export function parseTasks(spec: string | undefined, known: readonly string[] = 
   return ids;
 }
 
-/** Parses "one-pass,test-guided" or "all". @throws on an unknown condition id. */
+/**
+ * Parses "one-pass,test-guided", "all" (the four conditions) or nothing (the default: the
+ * paper's three; Contract-First is asked for by name until its replay corpus covers every task).
+ * @throws on an unknown condition id.
+ */
 export function parseConditions(spec: string | undefined): ConditionId[] {
-  if (!spec || spec === 'all') return [...CONDITIONS];
+  if (!spec || spec === 'paper') return [...PAPER_CONDITIONS];
+  if (spec === 'all') return [...CONDITIONS];
   const ids = spec.split(',').map((s) => s.trim());
   for (const id of ids) if (!(CONDITIONS as readonly string[]).includes(id)) throw new Error(`--conditions: unknown condition "${id}" (one of ${CONDITIONS.join(', ')})`);
   return ids as ConditionId[];
@@ -67,7 +72,7 @@ export function parseSamples(spec: string | undefined): number {
 export function buildStudyInput(o: Partial<StudyInput> & { studyId: string }): StudyInput {
   return {
     tasks: [...STUDY_TASKS],
-    conditions: [...CONDITIONS],
+    conditions: [...PAPER_CONDITIONS],
     model: defaultModel(),
     params: STUDY_MODEL_PARAMS,
     scale: 1,

@@ -24,6 +24,10 @@ export interface StudyActivities {
   prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; sample?: number; fromDir?: string }): Promise<string>;
   /** Makes artifacts read-only and returns their sha256s. */
   freezeArtifacts(req: { dir: string }): Promise<Record<string, string>>;
+  /** Contract-First: freezes the contract_test.py C-0 wrote and keeps a sealed copy; null when there is none. */
+  sealContract(req: { dir: string }): Promise<{ sha256: string | null }>;
+  /** Contract-First: checks contract_test.py against its C-0 sha256 (before every pytest run, at freeze); restores it when changed. */
+  guardContract(req: { dir: string; sha256: string }): Promise<{ intact: boolean; foundSha256: string; restoredSha256: string }>;
   /** Post-hoc diff of a condition's frozen artifacts against the shared snapshot (§2 intent-to-treat). */
   classifyEdits(req: { snapshotDir: string; conditionDir: string; condition: ConditionId }): Promise<PermissionDeviation[]>;
   /** Writes one run record (idempotent per study/task/condition/replicate). */
@@ -38,7 +42,7 @@ export interface StudyActivities {
   finishModels(req: { studyId: string; studies: { model: string; studyId: string }[]; report?: boolean }): Promise<{ reportDir: string | null; records: number }>;
 
   callModel(req: StageRequest): Promise<StageResult>;
-  runPytest(req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string; reuseScope?: string }): Promise<PytestOutcome>;
+  runPytest(req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string; reuseScope?: string; suite?: 'test_solution.py' | 'contract_test.py'; suiteSha256?: string }): Promise<PytestOutcome>;
   smokeCheck(req: { dir: string; scale: number; settings: SparkSettings }): Promise<SmokeOutcome>;
   executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string }): Promise<ExecutionOutcome>;
   /** Executable code and test labels of a frozen run (issue 17), written to <conditionDir>/executable-labels.json. Spark queue. */

@@ -1,5 +1,6 @@
 /** Workflow inputs and results (small, JSON-serialisable). */
 import type { ModelParams, ModelSpec, PytestOutcome, SmokeOutcome, StageResult } from './types';
+import type { ContractOutcome } from './records';
 import type { SparkSettings } from './settings';
 import type { SensitivitySubset } from './sensitivity';
 import type { ConditionId } from './conditions';
@@ -87,9 +88,12 @@ export interface ConditionResult {
   callsUsed: number;
   stages: StageResult[];
   stopReason: string;
+  /** The last run of the suite that decides the test outcome (Contract-First: the contract suite). */
   pytest: PytestOutcome | null;
   smoke: SmokeOutcome | null;
   artifacts: Record<string, string>;
+  /** Contract-First only (docs/protocol.md §2). */
+  contract?: ContractOutcome;
 }
 
 /** The `progress` query's answer. */

@@ -154,6 +154,29 @@ export const StageRefSchema = z.looseObject({
   protocolError: z.string().optional(),
 });
 
+/** A revision that changed the frozen contract suite: rejected, the sealed suite restored. */
+export const ContractViolationSchema = z.looseObject({
+  /** The call after which the change was found. */
+  stage: z.enum(STAGES),
+  /** sha256 of contract_test.py as the call left it ("missing" when deleted). */
+  foundSha256: z.string(),
+  detail: z.string(),
+});
+export type ContractViolation = z.infer<typeof ContractViolationSchema>;
+
+/** Contract-First's frozen contract suite (docs/protocol.md §2 "Contract-First"). */
+export const ContractOutcomeSchema = z.looseObject({
+  /** sha256 of contract_test.py as C-0 wrote it (null: C-0's reply broke the protocol). */
+  sha256AtC0: z.string().nullable(),
+  /** sha256 of contract_test.py at freeze (equal to sha256AtC0 by construction: checked, not assumed). */
+  sha256AtFreeze: z.string().nullable(),
+  /** Revisions that changed the suite (each rejected and restored). */
+  violations: z.array(ContractViolationSchema),
+  /** The last run of the candidate's own test_solution.py: recorded, never used as feedback. */
+  ownSuite: PytestOutcomeSchema.nullable(),
+});
+export type ContractOutcome = z.infer<typeof ContractOutcomeSchema>;
+
 /** One record per (task, sample, condition). */
 export const RunRecordSchema = z.looseObject({
   /** The record format's version (this file's history). */
@@ -184,8 +207,11 @@ export const RunRecordSchema = z.looseObject({
   stages: z.array(StageRefSchema),
   /** The frozen artifacts: file name → sha256 ("missing" when absent). */
   artifacts: z.record(z.string(), z.string()),
-  /** The condition's last pytest run on its own suite (null: none ran). */
+  /** The condition's last pytest run on the suite that decides its test outcome: its own
+   *  test_solution.py, or for Contract-First the frozen contract_test.py (null: none ran). */
   pytest: PytestOutcomeSchema.nullable(),
+  /** Contract-First only: its frozen contract suite, hashes and violations. */
+  contract: ContractOutcomeSchema.optional(),
   smoke: SmokeOutcomeSchema.nullable(),
   /** The frozen candidate on the study database (null: not executed). */
   execution: ExecutionOutcomeSchema.nullable(),

@@ -20,12 +20,17 @@ export const STAGES = [
   'c4-recommend',
   'c5-revise-1',
   'c5-revise-2',
+  'c0-contract',
+  'cf-revise-1',
+  'cf-revise-2',
   'judge',
 ] as const;
 export type Stage = (typeof STAGES)[number];
 
 /** Stages whose reply carries artifacts (plan.md, solution.py, test_solution.py). */
-export const ARTIFACT_STAGES: readonly Stage[] = ['generate', 'revise-1', 'revise-2', 'c5-revise-1', 'c5-revise-2'];
+export const ARTIFACT_STAGES: readonly Stage[] = ['generate', 'revise-1', 'revise-2', 'c5-revise-1', 'c5-revise-2', 'c0-contract', 'cf-revise-1', 'cf-revise-2'];
+/** Contract-First's revision stages, in order (docs/protocol.md §2 "Contract-First"). */
+export const CONTRACT_REVISE_STAGES = ['cf-revise-1', 'cf-revise-2'] as const;
 
 /** C-1 Extract: obligations derived from the task prompt. */
 export const C1Reply = z.object({

@@ -76,6 +76,7 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
     stages: r.stages.map((s) => ({ stage: s.stage, callFile: s.callFile, ok: s.ok, cacheHit: s.cacheHit, protocolError: s.protocolError })),
     artifacts: r.artifacts,
     pytest: r.pytest,
+    ...(r.contract ? { contract: r.contract } : {}),
     smoke: r.smoke,
     execution,
     comparison,

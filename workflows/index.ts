@@ -4,6 +4,7 @@ export { runTask } from './task';
 export { frozenOnePass } from './conditions/frozenOnePass';
 export { testGuidedRevision } from './conditions/testGuidedRevision';
 export { planAuditGuidedRevision } from './conditions/planAuditGuidedRevision';
+export { contractFirst } from './conditions/contractFirst';
 export { prepareDatabase } from './prepare';
 export { evaluatorChecks } from './checks';
 export { mutationAnalysis } from './mutation';

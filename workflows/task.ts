@@ -9,6 +9,7 @@
 import { condition as waitUntil, executeChild, patched, proxyActivities, setHandler, startChild, workflowInfo } from '@temporalio/workflow';
 import type { ConditionId } from '../protocol/conditions';
 import type { StudyActivities } from '../protocol/activities';
+import { contractFirst } from './conditions/contractFirst';
 import { frozenOnePass } from './conditions/frozenOnePass';
 import { planAuditGuidedRevision } from './conditions/planAuditGuidedRevision';
 import { testGuidedRevision } from './conditions/testGuidedRevision';
@@ -27,6 +28,7 @@ const CONDITION_WORKFLOWS = {
   'one-pass': frozenOnePass,
   'test-guided': testGuidedRevision,
   'plan-audit': planAuditGuidedRevision,
+  'contract-first': contractFirst,
 } as const;
 
 export interface TaskSummary {

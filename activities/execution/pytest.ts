@@ -23,6 +23,7 @@ import { pytestVerdict } from './verdict';
 import { activityHooks, throwIfCancelled } from './activityContext';
 import { forbiddenPrefixes, stageArtifacts } from './staging';
 import { reuseKey, reuseRun } from './reuse';
+import { sha256File } from '../store/hash';
 
 export interface RunPytestInput {
   /** The condition's artifact folder (holds solution.py and test_solution.py). */
@@ -42,6 +43,10 @@ export interface RunPytestInput {
   memoryMb?: number;
   /** The study id: an identical completed run in the same study is made once (activities/execution/reuse.ts). */
   reuseScope?: string;
+  /** The suite to run (default test_solution.py; Contract-First also runs its frozen contract_test.py). */
+  suite?: 'test_solution.py' | 'contract_test.py';
+  /** When set, the suite's sha256 must equal it, else nothing runs (the frozen contract suite). */
+  suiteSha256?: string;
 }
 
 const ZERO: PytestCounts = { passed: 0, failed: 0, errored: 0, collectionFailed: 0, skipped: 0, total: 0 };
@@ -71,28 +76,33 @@ export async function runPytest(input: RunPytestInput): Promise<PytestOutcome> {
   const logFile = path.join(outDir, `pytest-${runLabel}.log`);
   fs.rmSync(junitFile, { force: true });
   const started = Date.now();
+  const suite = input.suite ?? 'test_solution.py';
+  const suiteFile = path.join(dir, suite);
 
-  if (!fs.existsSync(path.join(dir, 'test_solution.py'))) {
-    replaceFile(failuresFile, formatFailures('pytest was not run: there is no test_solution.py.', []));
+  if (!fs.existsSync(suiteFile)) {
+    replaceFile(failuresFile, formatFailures(`pytest was not run: there is no ${suite}.`, []));
     return { passed: false, exitCode: null, counts: ZERO, status: 'crash', failuresFile, durationMs: Date.now() - started };
+  }
+  if (input.suiteSha256 && sha256File(suiteFile) !== input.suiteSha256) {
+    throw new InputError(`the suite is not the frozen one (sha256 ${input.suiteSha256} expected): nothing was run`, suiteFile, 'suiteSha256');
   }
 
   const perTest = input.perTestTimeoutS ?? Math.max(10, Math.floor(timeoutMs / 2000));
   return reuseRun<PytestOutcome>({
     scope: input.reuseScope,
     kind: 'pytest',
-    key: reuseKey([{ file: path.join(dir, 'solution.py') }, { file: path.join(dir, 'test_solution.py') }, JSON.stringify(settings), String(timeoutMs), String(perTest), String(input.memoryMb ?? 2048)]),
+    key: reuseKey([{ file: path.join(dir, 'solution.py') }, { file: suiteFile }, JSON.stringify(settings), String(timeoutMs), String(perTest), String(input.memoryMb ?? 2048)]),
     outDir,
     files: [['junit.xml', `junit-${runLabel}.xml`], ['failures.md', `failures-${runLabel}.md`], ['pytest.log', `pytest-${runLabel}.log`]],
-    run: () => pytestOnce(input, settings, outDir, junitFile, failuresFile, logFile, perTest, started),
+    run: () => pytestOnce(input, suite, settings, outDir, junitFile, failuresFile, logFile, perTest, started),
     reusable: (o) => o.status === 'completed',
     relocate: (o, d) => ({ ...o, failuresFile: path.join(d, `failures-${runLabel}.md`), ...(o.junitFile ? { junitFile: path.join(d, `junit-${runLabel}.xml`) } : {}) }),
   });
 }
 
-async function pytestOnce(input: RunPytestInput, settings: SparkSettings, outDir: string, junitFile: string, failuresFile: string, logFile: string, perTest: number, started: number): Promise<PytestOutcome> {
+async function pytestOnce(input: RunPytestInput, suite: string, settings: SparkSettings, outDir: string, junitFile: string, failuresFile: string, logFile: string, perTest: number, started: number): Promise<PytestOutcome> {
   const { dir, timeoutMs } = input;
-  const staged = stageArtifacts(dir, ['solution.py', 'test_solution.py']);
+  const staged = stageArtifacts(dir, ['solution.py', suite]);
   const harness = stageArtifacts(dir, []);
   fs.writeFileSync(path.join(harness, 'pytest.ini'), '[pytest]\naddopts =\njunit_family = xunit2\njunit_logging = no\n', { mode: 0o644 });
   const memLimit = toMiB(settings.driverMemory) + (input.memoryMb ?? 2048) + 1024;
@@ -103,7 +113,7 @@ async function pytestOnce(input: RunPytestInput, settings: SparkSettings, outDir
       outputs: { junit: junitFile },
       cwd: 'candidate',
       command: (at, fds) => [
-        venvPython(), '-m', 'pytest', 'test_solution.py',
+        venvPython(), '-m', 'pytest', suite,
         '-c', `${at.harness}/pytest.ini`, '--rootdir', at.candidate, '--noconftest',
         '-p', 'pytest_harness', '-p', 'pytest_timeout', '-p', 'no:cacheprovider',
         `--junitxml=/proc/self/fd/${fds.junit}`, `--timeout=${perTest}`, '-q', '-rfE', '--color=no',

@@ -11,6 +11,10 @@
 import type { z } from 'zod';
 import { ARTIFACTS, ArtifactName } from '../tasks/schema';
 import { JSON_STAGE_SCHEMAS, JsonStage, Stage } from '../../protocol/stages';
+import { CONTRACT_SUITE } from '../../protocol/conditions';
+
+/** A file a reply may carry: an artifact, or Contract-First's contract suite. */
+export type ReplyFile = ArtifactName | typeof CONTRACT_SUITE;
 
 export interface FencedBlock {
   info: string;
@@ -21,7 +25,7 @@ export interface FencedBlock {
 
 /** Outcome of parsing: the files or JSON on success, else a one-line protocol error. */
 export type ParsedReply =
-  | { ok: true; files?: Partial<Record<ArtifactName, string>>; json?: unknown }
+  | { ok: true; files?: Partial<Record<ReplyFile, string>>; json?: unknown }
   | { ok: false; protocolError: string };
 
 /**
@@ -59,11 +63,23 @@ export function infoFileName(info: string): string | null {
   return last;
 }
 
-/** Which artifacts a stage's reply must carry (the others are optional). */
-export function requiredArtifacts(stage: Stage): ArtifactName[] {
+/** Which files a stage's reply must carry (the others are optional). */
+export function requiredArtifacts(stage: Stage): ReplyFile[] {
   if (stage === 'generate' || stage === 'c5-revise-1' || stage === 'c5-revise-2') return [...ARTIFACTS];
-  if (stage === 'revise-1' || stage === 'revise-2') return ['solution.py'];
+  if (stage === 'revise-1' || stage === 'revise-2' || stage === 'cf-revise-1' || stage === 'cf-revise-2') return ['solution.py'];
+  if (stage === 'c0-contract') return [CONTRACT_SUITE];
   return [];
+}
+
+/**
+ * Which files a stage's reply may carry. C-0 writes only the contract suite; a Contract-First
+ * revision may name the contract suite so that the harness sees the attempt and rejects it
+ * (docs/protocol.md §2 "Contract-First"); every other stage names artifacts only.
+ */
+export function allowedFiles(stage: Stage): ReplyFile[] {
+  if (stage === 'c0-contract') return [CONTRACT_SUITE];
+  if (stage === 'cf-revise-1' || stage === 'cf-revise-2') return [...ARTIFACTS, CONTRACT_SUITE];
+  return [...ARTIFACTS];
 }
 
 /** Parses an artifact-stage reply. Pure. */
@@ -74,13 +90,14 @@ export function parseArtifactReply(text: string, stage: Stage): ParsedReply {
   } catch (e) {
     return { ok: false, protocolError: (e as Error).message };
   }
-  const files: Partial<Record<ArtifactName, string>> = {};
+  const files: Partial<Record<ReplyFile, string>> = {};
+  const allowed = allowedFiles(stage);
   for (const b of blocks) {
     const name = infoFileName(b.info);
     if (!name) continue;
     const base = name.split('/').pop()!;
-    if (!(ARTIFACTS as readonly string[]).includes(base)) return { ok: false, protocolError: `unexpected file ${name} (allowed: ${ARTIFACTS.join(', ')})` };
-    const art = base as ArtifactName;
+    if (!(allowed as readonly string[]).includes(base)) return { ok: false, protocolError: `unexpected file ${name} (allowed: ${allowed.join(', ')})` };
+    const art = base as ReplyFile;
     if (files[art] !== undefined) return { ok: false, protocolError: `duplicated file ${art}` };
     files[art] = b.body.endsWith('\n') ? b.body : `${b.body}\n`;
   }
@@ -97,7 +114,7 @@ export function parseArtifactReply(text: string, stage: Stage): ParsedReply {
  * "unclosed code block: solution.py (opened at line 1) is not closed before ```python
  * test_solution.py at line 5; close each file's fence before the next". Else null. Pure.
  */
-function unclosedBefore(blocks: FencedBlock[], missing: ArtifactName[]): string | null {
+function unclosedBefore(blocks: FencedBlock[], missing: ReplyFile[]): string | null {
   for (const b of blocks) {
     const lines = b.body.split('\n');
     for (let i = 0; i < lines.length; i++) {

@@ -12,6 +12,8 @@
  * | c3-audit         | c3-audit      | task prompt + prior outputs + the one-pass artifacts (workDir)           |
  * | c4-recommend     | c4-recommend  | task prompt + prior outputs                                              |
  * | c5-revise-N      | c5-revise     | task + schemas + C-4 feedback + pytest failures + current artifacts      |
+ * | c0-contract      | c0-contract   | task prompt + input schemas only: never a candidate artifact             |
+ * | cf-revise-N      | cf-revise     | task + schemas + current artifacts + contract suite failures            |
  * | judge            | judge         | task + schemas + obligations and execution evidence + frozen artifacts  |
  *
  * "Prior structured outputs" are the validated JSON of the calls listed in req.inputs.priorCalls
@@ -32,6 +34,7 @@ import type { Stage } from '../../protocol/stages';
 export function templateFor(stage: Stage): string {
   if (stage === 'revise-1' || stage === 'revise-2') return 'revise';
   if (stage === 'c5-revise-1' || stage === 'c5-revise-2') return 'c5-revise';
+  if (stage === 'cf-revise-1' || stage === 'cf-revise-2') return 'cf-revise';
   return stage;
 }
 
@@ -132,6 +135,12 @@ export function stageVars(req: StageRequest, task: TaskSpec): { template: string
           artifacts: artifacts(),
         },
       };
+    case 'c0-contract':
+      // Contract-First C-0 (docs/protocol.md §2): the task and its schemas, nothing of workDir.
+      return { template: 'c0-contract', vars: base };
+    case 'cf-revise-1':
+    case 'cf-revise-2':
+      return { template: 'cf-revise', vars: { ...base, revision, artifacts: artifacts(), feedback: readFeedback(req.inputs.feedbackFile, 'contract suite failures') } };
     case 'judge':
       return { template: 'judge', vars: { ...base, feedback: readFeedback(req.inputs.feedbackFile, 'obligations and execution evidence'), artifacts: artifacts() } };
     default:

@@ -17,6 +17,7 @@ import { InputError } from '../common/errors';
 import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
 import { recordsDir, studyDir, taskDir } from '../store/layout';
 import { sha256File } from '../store/hash';
+import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 import { checkEquivalence, type EquivalenceResult } from './generate';
 import { runSuiteOnVariants, type VariantRun } from './suites';
 import { scoreSuite, type SuiteScore } from './score';
@@ -145,11 +146,12 @@ async function equivalenceOf(basics: StudyBasics, r: Resolved, qid: string, conf
 async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef, eq: EquivalenceResult, inFlight: Map<string, Promise<VariantRun[]>>): Promise<{ row: SuiteScore; line: string }> {
   const qid = rec.taskId;
   const killable = eq.mutants.filter((x) => x.verdict === 'killable');
-  const suiteFile = path.join(taskDir(studyId, qid, rec.replicate), rec.condition, 'test_solution.py');
+  const suiteName = scoredSuite(rec.condition as ConditionId);
+  const suiteFile = path.join(taskDir(studyId, qid, rec.replicate), rec.condition, suiteName);
   const label = `${qid}/${rec.condition}${rec.replicate ? ` (${rec.replicate})` : ''}`;
   if (!fs.existsSync(suiteFile)) {
     const none = (variant: string): VariantRun => ({ variant, exitCode: null, passed: false, status: 'crash', ms: 0 });
-    return { row: scoreSuite(qid, rec.condition, 'missing', eq.mutants, [none('gold'), ...killable.map((x) => none(x.id))]), line: `${label}: no test_solution.py: invalid` };
+    return { row: scoreSuite(qid, rec.condition, 'missing', eq.mutants, [none('gold'), ...killable.map((x) => none(x.id))]), line: `${label}: no ${suiteName}: invalid` };
   }
   const suiteSha = sha256File(suiteFile);
   // v3: a suite that fails gold is not run on the mutants, and gold's first failure is kept

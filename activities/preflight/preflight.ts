@@ -15,6 +15,11 @@
  *    snapshot can independently write the same file, e.g. a replayed or deterministic model).
  *    Empty files and tool caches (.pytest_cache/, __pycache__/) are not compared: they are
  *    identical everywhere by design.
+ *  - candidate-artifact (only when `refuseCandidates` is set: Contract-First's C-0, which must
+ *    be written before any candidate exists, docs/protocol.md §2 "Contract-First"): the request
+ *    text holds a candidate artifact (plan.md, solution.py, test_solution.py of this condition or
+ *    of the shared snapshot) in full or any 3 consecutive non-blank lines of one (rule in
+ *    candidateFindings).
  * A leak throws a non-retryable ApplicationFailure (type LeakError) naming what leaked and where;
  * the caller sends nothing.
  */
@@ -38,9 +43,11 @@ export interface PreflightInput {
   otherConditionDirs: string[];
   /** The request exactly as it will be sent (system + messages), as text. */
   requestText: string;
+  /** Refuse any candidate artifact in the request (Contract-First C-0). */
+  refuseCandidates?: boolean;
 }
 
-export type LeakKind = 'reference-sql' | 'reference-output' | 'label-or-score' | 'other-condition-artifact';
+export type LeakKind = 'reference-sql' | 'reference-output' | 'label-or-score' | 'other-condition-artifact' | 'candidate-artifact';
 
 export interface LeakFinding {
   kind: LeakKind;
@@ -212,7 +219,47 @@ export async function findLeaks(input: PreflightInput, sqlIndex?: SqlIndex): Pro
       if (other) findings.push({ kind: 'other-condition-artifact', where: f.path, detail: `identical to another condition's file ${other}` });
     }
   }
+  if (input.refuseCandidates) findings.push(...candidateFindings(input.requestText, candidateTexts([input.conditionDir, input.sharedSnapshotDir])));
   return { findings, filesChecked: files.length };
+}
+
+/** A window of this many consecutive non-blank lines of a candidate counts as the candidate. */
+export const CANDIDATE_WINDOW_LINES = 3;
+/** Windows shorter than this (characters, lines joined) are too generic to count (e.g. `import x`). */
+export const CANDIDATE_WINDOW_MIN_CHARS = 40;
+
+const normLines = (text: string) => text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l.length > 0);
+
+/**
+ * Pure: the candidates whose text appears in the request, in full or as any window of
+ * CANDIDATE_WINDOW_LINES consecutive non-blank lines (leading/trailing spaces ignored) of at
+ * least CANDIDATE_WINDOW_MIN_CHARS characters. Source: docs/protocol.md §2 "Contract-First"
+ * (C-0 sees no candidate) and §3.
+ */
+export function candidateFindings(requestText: string, candidates: { where: string; text: string }[]): LeakFinding[] {
+  const request = normLines(requestText).join('\n');
+  const out: LeakFinding[] = [];
+  for (const c of candidates) {
+    const lines = normLines(c.text);
+    if (!lines.length) continue;
+    const windows = lines.length <= CANDIDATE_WINDOW_LINES ? [lines] : lines.slice(0, lines.length - CANDIDATE_WINDOW_LINES + 1).map((_, i) => lines.slice(i, i + CANDIDATE_WINDOW_LINES));
+    const hit = windows.map((w) => w.join('\n')).find((w) => w.length >= CANDIDATE_WINDOW_MIN_CHARS && request.includes(w));
+    if (hit) out.push({ kind: 'candidate-artifact', where: 'request', detail: `candidate artifact ${c.where} (lines "${hit.split('\n')[0].slice(0, 60)}" …)` });
+  }
+  return out;
+}
+
+/** The candidate artifacts of a condition directory and the shared snapshot (non-empty ones). */
+function candidateTexts(dirs: (string | undefined)[]): { where: string; text: string }[] {
+  const out: { where: string; text: string }[] = [];
+  for (const dir of dirs) {
+    if (!dir) continue;
+    for (const name of ARTIFACTS) {
+      const p = path.join(dir, name);
+      if (fs.existsSync(p)) out.push({ where: p, text: fs.readFileSync(p, 'utf8') });
+    }
+  }
+  return out;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Renders report.md from a loaded study and its analyses (activities/report/writeReport.ts). */
-import { BUDGETS, CONDITIONS, type ConditionId } from '../../protocol/conditions';
+import { BUDGETS, reportedConditions, type ConditionId } from '../../protocol/conditions';
 import type { LoadedStudy } from '../scoring/study';
 import type { highScoreWithoutAgreement } from '../scoring/analysis';
 import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
@@ -78,7 +78,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   const restShown: Record<string, unknown> = { ...rest };
   if (restShown.inputs && typeof restShown.inputs === 'object') restShown.inputs = `${Object.keys(restShown.inputs as object).length} input files hashed (see study.json)`;
   out.push('', '**Settings** (study.json)', '', '```json', JSON.stringify({ settings: settings ?? null, ...restShown }, null, 2), '```', '');
-  out.push('## Table I. Conditions', '', T.tableI(), '');
+  out.push('## Table I. Conditions', '', T.tableI(Object.keys(a.primary.summary)), '');
   out.push('## Table II. Evaluator controls', '', T.tableII(a.controls), '');
   out.push('## Table III. Primary outcomes per condition', '', `False-pass rate uses all assigned runs as denominator; the conditional false-pass proportion uses test-passing runs. Scores are condition means over all assigned tasks, from final labels (a missing run or a failed execution contributes zero code score). ${provenanceCaption(a.provenance)}`, '', T.tableIII(a.primary.summary), '');
   const maxSamples = Math.max(1, ...a.intervals.models.map((mi) => mi.samples));
@@ -111,7 +111,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('## Table VII. Targeted replication', '', 'Cells give passed/total tests; P = suite pass, F = suite failure, E = execution error (candidate execution failed, or pytest errored, failed collection, timed out or crashed).', '', T.tableVII(a.cells), '');
   out.push('## Trajectories (per revision branch and obligation, code label from the one-pass snapshot)', '', 'Counts; in parentheses, how many had their judging assertions changed (test label changed or test_solution.py differs from the snapshot).', '', T.tableTrajectories(a.trajTab), '');
   out.push('## Figure 1. Internal scores against reference agreement', '', '![Figure 1](figure1.svg)', '');
-  out.push(T.mdTable(['Condition', 'Runs with plan semantic ratio ≥ 90%', '… lacking reference agreement', 'Runs with test coverage ≥ 90%', '… lacking reference agreement'], CONDITIONS.map((c) => [BUDGETS[c].name, a.highScores[c].planHigh, a.highScores[c].planHighNoAgreement, a.highScores[c].testHigh, a.highScores[c].testHighNoAgreement])), '');
+  out.push(T.mdTable(['Condition', 'Runs with plan semantic ratio ≥ 90%', '… lacking reference agreement', 'Runs with test coverage ≥ 90%', '… lacking reference agreement'], reportedConditions(Object.keys(a.highScores)).map((c) => [BUDGETS[c].name, a.highScores[c].planHigh, a.highScores[c].planHighNoAgreement, a.highScores[c].testHigh, a.highScores[c].testHighNoAgreement])), '');
   const blind = a.discrimination.filter((d) => d.discriminates === false).map((d) => d.task);
   out.push(
     '## Discrimination per task (beyond the paper)',

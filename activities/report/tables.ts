@@ -3,7 +3,7 @@
  * Pure string builders. Percentages are printed with two decimals; x/n counts keep the
  * assigned-task denominator.
  */
-import { BUDGETS, CONDITIONS, type ConditionId } from '../../protocol/conditions';
+import { BUDGETS, REVISION_BRANCHES, reportedConditions, type ConditionId } from '../../protocol/conditions';
 import type { ConditionSummary } from '../scoring/analysis';
 import type { PairedSummary, TaskScores, Trajectory } from '../scoring/scores';
 import { TRAJECTORIES } from '../scoring/scores';
@@ -32,13 +32,13 @@ export function pp(x: number): string {
 const NAME = (c: ConditionId) => BUDGETS[c].name;
 
 /** Table I: conditions, grounding, feedback, revision permissions and call budgets. */
-export function tableI(): string {
+export function tableI(present: Iterable<string> = []): string {
   const perm = (c: ConditionId) => {
     const m = BUDGETS[c].mayRevise;
     const parts = [m.plan ? 'plan.md' : null, m.solution ? 'solution.py' : null, m.tests === 'yes' ? 'test_solution.py' : m.tests === 'fixtures-only' ? 'test_solution.py (syntax/import/fixture fixes only)' : null].filter(Boolean);
     return parts.length ? parts.join(', ') : 'nothing';
   };
-  return mdTable(['Condition', 'Grounding', 'Feedback', 'May revise', 'Call budget'], CONDITIONS.map((c) => [NAME(c), BUDGETS[c].grounding, BUDGETS[c].feedback, perm(c), `≤ ${BUDGETS[c].callBudget}`]));
+  return mdTable(['Condition', 'Grounding', 'Feedback', 'May revise', 'Call budget'], reportedConditions(present).map((c) => [NAME(c), BUDGETS[c].grounding, BUDGETS[c].feedback, perm(c), `≤ ${BUDGETS[c].callBudget}`]));
 }
 
 /** Table II: evaluator controls per category (expected outcome, queries, controls, as expected, verified). */
@@ -60,7 +60,7 @@ export function tableII(controls: ControlRow[] | null): string {
 export function tableIII(summary: Record<ConditionId, ConditionSummary>): string {
   return mdTable(
     ['Condition', 'Tests passed', 'Executed', 'Reference matched', 'False passes', 'False-pass rate (all runs)', 'Conditional false-pass proportion (passing runs)', 'Model calls', 'Plan score', 'Code score', 'Test coverage', 'SCOs'],
-    CONDITIONS.map((c) => {
+    reportedConditions(Object.keys(summary)).map((c) => {
       const s = summary[c];
       return [NAME(c), `${s.testPassed}/${s.tasks}`, `${s.executed}/${s.tasks}`, `${s.referenceMatched}/${s.tasks}`, `${s.falsePasses}/${s.tasks}`, pct(s.falsePassRate), s.conditionalFalsePassProportion === null ? '— (no passing run)' : `${pct(s.conditionalFalsePassProportion)} (${s.falsePasses}/${s.testPassed})`, s.modelCalls, pct(s.planScoreMean), pct(s.codeScoreMean), pct(s.testScoreMean), s.sco];
     }),
@@ -71,7 +71,7 @@ export function tableIII(summary: Record<ConditionId, ConditionSummary>): string
 export function tableFailureCategories(cats: Record<ConditionId, { primary: Partial<Record<FailureCategory, number>>; any: Partial<Record<FailureCategory, number>>; notCompared: number }>): string {
   return mdTable(
     ['Condition', ...FAILURE_CATEGORIES, 'not compared'],
-    CONDITIONS.map((c) => [NAME(c), ...FAILURE_CATEGORIES.map((k) => `${cats[c].primary[k] ?? 0} (${cats[c].any[k] ?? 0})`), cats[c].notCompared]),
+    reportedConditions(Object.keys(cats)).map((c) => [NAME(c), ...FAILURE_CATEGORIES.map((k) => `${cats[c].primary[k] ?? 0} (${cats[c].any[k] ?? 0})`), cats[c].notCompared]),
   );
 }
 
@@ -80,7 +80,7 @@ const DIMS: [keyof TaskScores, string][] = [['plan', 'Plan'], ['code', 'Code'], 
 /** Table IV: paired within-task changes (branch − one-pass, pp) per revision branch and dimension. */
 export function tableIV(paired: Partial<Record<ConditionId, Record<keyof TaskScores, PairedSummary>>>): string {
   const rows: (string | number)[][] = [];
-  for (const b of ['test-guided', 'plan-audit'] as const) {
+  for (const b of REVISION_BRANCHES) {
     const p = paired[b];
     if (!p) continue;
     for (const [d, label] of DIMS) {
@@ -114,7 +114,7 @@ export function tableVSensitivity(results: SensitivityResult[]): string {
   const a = mdTable(
     ['Restriction', 'Condition', 'Tasks', 'Obligations', 'Tests passed', 'Reference matched', 'False passes', 'Conditional false-pass proportion', 'Plan score', 'Code score', 'Test coverage'],
     results.flatMap((r) =>
-      CONDITIONS.map((c) => {
+      reportedConditions(Object.keys(r.summary)).map((c) => {
         const s = r.summary[c];
         return [r.label, NAME(c), s.tasks, s.obligations, `${s.testPassed}/${s.tasks}`, `${s.referenceMatched}/${s.tasks}`, `${s.falsePasses}/${s.tasks}`, pct(s.conditionalFalsePassProportion), pct(s.planScoreMean), pct(s.codeScoreMean), pct(s.testScoreMean)];
       }),
@@ -122,7 +122,7 @@ export function tableVSensitivity(results: SensitivityResult[]): string {
   );
   const rows: (string | number)[][] = [];
   for (const r of results)
-    for (const b of ['test-guided', 'plan-audit'] as const)
+    for (const b of REVISION_BRANCHES)
       for (const [d, label] of DIMS) {
         const s = r.paired[b]?.[d];
         if (s) rows.push([r.label, NAME(b), label, pp(s.meanChange), `${s.improved}/${s.n}`, `${s.unchanged}/${s.n}`, `${s.decreased}/${s.n}`, pp(s.median), pp(s.iqr)]);
@@ -135,7 +135,7 @@ export function tableVSensitivity(results: SensitivityResult[]): string {
 export function tableVI(mech: Record<ConditionId, { violated: number; noTestCovered: number; coveredPassedAnyway: number; falsePassRuns: number }>): string {
   return mdTable(
     ['Condition', 'False-pass runs', 'Violated obligations', 'No test covered it', 'A test covered it and passed anyway'],
-    CONDITIONS.map((c) => {
+    reportedConditions(Object.keys(mech)).map((c) => {
       const m = mech[c];
       return [NAME(c), m.falsePassRuns, m.violated, `${m.noTestCovered}/${m.violated}`, `${m.coveredPassedAnyway}/${m.violated}`];
     }),
@@ -154,13 +154,14 @@ export interface ReplicateCell {
 export function tableVII(cells: Map<string, Partial<Record<ConditionId, ReplicateCell>>>): string {
   if (cells.size === 0) return '_Targeted replication: not run (no records with `replicate` set)._';
   const fmt = (c?: ReplicateCell) => (c ? `${c.passed ?? '—'}/${c.total ?? '—'} ${c.pfe}${c.matched ? ' (reference matched)' : ''}` : '—');
-  return mdTable(['Query (replicate)', ...CONDITIONS.map(NAME)], [...cells.entries()].map(([k, v]) => [k, ...CONDITIONS.map((c) => fmt(v[c]))]));
+  const shown = reportedConditions([...cells.values()].flatMap((v) => Object.keys(v)));
+  return mdTable(['Query (replicate)', ...shown.map(NAME)], [...cells.entries()].map(([k, v]) => [k, ...shown.map((c) => fmt(v[c]))]));
 }
 
 /** Trajectories per revision branch: counts per trajectory (how many with assertions changed). */
 export function tableTrajectories(tab: Partial<Record<ConditionId, Record<Trajectory, { count: number; assertionsChanged: number }>>>): string {
   const rows: (string | number)[][] = [];
-  for (const b of ['test-guided', 'plan-audit'] as const) {
+  for (const b of REVISION_BRANCHES) {
     const t = tab[b];
     if (t) rows.push([NAME(b), ...TRAJECTORIES.map((k) => `${t[k].count} (${t[k].assertionsChanged})`)]);
   }
@@ -177,7 +178,7 @@ export function tableMutation(rows: MutationRow[] | null): string {
   const agg = new Map(aggregateByCondition(rows).map((a) => [a.condition, a]));
   return mdTable(
     ['Condition', 'Suites', 'Suites invalid on gold', 'Mutants killed (valid suites)', 'Mutation score (pooled)', 'Mean per-suite score'],
-    CONDITIONS.map((c) => {
+    reportedConditions(agg.keys()).map((c) => {
       const a = agg.get(c);
       if (!a) return [NAME(c), 0, 0, '0/0', '—', '—'];
       return [NAME(c), a.suites, a.invalidSuites, `${a.killed}/${a.total}`, a.pooledScore === null ? '—' : pct(a.pooledScore), a.meanScore === null ? '—' : pct(a.meanScore)];
@@ -190,15 +191,16 @@ export function tableMutation(rows: MutationRow[] | null): string {
  * mutants dropped as equivalent. Rows in the given task order.
  */
 export function tableMutationPerSuite(rows: MutationRow[], tasks: string[]): string {
+  const shown = reportedConditions(rows.map((r) => r.condition));
   const cell = (r: MutationRow | undefined) => (!r ? '—' : r.validOnGold === false ? 'invalid on gold' : `${r.killed}/${r.total}`);
   const body = tasks
     .filter((t) => rows.some((r) => r.task === t))
     .map((t) => {
       const rs = rows.filter((r) => r.task === t);
       const eq = rs.find((r) => r.equivalent !== null)?.equivalent;
-      return [t, ...CONDITIONS.map((c) => cell(rs.find((r) => r.condition === c))), eq ?? '—'];
+      return [t, ...shown.map((c) => cell(rs.find((r) => r.condition === c))), eq ?? '—'];
     });
-  return mdTable(['Task', ...CONDITIONS.map(NAME), 'Equivalent mutants dropped'], body);
+  return mdTable(['Task', ...shown.map(NAME), 'Equivalent mutants dropped'], body);
 }
 
 /**
@@ -217,11 +219,13 @@ export function tableSurvivors(rows: MutationRow[]): string {
       const total = rs.reduce((a, r) => a + (r.byOperator[op]?.total ?? 0), 0);
       return total ? `${killed}/${total}` : '—';
     };
-    return mdTable(['Operator', ...CONDITIONS.map((c) => `${NAME(c)} (killed/non-equivalent)`)], ops.map((op) => [op, ...CONDITIONS.map((c) => cell(c, op))]));
+    const conds = reportedConditions(rows.map((r) => r.condition));
+    return mdTable(['Operator', ...conds.map((c) => `${NAME(c)} (killed/non-equivalent)`)], ops.map((op) => [op, ...conds.map((c) => cell(c, op))]));
   }
   const ops = [...new Set(rows.flatMap((r) => Object.keys(r.survivorsByOperator)))].sort();
   if (ops.length === 0) return '_No surviving mutants recorded._';
-  return mdTable(['Operator', ...CONDITIONS.map(NAME)], ops.map((op) => [op, ...CONDITIONS.map((c) => rows.filter((r) => r.condition === c).reduce((a, r) => a + (r.survivorsByOperator[op] ?? 0), 0))]));
+  const shown = reportedConditions(rows.map((r) => r.condition));
+  return mdTable(['Operator', ...shown.map(NAME)], ops.map((op) => [op, ...shown.map((c) => rows.filter((r) => r.condition === c).reduce((a, r) => a + (r.survivorsByOperator[op] ?? 0), 0))]));
 }
 
 /** One run's robustness results and usage (from its record). */
@@ -245,7 +249,7 @@ export interface RunExtras {
 export function tableRobustness(runs: RunExtras[]): string {
   return mdTable(
     ['Condition', 'Ladder level 0', 'Level 1', 'Level 2', 'Level 3', 'No level agrees', 'Ladder not computed', 'Tolerance comparison agrees (tightest tolerance: count)'],
-    CONDITIONS.map((c) => {
+    reportedConditions(runs.map((r) => r.condition)).map((c) => {
       const rs = runs.filter((r) => r.condition === c);
       const lv = (n: number) => rs.filter((r) => r.ladderLevel === n).length;
       const tol = new Map<number, number>();
@@ -302,14 +306,15 @@ export function tableKeyedRobustness(runs: RunExtras[], keys: Record<string, str
     return r.agree === true ? `agree (${tolText(r.toleranceAgreement)})` : `disagree → ${tolText(r.toleranceAgreement)}`;
   };
   const keyText = (t: string) => (keys[t] === undefined ? '(not recorded now)' : keys[t].length ? keys[t].join(', ') : '(none: one group)');
-  return mdTable(['Task', 'Keys', ...CONDITIONS.map(NAME)], shown.map((t) => [t, keyText(t), ...CONDITIONS.map((c) => cell(runs.find((r) => r.taskId === t && r.condition === c)))]));
+  const conds = reportedConditions(runs.map((r) => r.condition));
+  return mdTable(['Task', 'Keys', ...conds.map(NAME)], shown.map((t) => [t, keyText(t), ...conds.map((c) => cell(runs.find((r) => r.taskId === t && r.condition === c)))]));
 }
 
 /** Model usage per condition: calls are in Table III; tokens and cost summed over the condition's runs. */
 export function tableUsage(runs: RunExtras[]): string {
   return mdTable(
     ['Condition', 'Input tokens', 'Output tokens', 'Cache-read tokens', 'Cost (USD)'],
-    CONDITIONS.map((c) => {
+    reportedConditions(runs.map((r) => r.condition)).map((c) => {
       const rs = runs.filter((r) => r.condition === c);
       const sum = (f: (r: RunExtras) => number) => rs.reduce((a, r) => a + f(r), 0);
       return [NAME(c), sum((r) => r.inputTokens), sum((r) => r.outputTokens), sum((r) => r.cacheReadTokens), sum((r) => r.costUsd).toFixed(4)];

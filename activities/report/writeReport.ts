@@ -14,7 +14,7 @@ import { taskDiscrimination, type TaskDiscrimination } from '../mutation/discrim
 import { loadEvaluationSpec } from '../tasks/evaluation';
 import { runPythonJson } from '../common/python';
 import { InputError } from '../common/errors';
-import { CONDITIONS, BUDGETS, type ConditionId } from '../../protocol/conditions';
+import { BUDGETS, REVISION_BRANCHES, reportedConditions, type ConditionId } from '../../protocol/conditions';
 import { loadStudy, type LoadedStudy } from '../scoring/study';
 import { scoreRun, summarizeCondition, pairedForBranch, mechanismsFor, trajectoriesFor, highScoreWithoutAgreement, runsOf, type ScoredRun, type ConditionSummary } from '../scoring/analysis';
 import { failureCategories, restrictTasks, tabulateTrajectories } from '../scoring/scores';
@@ -46,17 +46,21 @@ export interface WriteReportResult {
   summary: Record<ConditionId, ConditionSummary>;
 }
 
-const BRANCHES = ['test-guided', 'plan-audit'] as const;
+/** The conditions the report shows (the paper's three, and Contract-First when it has runs). */
+const shownOf = (scored: ScoredRun[]) => reportedConditions(scored.map((s) => s.run.condition));
+/** The revision branches among them, each compared with one-pass. */
+const branchesOf = (scored: ScoredRun[]) => REVISION_BRANCHES.filter((b) => shownOf(scored).includes(b));
 
-function perCondition<V>(f: (c: ConditionId) => V): Record<ConditionId, V> {
-  return Object.fromEntries(CONDITIONS.map((c) => [c, f(c)])) as Record<ConditionId, V>;
+/** A value per shown condition (the keys say which conditions the tables show). */
+function perCondition<V>(scored: ScoredRun[], f: (c: ConditionId) => V): Record<ConditionId, V> {
+  return Object.fromEntries(shownOf(scored).map((c) => [c, f(c)])) as Record<ConditionId, V>;
 }
 
 /** Table III and Table IV numbers over one task list. */
 export function analyse(scored: ScoredRun[], tasks: string[]) {
   return {
-    summary: perCondition((c) => summarizeCondition(scored, c, tasks)),
-    paired: Object.fromEntries(BRANCHES.map((b) => [b, pairedForBranch(scored, b, tasks)])) as Partial<Record<ConditionId, ReturnType<typeof pairedForBranch>>>,
+    summary: perCondition(scored, (c) => summarizeCondition(scored, c, tasks)),
+    paired: Object.fromEntries(branchesOf(scored).map((b) => [b, pairedForBranch(scored, b, tasks)])) as Partial<Record<ConditionId, ReturnType<typeof pairedForBranch>>>,
   };
 }
 
@@ -100,11 +104,11 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
     sensitivity.push({ label: s.name, rule: s.rule, tasks: ts, ...analyse(scored, ts) });
   }
 
-  const cats = perCondition((c) => failureCategories(runsOf(scored, c, tasks).map((s) => s.run.record?.comparison ?? null)));
-  const mech = perCondition((c) => mechanismsFor(scored, c, tasks));
-  const trajItems = BRANCHES.flatMap((b) => trajectoriesFor(scored, b, tasks));
-  const trajTab = Object.fromEntries(BRANCHES.map((b) => [b, tabulateTrajectories(trajItems.filter((i) => i.branch === b))]));
-  const highScores = perCondition((c) => highScoreWithoutAgreement(scored, c, tasks, 0.9));
+  const cats = perCondition(scored, (c) => failureCategories(runsOf(scored, c, tasks).map((s) => s.run.record?.comparison ?? null)));
+  const mech = perCondition(scored, (c) => mechanismsFor(scored, c, tasks));
+  const trajItems = branchesOf(scored).flatMap((b) => trajectoriesFor(scored, b, tasks));
+  const trajTab = Object.fromEntries(branchesOf(scored).map((b) => [b, tabulateTrajectories(trajItems.filter((i) => i.branch === b))]));
+  const highScores = perCondition(scored, (c) => highScoreWithoutAgreement(scored, c, tasks, 0.9));
 
   const cells = new Map<string, Partial<Record<ConditionId, T.ReplicateCell>>>();
   for (const s of replicates) {
@@ -139,7 +143,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
     pointsFile,
     JSON.stringify({
       title: `Figure 1. Internal scores against reference agreement (${studyId}${isReplayed(study) ? ', REPLAYED' : ''})`,
-      conditions: CONDITIONS.map((c) => ({ id: c, name: BUDGETS[c].name })),
+      conditions: shownOf(scored).map((c) => ({ id: c, name: BUDGETS[c].name })),
       points: scored.filter((s) => s.run.record && s.final).map((s) => ({ condition: s.run.condition, task: s.run.taskId, plan: s.final!.plan, test: s.final!.test, agree: s.run.record!.referenceMatched })),
     }),
   );
@@ -159,7 +163,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
       cellsFile,
       JSON.stringify({
         title: `Figure 2. Mutation scores of the frozen suites (${studyId}${isReplayed(study) ? ', REPLAYED' : ''})`,
-        conditions: CONDITIONS.map((c) => ({ id: c, name: BUDGETS[c].name })),
+        conditions: shownOf(scored).map((c) => ({ id: c, name: BUDGETS[c].name })),
         tasks,
         cells: mutationFigureCells(study.runs, mutation),
       }),

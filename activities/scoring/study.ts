@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { InputError } from '../common/errors';
 import type { RunRecord } from '../../protocol/types';
 import { parseRunRecord } from '../../protocol/records';
-import { CONDITIONS, type ConditionId } from '../../protocol/conditions';
+import { reportedConditions, type ConditionId } from '../../protocol/conditions';
 import type { Obligation } from '../tasks/schema';
 import { STUDY_TASKS } from '../tasks/schema';
 import { LabelsFile, type ObligationLabel, type FinalLabel } from './labels';
@@ -188,8 +188,10 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
   // The paper's tables read one run per task × condition: sample 1 of the primary runs.
   const primary = records.filter((r) => !r.replicate && (r.sample ?? 1) === 1);
   const runs: LoadedRun[] = [];
+  // The paper's three conditions always (a missing record is shown as missing), Contract-First when recorded.
+  const conditions = reportedConditions(records.map((r) => r.condition));
   for (const t of tasks)
-    for (const c of CONDITIONS) {
+    for (const c of conditions) {
       const matching = primary.filter((r) => r.taskId === t && r.condition === c);
       if (matching.length > 1) throw new InputError(`${matching.length} records for ${t} × ${c} (expected one)`, recordsFile, 'taskId/condition');
       runs.push(await loadRun(t, c, matching[0] ?? null));

@@ -5,3 +5,4 @@ export { classifyEdits } from './edits';
 export { writeRunRecord, completedTasks, completedTaskCalls } from './records';
 export { finishStudy } from './finish';
 export { evaluateRun } from './evaluate';
+export { sealContract, guardContract } from './contract';

@@ -1,6 +1,7 @@
 /**
  * `lockin study run|status|resume|history|replay-check|profile|main`.
  */
+import { CONDITIONS } from '../../protocol/conditions';
 import { progressQuery } from '../../protocol/queries';
 import * as fs from 'fs';
 import * as path from 'path';
@@ -71,7 +72,7 @@ export function define(cmd: Command): void {
     .command('run')
     .description('run a study: tasks × conditions, evaluated against the references')
     .option('--tasks <ids>', 'comma-separated task ids, or "all"', 'all')
-    .option('--conditions <ids>', 'one-pass,test-guided,plan-audit or "all"', 'all')
+    .option('--conditions <ids>', `comma-separated, of ${CONDITIONS.join(',')}; "all" for the four (default: the paper's three)`)
     .option('--model <spec>', 'anthropic:<model-id> | openai:<model-id> | replay:<dir> (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
     .option('--models <specs>', 'a model matrix: comma-separated specs, one sub-study per model and a combined report with a between-model table')
     .option('--scale <S>', 'TPC-DS scale factor of the database (default: LOCKIN_SCALE, else 1)')

@@ -12,6 +12,7 @@ import { createTestEnv } from '../support/temporalEnv';
 import { ensureTestDatabase, TEST_SPARK_SETTINGS } from '../support/database';
 import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
+import { PAPER_CONDITIONS } from '../../protocol/conditions';
 import { readRunRecords } from '../../activities/store/records';
 import type { StudyInput } from '../../protocol/inputs';
 import { analyzeStudyMutation } from '../../activities/mutation/study';
@@ -39,7 +40,7 @@ async function runStudy(input: StudyInput): Promise<void> {
 const limits = { pytestTimeoutMs: 240_000, executionTimeoutMs: 240_000, memoryMb: 2048 };
 
 test('replay:gold on q3: every condition agrees with the reference, no false pass, budgets 1/1/6', async () => {
-  await runStudy(buildStudyInput({ studyId: 'e2e-gold', tasks: ['q3'], model: 'replay:gold', scale: 0.01, settings: TEST_SPARK_SETTINGS, taskConcurrency: 1, limits }));
+  await runStudy(buildStudyInput({ studyId: 'e2e-gold', tasks: ['q3'], conditions: [...PAPER_CONDITIONS], model: 'replay:gold', scale: 0.01, settings: TEST_SPARK_SETTINGS, taskConcurrency: 1, limits }));
   const records = readRunRecords('e2e-gold');
   expect(records.map((r) => `${r.taskId}/${r.condition}:${r.callsUsed}:${r.execution?.status}:${r.testPassed}:${r.referenceMatched}`)).toEqual([
     'q3/one-pass:1:ok:true:true',

@@ -9,7 +9,9 @@ import type { ComparisonOutcome, ExecutionOutcome, PytestOutcome, SmokeOutcome, 
 
 export interface Script {
   /** pytest pass/fail per run index (initial, after revision 1, after revision 2) for each task and condition. */
-  pytest: Record<string, Partial<Record<'one-pass' | 'test-guided' | 'plan-audit', boolean[]>>>;
+  pytest: Record<string, Partial<Record<'one-pass' | 'test-guided' | 'plan-audit' | 'contract-first', boolean[]>>>;
+  /** Contract-First: the revision stages whose reply also returns a changed contract_test.py, per task. */
+  editsContract?: Record<string, string[]>;
   /** Whether C-4 reports an actionable gap, per task. */
   actionable: Record<string, boolean>;
   /** Reference agreement per task (evaluation). */
@@ -20,6 +22,8 @@ export interface ScriptedLog {
   /** Every call the fake backend answered, by request key (task/condition/stage/replicate). */
   modelCalls: string[];
   pytestRuns: string[];
+  /** Every request as the workflow made it, by the same key. */
+  requests: Record<string, StageRequest>;
 }
 
 function runIndex(label: string): number {
@@ -36,16 +40,31 @@ function conditionOf(dir: string): { taskId: string; condition: string } {
 
 /** Builds the scripted activity set and the log it fills. */
 export function scriptedActivities(script: Script): { activities: Record<string, (...a: any[]) => Promise<unknown>>; log: ScriptedLog } {
-  const log: ScriptedLog = { modelCalls: [], pytestRuns: [] };
+  const log: ScriptedLog = { modelCalls: [], pytestRuns: [], requests: {} };
   const callModel = async (req: StageRequest): Promise<StageResult> => {
     const key = `${req.taskId}/${req.condition}/${req.stage}${req.replicate ? `@${req.replicate}` : ''}`;
     log.modelCalls.push(key);
+    log.requests[key] = req;
     const callsDir = path.join(req.workDir, 'calls');
     fs.mkdirSync(callsDir, { recursive: true });
     const callFile = path.join(callsDir, `${String(req.callIndex).padStart(2, '0')}-${req.stage}.json`);
     let json: unknown;
     const artifacts: Record<string, string> = {};
-    if (req.stage === 'generate' || req.stage.includes('revise')) {
+    const write = (files: Record<string, string>) => {
+      for (const [name, body] of Object.entries(files)) {
+        const f = path.join(req.workDir, name);
+        if (fs.existsSync(f)) fs.rmSync(f, { force: true });
+        fs.writeFileSync(f, body);
+        artifacts[name] = 'x';
+      }
+    };
+    if (req.stage === 'c0-contract') {
+      write({ 'contract_test.py': `def test_contract():\n    """Requirement: the task's output."""\n    assert True  # C-0 of ${req.taskId}\n` });
+    } else if (req.stage === 'cf-revise-1' || req.stage === 'cf-revise-2') {
+      const files: Record<string, string> = { 'solution.py': `def solve(spark, tables):\n    return tables['item']  # ${req.stage}\n` };
+      if (script.editsContract?.[req.taskId]?.includes(req.stage)) files['contract_test.py'] = `def test_contract():\n    pass  # weakened by ${req.stage}\n`;
+      write(files);
+    } else if (req.stage === 'generate' || req.stage.includes('revise')) {
       const files: Record<string, string> = {
         'solution.py': `def solve(spark, tables):\n    return tables['item']  # ${req.stage}\n`,
         'test_solution.py': `def test_ok():\n    assert True  # ${req.stage}\n`,
@@ -67,9 +86,11 @@ export function scriptedActivities(script: Script): { activities: Record<string,
     fs.writeFileSync(callFile, JSON.stringify({ stage: req.stage, key, json }));
     return { stage: req.stage, callFile, ok: true, artifacts, json, cacheHit: false, backend: 'scripted', usage: { inputTokens: 10, outputTokens: 5, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0, durationMs: 1 };
   };
-  const runPytest = async (req: { dir: string; outDir: string; runLabel: string }): Promise<PytestOutcome> => {
+  const runPytest = async (req: { dir: string; outDir: string; runLabel: string; suite?: string }): Promise<PytestOutcome> => {
     const { taskId, condition } = conditionOf(req.dir);
-    const seq = script.pytest[taskId]?.[condition as 'one-pass'];
+    // Contract-First's own suite always passes here: it is recorded, never feedback.
+    const own = condition === 'contract-first' && req.suite !== 'contract_test.py';
+    const seq = own ? [true, true, true] : script.pytest[taskId]?.[condition as 'one-pass'];
     const i = runIndex(req.runLabel);
     if (!seq || seq[i] === undefined) throw new Error(`scripted pytest: no outcome for ${taskId}/${condition} run ${i} (${req.runLabel})`);
     log.pytestRuns.push(`${taskId}/${condition}/${req.runLabel}`);

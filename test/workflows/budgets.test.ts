@@ -10,6 +10,7 @@ import { createTestEnv } from '../support/temporalEnv';
 import { scriptedActivities, Script } from '../support/scripted';
 import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
+import { PAPER_CONDITIONS } from '../../protocol/conditions';
 import { readRunRecords } from '../../activities/store/records';
 import { runStudy } from '../../workflows/study';
 import { callsQuery } from '../../protocol/queries';
@@ -50,7 +51,7 @@ test('every pytest/C-4 combination uses exactly the protocol budget, never above
   }
   const { activities, log } = scriptedActivities(script);
   const workers = await createWorkers({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', activityOverrides: activities });
-  const input = buildStudyInput({ studyId: 'budgets', tasks: cases.map((c) => c.task), model: 'scripted', taskConcurrency: 4, report: false });
+  const input = buildStudyInput({ studyId: 'budgets', tasks: cases.map((c) => c.task), conditions: [...PAPER_CONDITIONS], model: 'scripted', taskConcurrency: 4, report: false });
   const queried = cases.find((c) => c.actionable && c.seq.join() === 'false,true,false')!.task;
   let calls: unknown;
   const result = await runWorkersDuring(workers, async () => {

@@ -14,6 +14,7 @@ import { AddressInfo } from 'net';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { createTestEnv } from '../support/temporalEnv';
 import { buildStudyInput } from '../../client/studyInput';
+import { PAPER_CONDITIONS } from '../../protocol/conditions';
 import { readRunRecords } from '../../activities/store/records';
 import { REPO_ROOT, sparkTestsJar } from '../../activities/common/paths';
 import { ledgerRepeats, readLedger } from '../../activities/model/ledger';
@@ -123,7 +124,7 @@ function comparable(studyId: string) {
 test('SIGKILL mid-study: the study completes, equals an uninterrupted run, and pays each call once', async () => {
   const tasks = ['q3', 'q7'];
   // Interrupted run.
-  const input = buildStudyInput({ studyId: 'crash', tasks, model: 'anthropic:claude-sonnet-4-6', taskConcurrency: 1, report: false });
+  const input = buildStudyInput({ studyId: 'crash', tasks, conditions: [...PAPER_CONDITIONS], model: 'anthropic:claude-sonnet-4-6', taskConcurrency: 1, report: false });
   let worker = await startWorker();
   const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-crash', taskQueue: 'lockin-default' });
   const deadline = Date.now() + 60_000;

@@ -13,6 +13,7 @@ import { createTestEnv } from '../support/temporalEnv';
 import { scriptedActivities } from '../support/scripted';
 import { createWorkers, runWorkersDuring, workflowBundle } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
+import { PAPER_CONDITIONS } from '../../protocol/conditions';
 
 let env: TestWorkflowEnvironment;
 
@@ -24,7 +25,7 @@ beforeAll(async () => {
     actionable: { a: true },
   });
   const workers = await createWorkers({ connection: env.nativeConnection, namespace: 'default', activityOverrides: activities });
-  const input = buildStudyInput({ studyId: 'replay', tasks: ['a'], model: 'scripted', report: false });
+  const input = buildStudyInput({ studyId: 'replay', tasks: ['a'], conditions: [...PAPER_CONDITIONS], model: 'scripted', report: false });
   await runWorkersDuring(workers, () => env.client.workflow.execute('runStudy', { args: [input], workflowId: 'study-replay', taskQueue: 'lockin-default' }));
 }, 180_000);
 

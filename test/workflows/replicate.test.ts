@@ -10,6 +10,7 @@ import { createTestEnv } from '../support/temporalEnv';
 import { scriptedActivities } from '../support/scripted';
 import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
+import { PAPER_CONDITIONS } from '../../protocol/conditions';
 import { readRunRecords } from '../../activities/store/records';
 
 let env: TestWorkflowEnvironment;
@@ -29,7 +30,7 @@ test('--replicate q: a second, fresh generation whose snapshot both branches inh
     actionable: { a: true, b: false },
   });
   const workers = await createWorkers({ connection: env.nativeConnection, namespace: 'default', activityOverrides: activities });
-  const input = buildStudyInput({ studyId: 'rep', tasks: ['a', 'b'], model: 'scripted', replicate: { tasks: ['a'], label: 'r1' }, report: false });
+  const input = buildStudyInput({ studyId: 'rep', tasks: ['a', 'b'], conditions: [...PAPER_CONDITIONS], model: 'scripted', replicate: { tasks: ['a'], label: 'r1' }, report: false });
   const res = (await runWorkersDuring(workers, () => env.client.workflow.execute('runStudy', { args: [input], workflowId: 'study-rep', taskQueue: 'lockin-default' }))) as { failed: unknown[] };
   expect(res.failed).toEqual([]);
   const records = readRunRecords('rep');
@@ -51,7 +52,7 @@ test('--replicate q: a second, fresh generation whose snapshot both branches inh
 test('run again, every task is skipped and its calls still count in the progress (1 shared + the rest per task)', async () => {
   const { activities, log } = scriptedActivities({ pytest: {}, actionable: {} });
   const workers = await createWorkers({ connection: env.nativeConnection, namespace: 'default', activityOverrides: activities });
-  const input = buildStudyInput({ studyId: 'rep', tasks: ['a', 'b'], model: 'scripted', replicate: { tasks: ['a'], label: 'r1' }, report: false });
+  const input = buildStudyInput({ studyId: 'rep', tasks: ['a', 'b'], conditions: [...PAPER_CONDITIONS], model: 'scripted', replicate: { tasks: ['a'], label: 'r1' }, report: false });
   const progress = await runWorkersDuring(workers, async () => {
     const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-rep-again', taskQueue: 'lockin-default' });
     await handle.result();

@@ -8,9 +8,13 @@ import type { ConditionInput } from '../../protocol/inputs';
 const spark = proxyActivities<StudyActivities>(SPARK_RUN);
 const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 
-/** Runs the condition's test_solution.py; `label` names the run (initial, after-revise-1, …). */
-export function pytest(input: ConditionInput, label: string): Promise<PytestOutcome> {
+/**
+ * Runs the condition's test_solution.py (or `suite`, pinned to `suiteSha256` when given);
+ * `label` names the run (initial, after-revise-1, …).
+ */
+export function pytest(input: ConditionInput, label: string, suite?: { file: 'contract_test.py'; sha256: string }): Promise<PytestOutcome> {
   return spark.runPytest({
+    ...(suite ? { suite: suite.file, suiteSha256: suite.sha256 } : {}),
     dir: input.conditionDir,
     outDir: `${input.conditionDir}/pytest/${label}`,
     settings: input.study.settings,

@@ -5,6 +5,7 @@
  *   <task>/generate.md
  *   <task>/test-guided/revise-N.md
  *   <task>/plan-audit/<stage>.md        (c1-extract.md ... c5-revise-2.md)
+ *   <task>/contract-first/<stage>.md    (c0-contract.md, cf-revise-1.md, cf-revise-2.md)
  *   <task>/judge/<condition>.md
  * Sample k ≥ 2 of a stage (`--samples K`) is the same name with `.s<k>` before `.md`
  * (`generate.s2.md`, `test-guided/revise-1.s2.md`, …); a missing sample is an error naming
@@ -73,6 +74,7 @@ export function replayFile(dir: string, taskId: string, stage: Stage, condition:
   if (stage === 'generate') return path.join(base, name('generate'));
   if (stage === 'revise-1' || stage === 'revise-2') return path.join(base, 'test-guided', name(stage));
   if (stage === 'judge') return path.join(base, 'judge', name(condition));
+  if (stage === 'c0-contract' || stage === 'cf-revise-1' || stage === 'cf-revise-2') return path.join(base, 'contract-first', name(stage));
   return path.join(base, 'plan-audit', name(stage));
 }
 
