@@ -23,7 +23,7 @@ export function sampleNotes(analysis: IntervalAnalysis): Record<string, string> 
     if (m.samples < 2 || !m.model.startsWith('replay:')) continue;
     try {
       const spec = parseModelSpec(m.model);
-      if (spec.backend === 'replay' && readCorpusFile(spec.dir).samples === 'repeat') notes[m.model] = 'Its samples replay one recorded reply per stage (corpus.json: samples "repeat"): they do not vary, so these intervals show no sampling variation.';
+      if (spec.backend === 'replay' && readCorpusFile(spec.dir).samples === 'repeat') notes[m.model] = 'Its samples replay one reply per stage (corpus.json: samples "repeat"): they do not vary, so these intervals show no sampling variation.';
     } catch {
       /* an unreadable corpus is reported where it is used */
     }
@@ -31,6 +31,7 @@ export function sampleNotes(analysis: IntervalAnalysis): Record<string, string> 
   return notes;
 }
 import { mdTable } from './tables';
+import { renderDeviations } from './deviations';
 
 /**
  * Activity: writes runs/<id>/models.json ({ studyId, studies }) and, unless `report` is false,
@@ -56,7 +57,7 @@ export async function finishModels(req: { studyId: string; studies: { model: str
 export function renderModelsReport(studyId: string, studies: { model: string; studyId: string; records: { replayed: boolean; replicate?: string }[] }[], analysis: ReturnType<typeof intervalAnalysis>): string {
   const replayed = studies.filter((s) => s.records.some((r) => r.replayed)).map((s) => s.model);
   const out = [`# lockin report: ${studyId} (${studies.length} models)`, ''];
-  if (replayed.length) out.push(`> **REPLAYED**: the replies of ${replayed.map((m) => `\`${m}\``).join(', ')} were replayed from recorded corpora, not sampled from a live model. Results describe the replay corpora.`, '');
+  if (replayed.length) out.push(`> **REPLAYED**: the replies of ${replayed.map((m) => `\`${m}\``).join(', ')} were replayed from the project's replay corpora, not sampled from a live model; each model's full report says what share of its replies were authored, generated or recorded. Results describe the replay corpora, not any model.`, '');
   out.push(
     '## Models',
     '',
@@ -67,5 +68,7 @@ export function renderModelsReport(studyId: string, studies: { model: string; st
     '',
   );
   out.push('## Samples and intervals', '', renderIntervals(analysis, sampleNotes(analysis)), '');
+  const own = studies.filter((s) => s.model.startsWith('replay:')).map((s) => `The replies of \`${s.model}\` were replayed, not sampled from claude-sonnet-4-6.`);
+  out.push('## Deviations from the paper', '', renderDeviations(own), '');
   return out.join('\n');
 }

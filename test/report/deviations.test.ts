@@ -23,3 +23,8 @@ test('study deviations: a replayed model and a task subset are named; a full liv
   expect(md.split('\n')).toHaveLength(DEVIATIONS.length);
   expect(md).toContain('- **A call is one API request.** Paper: A protocol-level call is a Claude Code (July 2026) session');
 });
+
+test('a study off the paper\'s scale says so; SF=1 does not', () => {
+  expect(studyDeviations({ model: 'anthropic:claude-sonnet-4-6', tasks: ['q3'], studyTaskCount: 1, scale: 0.01 })).toEqual(["This study ran on the SF=0.01 database, not the paper's SF=1."]);
+  expect(studyDeviations({ model: 'anthropic:claude-sonnet-4-6', tasks: ['q3'], studyTaskCount: 1, scale: 1 })).toEqual([]);
+});
