@@ -8,7 +8,7 @@ import { CONDITIONS } from '../protocol/conditions';
 
 /**
  * Live calls of the running tasks: "q70 1·2·4" = calls used so far by Frozen One-Pass ·
- * Test-Guided · PlanAudit (each including the shared generation, as the budgets count; "-"
+ * Test-Guided · PlanAudit (each including the shared initial generation, as the budgets count; "-"
  * for a condition not started yet). Asks each condition workflow's `calls` query.
  */
 async function liveCalls(handle: WorkflowHandle, running: string[]): Promise<string> {

@@ -8,13 +8,13 @@ export interface ConditionSummary {
   runs: number;
   testPassed: number;
   executed: number;
-  referenceMatched: number;
+  referenceAgreement: number;
   falsePasses: number;
   modelCalls: number;
 }
 
 /**
- * Per condition: runs, test-passing runs, executed runs, reference matches, false passes and
+ * Per condition: runs, test-passing runs, executed runs, reference agreements, false passes and
  * model calls (docs/protocol.md §4–5). Replicate records are excluded (Table VII is separate).
  */
 export function summarize(records: RunRecord[]): ConditionSummary[] {
@@ -25,7 +25,7 @@ export function summarize(records: RunRecord[]): ConditionSummary[] {
       runs: rs.length,
       testPassed: rs.filter((r) => r.testPassed).length,
       executed: rs.filter((r) => r.execution?.status === 'ok').length,
-      referenceMatched: rs.filter((r) => r.referenceMatched).length,
+      referenceAgreement: rs.filter((r) => r.referenceAgreement).length,
       falsePasses: rs.filter((r) => r.falsePass).length,
       modelCalls: rs.reduce((n, r) => n + r.callsUsed, 0),
     };
@@ -34,9 +34,9 @@ export function summarize(records: RunRecord[]): ConditionSummary[] {
 
 /** Renders the summary as a terminal table. */
 export function renderSummary(rows: ConditionSummary[], replayed: boolean): string {
-  const t = newTable({ head: ['condition', 'tests passed', 'executed', 'reference match', 'false passes', 'false-pass rate', 'calls'] });
+  const t = newTable({ head: ['condition', 'tests passed', 'executed', 'reference agreement', 'false passes', 'false-pass rate', 'calls'] });
   for (const r of rows) {
-    t.push([BUDGETS[r.condition as keyof typeof BUDGETS].name, `${r.testPassed}/${r.runs}`, `${r.executed}/${r.runs}`, `${r.referenceMatched}/${r.runs}`, `${r.falsePasses}`, r.runs ? `${((100 * r.falsePasses) / r.runs).toFixed(1)}%` : '-', `${r.modelCalls}`]);
+    t.push([BUDGETS[r.condition as keyof typeof BUDGETS].name, `${r.testPassed}/${r.runs}`, `${r.executed}/${r.runs}`, `${r.referenceAgreement}/${r.runs}`, `${r.falsePasses}`, r.runs ? `${((100 * r.falsePasses) / r.runs).toFixed(1)}%` : '-', `${r.modelCalls}`]);
   }
   return `${replayed ? 'REPLAYED model replies (no live model was called)\n' : ''}${t.toString()}\n`;
 }

@@ -75,7 +75,7 @@ export interface ConditionInput {
 export interface ConditionOutcome {
   condition: ConditionId;
   testPassed: boolean;
-  referenceMatched: boolean;
+  referenceAgreement: boolean;
   falsePass: boolean;
   callsUsed: number;
 }

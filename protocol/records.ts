@@ -6,7 +6,8 @@
  * wrong. Fields a later version adds are optional, so older records still parse; unknown keys
  * are kept.
  *
- * Version history: 1 = the first round's record.
+ * Version history: 1 = the first round's record; 2 = reference agreement is `referenceAgreement`
+ * (version 1 called it `referenceMatched`; parseRunRecord reads a version-1 record as version 2).
  */
 import { z } from 'zod';
 import { CONDITIONS } from './conditions';
@@ -180,7 +181,7 @@ export type ContractOutcome = z.infer<typeof ContractOutcomeSchema>;
 /** One record per (task, sample, condition). */
 export const RunRecordSchema = z.looseObject({
   /** The record format's version (this file's history). */
-  schemaVersion: z.literal(1),
+  schemaVersion: z.literal(2),
   studyId: z.string().min(1),
   /** The study manifest's hash (study.json): which frozen inputs produced this record. */
   manifestHash: z.string(),
@@ -220,8 +221,8 @@ export const RunRecordSchema = z.looseObject({
   /** The suite passed (§4 "Test outcome"). */
   testPassed: z.boolean(),
   /** Reference agreement (§4), the primary outcome. */
-  referenceMatched: z.boolean(),
-  /** testPassed and not referenceMatched (§4 "False pass"). */
+  referenceAgreement: z.boolean(),
+  /** testPassed and not referenceAgreement (§4 "False pass"). */
   falsePass: z.boolean(),
   deviations: z.array(PermissionDeviationSchema),
   /** Tokens of the condition's calls, the shared initial generation included. */
@@ -244,11 +245,18 @@ export interface RecordSource {
  * @throws Error "<file> (line N: <field>): <message>" naming the first wrong field.
  */
 export function parseRunRecord(value: unknown, source: RecordSource): RunRecord {
-  const out = RunRecordSchema.safeParse(value);
+  const out = RunRecordSchema.safeParse(upgradeRecord(value));
   if (out.success) return out.data;
   const issue = out.error.issues[0];
   const where = [source.line !== undefined ? `line ${source.line}` : '', issue.path.join('.')].filter(Boolean).join(': ');
   throw new RecordError(`${source.file}${where ? ` (${where})` : ''}: ${issue.message}`, source.file, where);
+}
+
+/** A version-1 record in version 2's terms (`referenceMatched` renamed `referenceAgreement`); anything else as is. */
+function upgradeRecord(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || (value as { schemaVersion?: unknown }).schemaVersion !== 1) return value;
+  const { referenceMatched, ...rest } = value as Record<string, unknown>;
+  return { ...rest, schemaVersion: 2, referenceAgreement: referenceMatched };
 }
 
 /** A run record that does not match RunRecordSchema. */

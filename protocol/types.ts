@@ -10,7 +10,7 @@ import type { TokenUsage } from './records';
 export { FAILURE_CATEGORIES, EXECUTION_STATUSES } from './records';
 export type { ComparisonOutcome, ExecutionOutcome, ExecutionStatus, FailureCategory, PermissionDeviation, PytestCounts, PytestOutcome, RunRecord, SandboxLimits, SmokeOutcome, TokenUsage } from './records';
 
-/** Which model backend answers: "anthropic:<model-id>", "replay:<dir>" or "claude-code". */
+/** Which model backend answers: "anthropic:<model-id>", "openai:<model-id>" or "replay:<dir>" (activities/model/spec.ts). */
 export type ModelSpec = string;
 
 /** Sampling parameters as the study intends them (the paper: temperature 1.0, top-p 1.0). */

@@ -58,10 +58,10 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
   // The judge reply of a replicate or of sample k ≥ 2 is its own (activities/scoring/judge.ts).
   const comparison = await local.evaluateRun({ studyId: study.studyId, taskId, replicate, ...(sample > 1 ? { sample } : {}), condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params });
   const testPassed = !!r.pytest?.passed;
-  const referenceMatched = comparison.agree;
+  const referenceAgreement = comparison.agree;
   const { usage, costUsd } = sumUsage(r.stages);
   const record: RunRecord = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     studyId: study.studyId,
     manifestHash: manifest.manifestHash,
     taskId,
@@ -81,13 +81,13 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
     execution,
     comparison,
     testPassed,
-    referenceMatched,
-    falsePass: testPassed && !referenceMatched,
+    referenceAgreement,
+    falsePass: testPassed && !referenceAgreement,
     deviations,
     usage,
     costUsd,
     conditionDir: r.conditionDir,
   };
   await local.writeRunRecord(record);
-  return { condition: r.condition, testPassed, referenceMatched, falsePass: record.falsePass, callsUsed: r.callsUsed };
+  return { condition: r.condition, testPassed, referenceAgreement, falsePass: record.falsePass, callsUsed: r.callsUsed };
 }

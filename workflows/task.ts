@@ -36,7 +36,7 @@ export interface TaskSummary {
   replicate?: string;
   /** Sample index, 1-based. */
   sample: number;
-  /** Distinct protocol-level calls: the shared generation counted once. */
+  /** Distinct protocol-level calls: the shared initial generation counted once. */
   callsUsed: number;
   records: ConditionOutcome[];
 }

@@ -207,7 +207,6 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
   try {
     validate(req);
     spec = parseModelSpec(req.model);
-    if (spec.backend === 'claude-code') throw new InputError('the claude-code backend is not implemented in this build; use anthropic:<model-id> or replay:<dir>', undefined, 'model');
     const task = loadTaskSpec(req.taskId);
     const { template, vars } = stageVars(req, task);
     user = renderTemplate(template, vars);

@@ -5,7 +5,6 @@
  *                          backends/openai.ts); the model id is required
  *   replay:<dir>           stored reply files (each states its provenance); <dir> absolute, or with a '/' relative to the repo root,
  *                          or a bare name under replay/ ("replay:lockin" = replay/lockin)
- *   claude-code            the `claude` CLI (not implemented: rejected with a clear error)
  */
 import * as path from 'path';
 import { InputError } from '../common/errors';
@@ -17,7 +16,7 @@ export const DEFAULT_MODEL_ID = 'claude-sonnet-4-6';
 /** The study's sampling settings (docs/protocol.md §6: temperature 1.0, top-p 1.0, 1M context). */
 export const DEFAULT_MODEL_PARAMS: ModelParams = { temperature: 1.0, topP: 1.0, maxTokens: 16000, longContext: true };
 
-export type ParsedSpec = { backend: 'anthropic'; modelId: string } | { backend: 'openai'; modelId: string } | { backend: 'replay'; dir: string } | { backend: 'claude-code' };
+export type ParsedSpec = { backend: 'anthropic'; modelId: string } | { backend: 'openai'; modelId: string } | { backend: 'replay'; dir: string };
 
 /**
  * Parses a model spec.
@@ -39,8 +38,7 @@ export function parseModelSpec(spec: string): ParsedSpec {
     if (!dir) throw new InputError('replay spec needs a directory, e.g. replay:lockin', undefined, 'model');
     return { backend: 'replay', dir: resolveReplayDir(dir) };
   }
-  if (spec === 'claude-code') return { backend: 'claude-code' };
-  throw new InputError(`unknown model spec "${spec}" (expected anthropic:<model-id>, openai:<model-id>, replay:<dir> or claude-code)`, undefined, 'model');
+  throw new InputError(`unknown model spec "${spec}" (expected anthropic:<model-id>, openai:<model-id>, or replay:<dir>)`, undefined, 'model');
 }
 
 /** Resolves a replay directory: absolute as is; with a '/' relative to the repo root; else under replay/. */

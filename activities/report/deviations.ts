@@ -31,7 +31,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     title: 'A call is one API request',
     paper: 'A protocol-level call is a Claude Code (July 2026) session; the CLI build, the serving API and per-run invocation counts are unavailable.',
     lockin: 'A protocol-level call is exactly one Messages API request (anthropic backend), written as sent to calls/NN-<stage>.json; there is no agent loop, no tool use and no file access by the model: artifacts are returned in the reply and written by lockin.',
-    reason: 'A single request is reproducible, cacheable and auditable; the claude-code backend is not implemented. The model therefore cannot run its own tests inside a call, which a Claude Code session may have done.',
+    reason: 'A single request is reproducible, cacheable and auditable; no agent backend (a Claude Code session) is built. The model therefore cannot run its own tests inside a call, which a Claude Code session may have done.',
   },
   {
     title: 'top_p recorded, not sent',

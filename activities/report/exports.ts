@@ -36,7 +36,7 @@ const RUN_COLUMNS: [string, ColType][] = [
   ['calls_used', 'int'], ['call_budget', 'int'], ['stop_reason', 'string'],
   ['test_passed', 'bool'], ['pytest_passed', 'int'], ['pytest_failed', 'int'], ['pytest_errored', 'int'], ['pytest_collection_failed', 'int'], ['pytest_total', 'int'], ['pytest_status', 'string'], ['pfe', 'string'],
   ['execution_status', 'string'], ['executed', 'bool'], ['output_rows', 'int'],
-  ['reference_matched', 'bool'], ['false_pass', 'bool'], ['primary_category', 'string'], ['categories', 'string'], ['comparison_summary', 'string'], ['ladder_level', 'int'], ['tolerance_agreement', 'float'],
+  ['reference_agreement', 'bool'], ['false_pass', 'bool'], ['primary_category', 'string'], ['categories', 'string'], ['comparison_summary', 'string'], ['ladder_level', 'int'], ['tolerance_agreement', 'float'],
   ['deviations', 'int'], ['deviations_not_allowed', 'int'], ['deviation_detail', 'string'],
   ['input_tokens', 'int'], ['output_tokens', 'int'], ['cost_usd', 'float'],
   ['obligations', 'int'], ['plan_score', 'float'], ['code_score', 'float'], ['test_score', 'float'], ['auto_plan_score', 'float'], ['auto_code_score', 'float'], ['auto_test_score', 'float'], ['sco', 'int'],
@@ -73,7 +73,7 @@ export function runRows(study: string, scored: ScoredRun[], replicates: ScoredRu
       execution_status: r?.execution?.status ?? null,
       executed: r?.execution?.status === 'ok',
       output_rows: r?.execution?.rows ?? null,
-      reference_matched: !!r?.referenceMatched,
+      reference_agreement: !!r?.referenceAgreement,
       false_pass: !!r?.falsePass,
       primary_category: r?.comparison?.primaryCategory ?? null,
       categories: r?.comparison ? r.comparison.categories.join(';') : null,
@@ -109,7 +109,7 @@ const LABEL_COLUMNS: [string, ColType][] = [
   ['auto_plan', 'string'], ['auto_code', 'string'], ['auto_test', 'string'], ['auto_plan_source', 'string'], ['auto_code_source', 'string'], ['auto_test_source', 'string'],
   ['final_plan', 'string'], ['final_code', 'string'], ['final_test', 'string'], ['final_origin', 'string'],
   ['plan_weight', 'float'], ['code_weight', 'float'], ['test_weight', 'float'], ['sco', 'bool'], ['auto_sco', 'bool'],
-  ['test_passed', 'bool'], ['reference_matched', 'bool'], ['false_pass', 'bool'], ['evidence', 'string'],
+  ['test_passed', 'bool'], ['reference_agreement', 'bool'], ['false_pass', 'bool'], ['evidence', 'string'],
 ];
 
 /** labels: one row per obligation of every labelled run: automated and final labels side by side, weights of the final labels. */
@@ -139,7 +139,7 @@ export function labelRows(study: string, runs: LoadedRun[]): ExportTable {
       sco: isSCO(l.final),
       auto_sco: isSCO(l.automated),
       test_passed: !!run.record?.testPassed,
-      reference_matched: !!run.record?.referenceMatched,
+      reference_agreement: !!run.record?.referenceAgreement,
       false_pass: !!run.record?.falsePass,
       evidence: l.automated.evidence ?? null,
     })),
@@ -151,7 +151,7 @@ const SCORE_COLUMNS: [string, ColType][] = [
   ['study', 'string'], ['task', 'string'], ['condition', 'string'], ['present', 'bool'], ['obligations', 'int'],
   ['plan_score', 'float'], ['code_score', 'float'], ['test_score', 'float'], ['auto_plan_score', 'float'], ['auto_code_score', 'float'], ['auto_test_score', 'float'], ['sco', 'int'],
   ['plan_change_pp', 'float'], ['code_change_pp', 'float'], ['test_change_pp', 'float'],
-  ['test_passed', 'bool'], ['executed', 'bool'], ['reference_matched', 'bool'], ['false_pass', 'bool'], ['reproduced', 'bool'],
+  ['test_passed', 'bool'], ['executed', 'bool'], ['reference_agreement', 'bool'], ['false_pass', 'bool'], ['reproduced', 'bool'],
 ];
 
 /**
@@ -184,7 +184,7 @@ export function scoreRows(study: string, scored: ScoredRun[], reproduced: Map<st
     test_change_pp: change(s, 'test'),
     test_passed: !!s.run.record?.testPassed,
     executed: s.run.record?.execution?.status === 'ok',
-    reference_matched: !!s.run.record?.referenceMatched,
+    reference_agreement: !!s.run.record?.referenceAgreement,
     false_pass: !!s.run.record?.falsePass,
     reproduced: reproduced ? (reproduced.get(s.run.taskId) ?? null) : null,
   }));

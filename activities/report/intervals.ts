@@ -18,7 +18,7 @@ import { mdTable } from './tables';
 export const OUTCOMES = [
   ['falsePass', 'false pass'],
   ['testPassed', 'test pass'],
-  ['referenceMatched', 'reference agreement'],
+  ['referenceAgreement', 'reference agreement'],
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number][0];
 

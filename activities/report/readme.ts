@@ -21,7 +21,7 @@ empty cells as nulls).
 
 | File | One row per | Key columns |
 |---|---|---|
-| runs.parquet / runs.csv | run (task × condition; replicate runs have \`replicate\` set) | test_passed, executed, reference_matched, false_pass, calls_used, pytest_*, pfe, primary_category, categories (';'-separated), plan/code/test_score (final labels), auto_*_score, sco, test_file_changed, reproduced |
+| runs.parquet / runs.csv | run (task × condition; replicate runs have \`replicate\` set) | test_passed, executed, reference_agreement, false_pass, calls_used, pytest_*, pfe, primary_category, categories (';'-separated), plan/code/test_score (final labels), auto_*_score, sco, test_file_changed, reproduced |
 | labels.parquet / labels.csv | obligation of a run | auto_plan/auto_code/auto_test (+ *_source: rule, execution, judge, heuristic), final_plan/final_code/final_test, final_origin (adjudicated or automated), plan/code/test_weight of the final labels, sco |
 | scores.parquet / scores.csv | primary task × condition (all assigned tasks; a missing run has present = false and zero scores) | plan/code/test_score, *_change_pp (branch − one-pass, percentage points), reproduced |
 | trajectories.parquet / .csv | revision branch × task × obligation | trajectory, assertions_changed, test_file_changed |
@@ -44,7 +44,7 @@ primary = runs[runs.replicate.isna()]
 # Table III (and summary.json)
 t3 = primary.groupby("condition").agg(
     tasks=("task", "size"), testPassed=("test_passed", "sum"), executed=("executed", "sum"),
-    referenceMatched=("reference_matched", "sum"), falsePasses=("false_pass", "sum"),
+    referenceAgreement=("reference_agreement", "sum"), falsePasses=("false_pass", "sum"),
     modelCalls=("calls_used", "sum"), planScoreMean=("plan_score", "mean"),
     codeScoreMean=("code_score", "mean"), testScoreMean=("test_score", "mean"), sco=("sco", "sum"))
 t3["falsePassRate"] = t3.falsePasses / t3.tasks                       # over all assigned runs
@@ -54,7 +54,7 @@ t3["conditionalFalsePassProportion"] = t3.falsePasses / t3.testPassed  # over te
 by_run = labels[labels.replicate.isna()].groupby(["task", "condition"])[["plan_weight", "code_weight", "test_weight"]].mean()
 
 # Failure categories (runs without reference agreement)
-primary[primary.present & ~primary.reference_matched].groupby(["condition", "primary_category"]).size()
+primary[primary.present & ~primary.reference_agreement].groupby(["condition", "primary_category"]).size()
 
 # Table IV: paired changes with Tukey hinges (odd n: the median belongs to both halves)
 def med(v):
@@ -81,7 +81,7 @@ v.groupby("condition").agg(violated=("obligation", "size"),
 # "a test covered it and passed anyway" = violated − no_test_covered
 
 # Table VII: targeted replication
-runs[runs.replicate.notna()][["task", "replicate", "condition", "pytest_passed", "pytest_total", "pfe", "reference_matched"]]
+runs[runs.replicate.notna()][["task", "replicate", "condition", "pytest_passed", "pytest_total", "pfe", "reference_agreement"]]
 
 # Trajectories (count, and how many had assertions changed)
 traj.groupby(["branch", "trajectory"]).agg(count=("obligation", "size"), assertions_changed=("assertions_changed", "sum"))
@@ -92,8 +92,8 @@ primary.groupby("condition")[["input_tokens", "output_tokens", "cost_usd"]].sum(
 
 # Figure 1 counts: high internal scores without reference agreement
 p = primary[primary.present]
-p[(p.plan_score >= 0.9) & ~p.reference_matched].groupby("condition").size()
-p[(p.test_score >= 0.9) & ~p.reference_matched].groupby("condition").size()
+p[(p.plan_score >= 0.9) & ~p.reference_agreement].groupby("condition").size()
+p[(p.test_score >= 0.9) & ~p.reference_agreement].groupby("condition").size()
 \`\`\`
 
 Mutation scores (when ../mutation.json exists, also exported as mutation.csv/.parquet, one

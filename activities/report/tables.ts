@@ -59,10 +59,10 @@ export function tableII(controls: ControlRow[] | null): string {
 /** Table III: primary outcomes and score means per condition. */
 export function tableIII(summary: Record<ConditionId, ConditionSummary>): string {
   return mdTable(
-    ['Condition', 'Tests passed', 'Executed', 'Reference matched', 'False passes', 'False-pass rate (all runs)', 'Conditional false-pass proportion (passing runs)', 'Model calls', 'Plan score', 'Code score', 'Test coverage', 'SCOs'],
+    ['Condition', 'Tests passed', 'Executed', 'Reference agreement', 'False passes', 'False-pass rate (all runs)', 'Conditional false-pass proportion (passing runs)', 'Model calls', 'Plan score', 'Code score', 'Test coverage', 'SCOs'],
     reportedConditions(Object.keys(summary)).map((c) => {
       const s = summary[c];
-      return [NAME(c), `${s.testPassed}/${s.tasks}`, `${s.executed}/${s.tasks}`, `${s.referenceMatched}/${s.tasks}`, `${s.falsePasses}/${s.tasks}`, pct(s.falsePassRate), s.conditionalFalsePassProportion === null ? '— (no passing run)' : `${pct(s.conditionalFalsePassProportion)} (${s.falsePasses}/${s.testPassed})`, s.modelCalls, pct(s.planScoreMean), pct(s.codeScoreMean), pct(s.testScoreMean), s.sco];
+      return [NAME(c), `${s.testPassed}/${s.tasks}`, `${s.executed}/${s.tasks}`, `${s.referenceAgreement}/${s.tasks}`, `${s.falsePasses}/${s.tasks}`, pct(s.falsePassRate), s.conditionalFalsePassProportion === null ? '— (no passing run)' : `${pct(s.conditionalFalsePassProportion)} (${s.falsePasses}/${s.testPassed})`, s.modelCalls, pct(s.planScoreMean), pct(s.codeScoreMean), pct(s.testScoreMean), s.sco];
     }),
   );
 }
@@ -112,11 +112,11 @@ export interface SensitivityResult {
 /** Table V (part B): outcomes and paired changes under each sensitivity restriction (pairing preserved). */
 export function tableVSensitivity(results: SensitivityResult[]): string {
   const a = mdTable(
-    ['Restriction', 'Condition', 'Tasks', 'Obligations', 'Tests passed', 'Reference matched', 'False passes', 'Conditional false-pass proportion', 'Plan score', 'Code score', 'Test coverage'],
+    ['Restriction', 'Condition', 'Tasks', 'Obligations', 'Tests passed', 'Reference agreement', 'False passes', 'Conditional false-pass proportion', 'Plan score', 'Code score', 'Test coverage'],
     results.flatMap((r) =>
       reportedConditions(Object.keys(r.summary)).map((c) => {
         const s = r.summary[c];
-        return [r.label, NAME(c), s.tasks, s.obligations, `${s.testPassed}/${s.tasks}`, `${s.referenceMatched}/${s.tasks}`, `${s.falsePasses}/${s.tasks}`, pct(s.conditionalFalsePassProportion), pct(s.planScoreMean), pct(s.codeScoreMean), pct(s.testScoreMean)];
+        return [r.label, NAME(c), s.tasks, s.obligations, `${s.testPassed}/${s.tasks}`, `${s.referenceAgreement}/${s.tasks}`, `${s.falsePasses}/${s.tasks}`, pct(s.conditionalFalsePassProportion), pct(s.planScoreMean), pct(s.codeScoreMean), pct(s.testScoreMean)];
       }),
     ),
   );
@@ -153,7 +153,7 @@ export interface ReplicateCell {
 /** Table VII: targeted replication: passed/total tests and P/F/E per run. */
 export function tableVII(cells: Map<string, Partial<Record<ConditionId, ReplicateCell>>>): string {
   if (cells.size === 0) return '_Targeted replication: not run (no records with `replicate` set)._';
-  const fmt = (c?: ReplicateCell) => (c ? `${c.passed ?? '—'}/${c.total ?? '—'} ${c.pfe}${c.matched ? ' (reference matched)' : ''}` : '—');
+  const fmt = (c?: ReplicateCell) => (c ? `${c.passed ?? '—'}/${c.total ?? '—'} ${c.pfe}${c.matched ? ' (reference agreement)' : ''}` : '—');
   const shown = reportedConditions([...cells.values()].flatMap((v) => Object.keys(v)));
   return mdTable(['Query (replicate)', ...shown.map(NAME)], [...cells.entries()].map(([k, v]) => [k, ...shown.map((c) => fmt(v[c]))]));
 }

@@ -114,7 +114,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   for (const s of replicates) {
     const key = `${s.run.taskId} (${s.run.replicate})`;
     const r = s.run.record!;
-    cells.set(key, { ...(cells.get(key) ?? {}), [s.run.condition]: { passed: r.pytest?.counts.passed ?? null, total: r.pytest?.counts.total ?? null, pfe: pfe(s.run), matched: r.referenceMatched } });
+    cells.set(key, { ...(cells.get(key) ?? {}), [s.run.condition]: { passed: r.pytest?.counts.passed ?? null, total: r.pytest?.counts.total ?? null, pfe: pfe(s.run), matched: r.referenceAgreement } });
   }
 
   // Exports (CSV now, Parquet through pyarrow).
@@ -144,7 +144,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
     JSON.stringify({
       title: `Figure 1. Internal scores against reference agreement (${studyId}${isReplayed(study) ? ', REPLAYED' : ''})`,
       conditions: shownOf(scored).map((c) => ({ id: c, name: BUDGETS[c].name })),
-      points: scored.filter((s) => s.run.record && s.final).map((s) => ({ condition: s.run.condition, task: s.run.taskId, plan: s.final!.plan, test: s.final!.test, agree: s.run.record!.referenceMatched })),
+      points: scored.filter((s) => s.run.record && s.final).map((s) => ({ condition: s.run.condition, task: s.run.taskId, plan: s.final!.plan, test: s.final!.test, agree: s.run.record!.referenceAgreement })),
     }),
   );
   try {

@@ -30,7 +30,7 @@ export interface ConditionSummary {
   tasks: number;
   testPassed: number;
   executed: number;
-  referenceMatched: number;
+  referenceAgreement: number;
   falsePasses: number;
   falsePassRate: number;
   conditionalFalsePassProportion: number | null;
@@ -59,7 +59,7 @@ export function summarizeCondition(scored: ScoredRun[], condition: ConditionId, 
   const byTask = new Map(rs.map((s) => [s.run.taskId, s]));
   const outcomes = tasks.map((t) => {
     const rec = byTask.get(t)?.run.record;
-    return { testPassed: !!rec?.testPassed, referenceMatched: !!rec?.referenceMatched };
+    return { testPassed: !!rec?.testPassed, referenceAgreement: !!rec?.referenceAgreement };
   });
   const fp = falsePassFigures(outcomes);
   const scores = new Map<string, TaskScores>();
@@ -69,7 +69,7 @@ export function summarizeCondition(scored: ScoredRun[], condition: ConditionId, 
     tasks: tasks.length,
     testPassed: fp.testPassed,
     executed: rs.filter((s) => s.run.record?.execution?.status === 'ok').length,
-    referenceMatched: fp.referenceMatched,
+    referenceAgreement: fp.referenceAgreement,
     falsePasses: fp.falsePasses,
     falsePassRate: fp.falsePassRate,
     conditionalFalsePassProportion: fp.conditionalFalsePassProportion,
@@ -138,8 +138,8 @@ export function highScoreWithoutAgreement(scored: ScoredRun[], condition: Condit
   const testHigh = rs.filter((s) => s.final!.test >= threshold - 1e-12);
   return {
     planHigh: planHigh.length,
-    planHighNoAgreement: planHigh.filter((s) => !s.run.record!.referenceMatched).length,
+    planHighNoAgreement: planHigh.filter((s) => !s.run.record!.referenceAgreement).length,
     testHigh: testHigh.length,
-    testHighNoAgreement: testHigh.filter((s) => !s.run.record!.referenceMatched).length,
+    testHighNoAgreement: testHigh.filter((s) => !s.run.record!.referenceAgreement).length,
   };
 }

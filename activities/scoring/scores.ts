@@ -139,7 +139,7 @@ export function pairedChanges(tasks: string[], base: Map<string, number>, branch
 /** The binary outcomes of one run that the false-pass figures need. */
 export interface RunOutcome {
   testPassed: boolean;
-  referenceMatched: boolean;
+  referenceAgreement: boolean;
 }
 
 /**
@@ -149,13 +149,13 @@ export interface RunOutcome {
  * Input: one outcome per assigned run (a missing run counts as an assigned run that neither
  * passed nor matched).
  */
-export function falsePassFigures(runs: RunOutcome[]): { runs: number; testPassed: number; referenceMatched: number; falsePasses: number; falsePassRate: number; conditionalFalsePassProportion: number | null } {
+export function falsePassFigures(runs: RunOutcome[]): { runs: number; testPassed: number; referenceAgreement: number; falsePasses: number; falsePassRate: number; conditionalFalsePassProportion: number | null } {
   const testPassed = runs.filter((r) => r.testPassed).length;
-  const falsePasses = runs.filter((r) => r.testPassed && !r.referenceMatched).length;
+  const falsePasses = runs.filter((r) => r.testPassed && !r.referenceAgreement).length;
   return {
     runs: runs.length,
     testPassed,
-    referenceMatched: runs.filter((r) => r.referenceMatched).length,
+    referenceAgreement: runs.filter((r) => r.referenceAgreement).length,
     falsePasses,
     falsePassRate: runs.length === 0 ? NaN : falsePasses / runs.length,
     conditionalFalsePassProportion: testPassed === 0 ? null : falsePasses / testPassed,

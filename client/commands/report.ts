@@ -33,7 +33,7 @@ export function define(cmd: Command): void {
       for (const c of CONDITIONS) {
         const s = res.summary[c];
         console.log(
-          `${c.padEnd(12)} tests passed ${s.testPassed}/${s.tasks}  executed ${s.executed}/${s.tasks}  reference matched ${s.referenceMatched}/${s.tasks}  false passes ${s.falsePasses} (rate ${pct(s.falsePassRate)}, conditional ${pct(s.conditionalFalsePassProportion)})  plan ${pct(s.planScoreMean)} code ${pct(s.codeScoreMean)} test ${pct(s.testScoreMean)}`,
+          `${c.padEnd(12)} tests passed ${s.testPassed}/${s.tasks}  executed ${s.executed}/${s.tasks}  reference agreement ${s.referenceAgreement}/${s.tasks}  false passes ${s.falsePasses} (rate ${pct(s.falsePassRate)}, conditional ${pct(s.conditionalFalsePassProportion)})  plan ${pct(s.planScoreMean)} code ${pct(s.codeScoreMean)} test ${pct(s.testScoreMean)}`,
         );
       }
       console.log(`report written to ${res.reportDir} (${res.files.length} files)`);

@@ -42,7 +42,7 @@ const limits = { pytestTimeoutMs: 240_000, executionTimeoutMs: 240_000, memoryMb
 test('replay:gold on q3: every condition agrees with the reference, no false pass, budgets 1/1/6', async () => {
   await runStudy(buildStudyInput({ studyId: 'e2e-gold', tasks: ['q3'], conditions: [...PAPER_CONDITIONS], model: 'replay:gold', scale: 0.01, settings: TEST_SPARK_SETTINGS, taskConcurrency: 1, limits }));
   const records = readRunRecords('e2e-gold');
-  expect(records.map((r) => `${r.taskId}/${r.condition}:${r.callsUsed}:${r.execution?.status}:${r.testPassed}:${r.referenceMatched}`)).toEqual([
+  expect(records.map((r) => `${r.taskId}/${r.condition}:${r.callsUsed}:${r.execution?.status}:${r.testPassed}:${r.referenceAgreement}`)).toEqual([
     'q3/one-pass:1:ok:true:true',
     'q3/test-guided:1:ok:true:true',
     'q3/plan-audit:6:ok:true:true',
@@ -51,7 +51,7 @@ test('replay:gold on q3: every condition agrees with the reference, no false pas
   const reportDir = path.join(runs, 'e2e-gold', 'report');
   const summary = JSON.parse(fs.readFileSync(path.join(reportDir, 'summary.json'), 'utf8'));
   for (const c of ['one-pass', 'test-guided', 'plan-audit']) {
-    expect(summary.conditions[c]).toMatchObject({ tasks: 1, testPassed: 1, executed: 1, referenceMatched: 1, falsePasses: 0, falsePassRate: 0, codeScoreMean: 1 });
+    expect(summary.conditions[c]).toMatchObject({ tasks: 1, testPassed: 1, executed: 1, referenceAgreement: 1, falsePasses: 0, falsePassRate: 0, codeScoreMean: 1 });
   }
   expect(summary.conditions['plan-audit'].modelCalls).toBe(6);
   expect(fs.readFileSync(path.join(reportDir, 'report.md'), 'utf8')).toMatch(/REPLAYED/);
@@ -61,7 +61,7 @@ test('replay:gold on q3: every condition agrees with the reference, no false pas
 test('replay:lockin on q3 (Frozen One-Pass): the suite passes, the alias differs from the reference: a false pass', async () => {
   await runStudy(buildStudyInput({ studyId: 'e2e-lockin', tasks: ['q3'], conditions: ['one-pass'], model: 'replay:lockin', scale: 0.01, settings: TEST_SPARK_SETTINGS, taskConcurrency: 1, limits, report: false }));
   const records = readRunRecords('e2e-lockin');
-  expect(records.map((r) => `${r.condition}:${r.testPassed}:${r.referenceMatched}:${r.falsePass}:${r.comparison?.primaryCategory}`)).toEqual([
+  expect(records.map((r) => `${r.condition}:${r.testPassed}:${r.referenceAgreement}:${r.falsePass}:${r.comparison?.primaryCategory}`)).toEqual([
     'one-pass:true:false:true:alias-mismatch',
   ]);
 }, 900_000);

@@ -7,8 +7,8 @@ import { wilson } from '../../activities/scoring/intervals';
 import type { RunRecord } from '../../protocol/types';
 
 /** A record with only the fields the section reads. */
-function rec(model: string, taskId: string, sample: number, condition: RunRecord['condition'], testPassed: boolean, referenceMatched: boolean, replicate?: string): RunRecord {
-  return { model, taskId, sample, condition, testPassed, referenceMatched, falsePass: testPassed && !referenceMatched, replicate } as RunRecord;
+function rec(model: string, taskId: string, sample: number, condition: RunRecord['condition'], testPassed: boolean, referenceAgreement: boolean, replicate?: string): RunRecord {
+  return { model, taskId, sample, condition, testPassed, referenceAgreement, falsePass: testPassed && !referenceAgreement, replicate } as RunRecord;
 }
 
 // one-pass: every run passes its tests; a and b disagree with the reference (false passes), c agrees.
@@ -33,7 +33,7 @@ test('per model and condition: counts over task × sample, Wilson intervals, and
   expect([op.condition, op.runs, op.tasks]).toEqual(['one-pass', 6, 3]);
   expect(op.rates.falsePass.wilson).toEqual(wilson(4, 6));
   expect(op.rates.testPassed.wilson.x).toBe(6);
-  expect(op.rates.referenceMatched.wilson.x).toBe(2);
+  expect(op.rates.referenceAgreement.wilson.x).toBe(2);
   expect(tg.rates.falsePass.wilson.x).toBe(2);
   // Per-task false-pass rates of one-pass are 1, 1, 0: every resample's pooled rate is a multiple of 1/3.
   const bs = op.rates.falsePass.bootstrap!;
@@ -51,7 +51,7 @@ test('paired between conditions: McNemar on the same task and sample, sign and W
   expect([p.first, p.second, p.pairs]).toEqual(['one-pass', 'test-guided', 6]);
   // False pass under one-pass only: a/s2, b/s1 (b = 2); under test-guided only: none (c = 0). p = 2 · ¼ = 0.5.
   expect(p.mcnemar.falsePass).toEqual({ b: 2, c: 0, p: 0.5 });
-  expect(p.mcnemar.referenceMatched).toEqual({ b: 0, c: 2, p: 0.5 });
+  expect(p.mcnemar.referenceAgreement).toEqual({ b: 0, c: 2, p: 0.5 });
   expect(p.mcnemar.testPassed).toEqual({ b: 0, c: 0, p: 1 });
   // Per task, test-guided − one-pass false-pass rate: a −½, b −½, c 0.
   const ch = p.perTaskFalsePassChange!;

@@ -42,16 +42,16 @@ test('summary.json numbers (worked by hand from the fixture labels and records)'
   expect(s).toMatchObject({ studyId: 'fx1', model: 'replay:fixture', replayed: true, tasks: ['q1', 'q3', 'q7', 'q12'] });
   const common = { tasks: 4, obligations: 32, missingRuns: 0 };
   expect(s.conditions['one-pass']).toEqual({
-    ...common, testPassed: 2, executed: 3, referenceMatched: 1, falsePasses: 1, falsePassRate: 0.25, conditionalFalsePassProportion: 0.5, modelCalls: 4,
+    ...common, testPassed: 2, executed: 3, referenceAgreement: 1, falsePasses: 1, falsePassRate: 0.25, conditionalFalsePassProportion: 0.5, modelCalls: 4,
     // plan (0.6875 [q1 O7 adjudicated ambiguous→present] + 0.8125 + 0.6875 + 1) / 4; code (0.625 + 0.625 + 0 [execution failed] + 1) / 4
     planScoreMean: 0.796875, codeScoreMean: 0.5625, testScoreMean: 0.71875, sco: 3,
   });
   expect(s.conditions['test-guided']).toEqual({
-    ...common, testPassed: 4, executed: 4, referenceMatched: 1, falsePasses: 3, falsePassRate: 0.75, conditionalFalsePassProportion: 0.75, modelCalls: 7,
+    ...common, testPassed: 4, executed: 4, referenceAgreement: 1, falsePasses: 3, falsePassRate: 0.75, conditionalFalsePassProportion: 0.75, modelCalls: 7,
     planScoreMean: 0.78125, codeScoreMean: 0.78125, testScoreMean: 0.734375, sco: 5,
   });
   expect(s.conditions['plan-audit']).toEqual({
-    ...common, testPassed: 4, executed: 4, referenceMatched: 2, falsePasses: 2, falsePassRate: 0.5, conditionalFalsePassProportion: 0.5, modelCalls: 27,
+    ...common, testPassed: 4, executed: 4, referenceAgreement: 2, falsePasses: 2, falsePassRate: 0.5, conditionalFalsePassProportion: 0.5, modelCalls: 27,
     planScoreMean: 0.890625, codeScoreMean: 0.84375, testScoreMean: 0.875, sco: 2,
   });
 });
@@ -173,7 +173,7 @@ labels = pq.read_table(d + "/labels.parquet")
 runs = pd.read_parquet(d + "/runs.parquet"); lab = labels.to_pandas()
 primary = runs[runs.replicate.isna()]
 t3 = primary.groupby("condition").agg(tasks=("task", "size"), testPassed=("test_passed", "sum"), executed=("executed", "sum"),
-    referenceMatched=("reference_matched", "sum"), falsePasses=("false_pass", "sum"), modelCalls=("calls_used", "sum"),
+    referenceAgreement=("reference_agreement", "sum"), falsePasses=("false_pass", "sum"), modelCalls=("calls_used", "sum"),
     planScoreMean=("plan_score", "mean"), codeScoreMean=("code_score", "mean"), testScoreMean=("test_score", "mean"), sco=("sco", "sum"))
 t3["falsePassRate"] = t3.falsePasses / t3.tasks
 t3["conditionalFalsePassProportion"] = t3.falsePasses / t3.testPassed
@@ -191,7 +191,7 @@ print(json.dumps({"rows": labels.num_rows, "t3": {k: {c: (float(v) if not isinst
   expect(r.heuristic).toBe(24); // the replicate runs had no labels.json
   const s = JSON.parse(fs.readFileSync(path.join(reportDir, 'summary.json'), 'utf8'));
   for (const c of ['one-pass', 'test-guided', 'plan-audit']) {
-    for (const k of ['tasks', 'testPassed', 'executed', 'referenceMatched', 'falsePasses', 'modelCalls', 'sco', 'falsePassRate', 'conditionalFalsePassProportion', 'planScoreMean', 'codeScoreMean', 'testScoreMean'])
+    for (const k of ['tasks', 'testPassed', 'executed', 'referenceAgreement', 'falsePasses', 'modelCalls', 'sco', 'falsePassRate', 'conditionalFalsePassProportion', 'planScoreMean', 'codeScoreMean', 'testScoreMean'])
       expect(r.t3[c][k]).toBeCloseTo(s.conditions[c][k], 12);
     // every run has 8 obligations, so the mean label weight equals the mean task score
     expect(r.planFromLabels[c]).toBeCloseTo(s.conditions[c].planScoreMean, 12);

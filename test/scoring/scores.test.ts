@@ -75,22 +75,22 @@ describe('false-pass denominators', () => {
   test('rate over all assigned runs; conditional proportion over test-passing runs', () => {
     // 10 runs: 6 pass tests, of which 1 matches the reference → 5 false passes; 1 non-passing run matches.
     const runs = [
-      ...Array.from({ length: 5 }, () => ({ testPassed: true, referenceMatched: false })),
-      { testPassed: true, referenceMatched: true },
-      { testPassed: false, referenceMatched: true },
-      ...Array.from({ length: 3 }, () => ({ testPassed: false, referenceMatched: false })),
+      ...Array.from({ length: 5 }, () => ({ testPassed: true, referenceAgreement: false })),
+      { testPassed: true, referenceAgreement: true },
+      { testPassed: false, referenceAgreement: true },
+      ...Array.from({ length: 3 }, () => ({ testPassed: false, referenceAgreement: false })),
     ];
     const f = falsePassFigures(runs);
-    expect(f).toEqual({ runs: 10, testPassed: 6, referenceMatched: 2, falsePasses: 5, falsePassRate: 0.5, conditionalFalsePassProportion: 5 / 6 });
+    expect(f).toEqual({ runs: 10, testPassed: 6, referenceAgreement: 2, falsePasses: 5, falsePassRate: 0.5, conditionalFalsePassProportion: 5 / 6 });
   });
   test('the paper: 22/30 passing, 0 matches → rate 22/30, conditional 100%', () => {
-    const runs = Array.from({ length: 30 }, (_, i) => ({ testPassed: i < 22, referenceMatched: false }));
+    const runs = Array.from({ length: 30 }, (_, i) => ({ testPassed: i < 22, referenceAgreement: false }));
     const f = falsePassFigures(runs);
     expect(f.falsePassRate).toBeCloseTo(22 / 30, 12);
     expect(f.conditionalFalsePassProportion).toBe(1);
   });
   test('no passing run: conditional proportion is null, not 0', () => {
-    expect(falsePassFigures([{ testPassed: false, referenceMatched: false }]).conditionalFalsePassProportion).toBeNull();
+    expect(falsePassFigures([{ testPassed: false, referenceAgreement: false }]).conditionalFalsePassProportion).toBeNull();
   });
 });
 

@@ -21,7 +21,7 @@ test('a missing run counts as assigned: not passed, zero scores, paired against 
     const scored = study.runs.map(scoreRun);
     const s = summarizeCondition(scored, 'plan-audit', study.tasks);
     // q12 plan-audit missing: 3/4 passed, 1/4 matched (q3), plan (0.75 + 1 + 0.8125 + 0) / 4
-    expect(s).toMatchObject({ tasks: 4, testPassed: 3, referenceMatched: 1, falsePasses: 2, falsePassRate: 0.5, missingRuns: 1, planScoreMean: 0.640625, modelCalls: 21 });
+    expect(s).toMatchObject({ tasks: 4, testPassed: 3, referenceAgreement: 1, falsePasses: 2, falsePassRate: 0.5, missingRuns: 1, planScoreMean: 0.640625, modelCalls: 21 });
     expect(s.conditionalFalsePassProportion).toBeCloseTo(2 / 3, 12);
     const p = pairedForBranch(scored, 'plan-audit', study.tasks);
     // q12: 0 − 1 = −100 pp on every dimension
@@ -38,5 +38,12 @@ test('records.jsonl errors name the line and field', () => {
   const full = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'study', 'runs', 'fx1', 'records.jsonl'), 'utf8').split('\n')[0]);
   expect(() => parseRecords(`${JSON.stringify({ ...full, falsePass: 'yes' })}\n`, 'r.jsonl')).toThrow(/r\.jsonl \(line 1: falsePass\)/);
   expect(parseRecords(`${JSON.stringify(full)}\n`, 'r.jsonl')[0].taskId).toBe('q1');
+  // fx1 holds version-1 records: referenceMatched is read as version 2's referenceAgreement.
+  expect(full).toMatchObject({ schemaVersion: 1, referenceMatched: false });
+  const upgraded = parseRecords(`${JSON.stringify(full)}\n`, 'r.jsonl')[0];
+  expect(upgraded).toMatchObject({ schemaVersion: 2, referenceAgreement: false });
+  expect(upgraded).not.toHaveProperty('referenceMatched');
+  // a version-2 record must carry the new name
+  expect(() => parseRecords(`${JSON.stringify({ ...full, schemaVersion: 2 })}\n`, 'r.jsonl')).toThrow(/r\.jsonl \(line 1: referenceAgreement\)/);
   expect(() => parseRecords('\n{nope\n', 'r.jsonl')).toThrow(/r\.jsonl \(line 2\): not JSON/);
 });

@@ -84,7 +84,7 @@ test('every pytest/C-4 combination uses exactly the protocol budget, never above
   expect(rec(find([false, false, false], false), 'plan-audit').callsUsed).toBe(6);
   expect(rec(find([false, true, false], true), 'plan-audit').callsUsed).toBe(7);
   expect(rec(find([false, true, false], true), 'plan-audit').stopReason).toBe('stopped: tests passed after c5-revise-1');
-  // One shared generation per task; the fake model was never asked twice for the same call.
+  // One shared initial generation per task; the fake model was never asked twice for the same call.
   expect(log.modelCalls.filter((k) => k.endsWith('/shared/generate'))).toHaveLength(16);
   expect(new Set(log.modelCalls).size).toBe(log.modelCalls.length);
   // Test-Guided never touched plan.md: no plan deviation; the fake model's test edit changes only

@@ -131,7 +131,7 @@ test('SIGKILL mid-study: the study completes, equals an uninterrupted run, and p
   // Kill mid-study, but not while a paid reply is on its way to the worker: a reply the worker
   // never stored would be paid again on retry (at-least-once), which is not what this test measures.
   const quiet = () => stub.pending === 0 && Date.now() - stub.lastAnswerAt > 300;
-  // Tasks run one at a time: after q3's 9 calls and q7's shared generation, every condition of
+  // Tasks run one at a time: after q3's 9 calls and q7's shared initial generation, every condition of
   // q7 starts with a 600 ms pytest run, a quiet moment in the middle of the study.
   while (!(stub.bodies.length >= 10 && quiet()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   expect(stub.bodies.length).toBeGreaterThanOrEqual(10);

@@ -30,7 +30,7 @@ export async function runCondition(input: ConditionInput, steps: (input: Conditi
     const outcome = await evaluateCondition({ study: input.study, manifest: input.evaluation.manifest, taskId: input.taskId, replicate: input.replicate, sample: input.sample, snapshotDir: input.snapshotDir }, result);
     upsertSearchAttributes([
       { key: TEST_PASSED_KEY, value: outcome.testPassed },
-      { key: REFERENCE_AGREEMENT_KEY, value: outcome.referenceMatched },
+      { key: REFERENCE_AGREEMENT_KEY, value: outcome.referenceAgreement },
       { key: FALSE_PASS_KEY, value: outcome.falsePass },
       { key: MODEL_KEY, value: input.study.model },
     ]);
