@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /** Entry point of the `lockin` CLI. */
 import { main } from './cli';
+import { causeChain } from './errors';
 
 main(process.argv).catch((err: unknown) => {
   const e = err as Error;
-  process.stderr.write(`lockin: ${e?.message ?? String(err)}\n`);
+  process.stderr.write(`lockin: ${causeChain(err)}\n`);
   if (process.env.LOCKIN_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
   process.exit(typeof (err as { exitCode?: number }).exitCode === 'number' ? (err as { exitCode: number }).exitCode : 1);
 });

@@ -9,20 +9,20 @@
  *   6. the summary table, the report path and the Temporal UI address.
  * Running it again resumes an interrupted study and redoes nothing that finished.
  */
-import { prepareDatabase } from '../workflows/prepare';
-import { QUEUES } from '../protocol/queues';
+import type { WorkflowHandle } from '@temporalio/client';
 import type { ControlCounts } from '../protocol/activities';
+import type { MainJobStep } from '../protocol/inputs';
+import { mainJobProgressQuery, mutationProgressQuery } from '../protocol/queries';
+import { controlsLine, mainJob } from '../workflows/mainJob';
+import { showProgress } from './progress';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
-import { referencesDir, scaleTag } from '../activities/common/paths';
 import { studyDir } from '../activities/store/layout';
-import { assertCorpusValid, buildStudyInput } from './studyInput';
-import { printSummary, reportFailures, runStudyWith, studyUiUrl } from './studyRunner';
+import { buildStudyInput } from './studyInput';
+import { printSummary, reportFailures, saveInput, studyUiUrl } from './studyRunner';
 import { runOrAttach, withClientAndWorker } from './temporal';
-import { runMutationWith } from './mutation';
-import { evaluatorChecks } from '../workflows/checks';
-import { checksWorkflowId } from '../protocol/layout';
+import { mainJobWorkflowId } from '../protocol/layout';
 
 export interface MainJobOptions {
   scale: number;
@@ -54,24 +54,73 @@ function done(t0: number): void {
 /** The counts of the evaluator controls' report (Table II). */
 export type { ControlCounts };
 
+/** One line on the evaluator controls (Table II): see workflows/mainJob.ts. */
+export { controlsLine };
+
+
 /**
- * One line on the evaluator controls (Table II) for the main job's output. A control skipped for
- * lack of a reference (q12 at SF=0.01) is not a comparator failure, and the line says so.
- * Input: the counts (undefined: an older report) and the report's allAsExpected. Pure.
+ * Follows a running main job: prints each step as it starts ("step n/6: …"), its report lines and
+ * "done in … s"; during step 4 the study's progress bar, during step 5 the mutation analysis's
+ * lines. Returns a stop function that settles once no query is in flight.
  */
-export function controlsLine(c: ControlCounts | undefined, allAsExpected: boolean): string {
-  if (!c) return allAsExpected ? 'all as expected' : 'SOME UNEXPECTED (see controls.md)';
-  const perturbed = c.perturbations ? `; perturbations verified ${c.verifiedPerturbations ?? 0}/${c.perturbations}` : '';
-  if (allAsExpected) return `${c.asExpected}/${c.controls} as expected (${c.expectedAccept} to accept, ${c.expectedReject} to reject${perturbed})`;
-  if (c.unexpected === c.skipped) return `${c.asExpected}/${c.controls} as expected, ${c.skipped} skipped (no reference at this scale), none wrong`;
-  return `SOME UNEXPECTED: ${c.unexpected - c.skipped} of ${c.controls} wrong (accepted ${c.accepted}, expected ${c.expectedAccept}; rejected ${c.rejected}, expected ${c.expectedReject}); see controls.md`;
+function watchMainJob(handle: WorkflowHandle<typeof mainJob>): () => Promise<void> {
+  const client = handle.client;
+  const shownLines = new Map<number, number>();
+  const finished = new Set<number>();
+  let studyBar: (() => Promise<void>) | null = null;
+  let mutationShown = 0;
+  let stopped = false;
+  let inFlight: Promise<void> = Promise.resolve();
+  const show = (steps: MainJobStep[]) => {
+    for (const s of steps) {
+      if (!shownLines.has(s.n)) {
+        currentStep = s.n;
+        process.stderr.write(`[lockin] step ${s.n}/6: ${s.title} (workflow ${s.workflowId})\n`);
+        shownLines.set(s.n, 0);
+      }
+      for (const line of s.lines.slice(shownLines.get(s.n))) process.stderr.write(`[lockin]   ${line}\n`);
+      shownLines.set(s.n, s.lines.length);
+      if (s.seconds !== undefined && !finished.has(s.n)) {
+        finished.add(s.n);
+        stepSeconds[s.n] = s.seconds;
+        process.stderr.write(`[lockin]   done in ${s.seconds.toFixed(1)} s\n`);
+      }
+    }
+  };
+  const tick = async () => {
+    const p = await handle.query(mainJobProgressQuery).catch(() => null);
+    if (!p || stopped) return;
+    const running = p.steps.find((s) => s.seconds === undefined);
+    if (studyBar && running?.n !== 4) {
+      await studyBar();
+      studyBar = null;
+    }
+    show(p.steps);
+    if (running?.n === 4 && !studyBar) studyBar = showProgress(client.getHandle(running.workflowId));
+    if (running?.n === 5) {
+      const m = await client.getHandle(running.workflowId).query(mutationProgressQuery).catch(() => null);
+      for (const line of m?.lines.slice(mutationShown) ?? []) process.stderr.write(`[mutation] ${line}\n`);
+      mutationShown = Math.max(mutationShown, m?.lines.length ?? 0);
+    }
+  };
+  const timer = setInterval(() => {
+    inFlight = inFlight.then(tick).catch(() => undefined);
+  }, 1000);
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await inFlight;
+    if (studyBar) await studyBar();
+    studyBar = null;
+  };
 }
 
-
 /**
- * Runs the main job (steps above) for `o`. Returns the seconds each step took (by step number).
- * Errors of the Temporal connection or the database preparation propagate; failed tasks and a
- * failed mutation analysis are reported and set a non-zero exit code instead.
+ * Runs the main job (steps above) for `o`: starts the mainJob workflow (workflows/mainJob.ts) or
+ * attaches to the one already running for this study, and follows it. Returns the seconds each
+ * step took (by step number). Errors of the Temporal connection, the database preparation and a
+ * corpus problem propagate; failed tasks and a failed mutation analysis are reported and set a
+ * non-zero exit code instead.
  */
 export async function runMainJob(o: MainJobOptions): Promise<Record<number, number>> {
   const replayed = o.model.startsWith('replay:');
@@ -81,72 +130,41 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
   const input = buildStudyInput({ studyId, tasks: o.tasks, model: o.model, scale: o.scale, settings });
   const sdir = studyDir(studyId);
   fs.mkdirSync(sdir, { recursive: true });
+  saveInput(input);
 
-  let t: number = step(1, 'Temporal server and worker');
+  const t: number = step(1, 'Temporal server and worker');
   const res = await withClientAndWorker(async (client, target) => {
     done(t);
     if (target.uiUrl) process.stderr.write(`[lockin]   Temporal UI: ${target.uiUrl}\n`);
-
-    t = step(2, `TPC-DS database and references at scale ${o.scale} (prepareDatabase; skipped parts are already there)`);
-    const prep = await client.workflow.execute(prepareDatabase, {
-      args: [{ scale: o.scale, settings, analyze: true }],
-      workflowId: `lockin-prepare-${scaleTag(o.scale)}`,
-      taskQueue: QUEUES.default,
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
-    const refs = (prep as { references: { count: number; failed: { id: string; error: string }[] } }).references;
-    const failedRefs = refs.failed.map((f) => `${f.id}: ${f.error.split(/[.\n]/)[0]}`).join('; ');
-    process.stderr.write(`[lockin]   ${refs.count} references stored${refs.failed.length ? `, ${refs.failed.length} FAILED (${failedRefs}; left out of the study at this scale)` : ''}\n`);
-    if (o.scale !== EQUIVALENCE_SCALE) {
-      process.stderr.write(`[lockin]   the SF=${EQUIVALENCE_SCALE} database for the mutation analysis's equivalence check:\n`);
-      await client.workflow.execute(prepareDatabase, {
-        args: [{ scale: EQUIVALENCE_SCALE, settings, analyze: false }],
-        workflowId: `lockin-prepare-${scaleTag(EQUIVALENCE_SCALE)}`,
-        taskQueue: QUEUES.default,
-        workflowIdConflictPolicy: 'USE_EXISTING',
+    const ui = studyUiUrl(target, studyId);
+    if (ui) process.stderr.write(`[lockin]   this study's workflows: ${ui}\n`);
+    const onSigint = () => {
+      process.stderr.write(`\n[lockin] interrupted: the main job (workflow ${mainJobWorkflowId(studyId)}) stays on the server; run the same command again to resume it\n`);
+      process.exit(130);
+    };
+    process.once('SIGINT', onSigint);
+    try {
+      const out = await runOrAttach(client, mainJob, {
+        workflowId: mainJobWorkflowId(studyId),
+        studyId,
+        args: [{ study: input, outDir: sdir, equivalenceScale: EQUIVALENCE_SCALE, skipMutation: o.skipMutation }],
+        watch: watchMainJob,
       });
+      return { ...out, ui };
+    } finally {
+      process.removeListener('SIGINT', onSigint);
     }
-    done(t);
-
-    t = step(3, 'evaluator controls (Table II) and SQL re-execution (Table V)');
-    const checks = await runOrAttach(client, evaluatorChecks, { workflowId: checksWorkflowId(studyId), studyId, args: [{ scale: o.scale, settings, outDir: sdir }] });
-    process.stderr.write(`[lockin]   controls: ${controlsLine(checks.controls.counts, checks.controls.allAsExpected)}\n`);
-    const rx = checks.reexecution;
-    process.stderr.write(`[lockin]   SQL re-execution: ${rx.reproduced}/${rx.total} reproduced${rx.recordedEarlier ? ' (recorded earlier)' : ''}\n`);
-    done(t);
-
-    // A task whose reference could not be built at this scale (e.g. q12 divides by zero under ANSI
-    // at SF=0.01) cannot be evaluated: leave it out, and say so.
-    const missing = input.tasks.filter((q) => !fs.existsSync(path.join(referencesDir(o.scale), q, 'reference.arrow')));
-    if (missing.length) {
-      process.stderr.write(`[lockin]   no reference at scale ${o.scale} for ${missing.join(', ')}: left out of this study\n`);
-      input.tasks = input.tasks.filter((q) => !missing.includes(q));
-    }
-
-    await assertCorpusValid(o.scale, input.tasks);
-    t = step(4, `the study: ${input.tasks.length} tasks × ${input.conditions.length} conditions (${studyId})`);
-    const out = await runStudyWith(client, target, input);
-    done(t);
-
-    if (!o.skipMutation) {
-      t = step(5, 'test-suite validity and mutation analysis (every frozen suite against gold and its mutants)');
-      try {
-        process.stdout.write(`${await runMutationWith(client, studyId, { equivalenceScale: EQUIVALENCE_SCALE, confirmScale: o.scale })}\n`);
-        done(t);
-      } catch (err) {
-        // The study's records and report stay as they are; the analysis can be rerun alone.
-        let cause = err as Error & { cause?: Error };
-        while (cause?.cause) cause = cause.cause as Error & { cause?: Error };
-        process.stderr.write(`[lockin]   mutation analysis FAILED: ${(cause?.message ?? String(err)).split('\n')[0]}\n[lockin]   rerun it with: lockin study mutation ${studyId}\n`);
-        process.exitCode = 1;
-      }
-    }
-    return { ...out, ui: studyUiUrl(target, studyId) };
   });
+  if (res.missingReferences.length) saveInput({ ...input, tasks: input.tasks.filter((q) => !res.missingReferences.includes(q)) });
+  if (res.mutation) process.stdout.write(`${res.mutation}\n`);
+  if (res.mutationError) {
+    process.stderr.write(`[lockin]   mutation analysis FAILED: ${res.mutationError}\n[lockin]   rerun it with: lockin study mutation ${studyId}\n`);
+    process.exitCode = 1;
+  }
   step(6, 'summary');
   printSummary(studyId, replayed);
   if (res.reportDir) process.stdout.write(`report: ${path.join(res.reportDir, 'report.md')}\n`);
   if (res.ui) process.stdout.write(`Temporal UI: ${res.ui}\n`);
-  reportFailures(res, studyId);
+  reportFailures({ reportDir: res.reportDir, alreadyComplete: false, failed: res.failed }, studyId);
   return { ...stepSeconds };
 }

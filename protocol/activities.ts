@@ -46,7 +46,8 @@ export interface StudyActivities {
   smokeCheck(req: { dir: string; scale: number; settings: SparkSettings }): Promise<SmokeOutcome>;
   executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string }): Promise<ExecutionOutcome>;
   /** Executable code and test labels of a frozen run (issue 17), written to <conditionDir>/executable-labels.json. Spark queue. */
-  labelByExecution(req: { taskId: string; conditionDir: string; settings: SparkSettings }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }>;
+  /** reuseScope: the study id (identical runs of one study share their labels). */
+  labelByExecution(req: { taskId: string; conditionDir: string; settings: SparkSettings; reuseScope?: string }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }>;
   evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; replicate?: string; sample?: number; model?: string; params?: import('./types').ModelParams }): Promise<ComparisonOutcome>;
 }
 
@@ -102,5 +103,13 @@ export interface MutationActivities {
   finishMutationAnalysis(req: MutationOptions & { tasks?: string[]; report?: boolean; seconds?: number }): Promise<string>;
 }
 
+/** The activities of the main job between its steps (workflows/mainJob.ts). */
+export interface MainJobActivities {
+  /** Splits `tasks` into those with a reference at `scale` and those without (left out of the study). */
+  tasksWithReferences(req: { scale: number; tasks: string[] }): Promise<{ kept: string[]; missing: string[] }>;
+  /** The `lockin tasks check` rules for `tasks` (before the first model call): every problem as "qid: file field: message" (empty: valid). */
+  checkStudyCorpus(req: { scale: number; tasks: string[] }): Promise<{ problems: string[] }>;
+}
+
 /** Every activity a workflow may schedule; worker/activities.ts `satisfies` it. */
-export type WorkflowActivities = StudyActivities & DataActivities & CheckActivities & MutationActivities;
+export type WorkflowActivities = StudyActivities & DataActivities & CheckActivities & MutationActivities & MainJobActivities;

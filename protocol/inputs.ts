@@ -129,3 +129,50 @@ export interface MutationProgress {
   /** "n/N mutants q3: …" and "n/N suite q3/one-pass: …", in the order they finished. */
   lines: string[];
 }
+
+/**
+ * Input of the main job (workflows/mainJob.ts, docs/protocol.md §7): the study to run (its
+ * tasks are those that have a reference at `study.scale`) and the steps around it.
+ */
+export interface MainJobInput {
+  study: StudyInput;
+  /** The study folder (runs/<id>): controls.json, controls.md and reproduce.json go there. */
+  outDir: string;
+  /** The database scale of the mutation analysis's equivalence check (0.01). */
+  equivalenceScale: number;
+  /** Leave out step 5 (the mutation analysis). */
+  skipMutation?: boolean;
+}
+
+/** One step of the main job as the `mainJobProgress` query shows it (steps 2–5; 1 and 6 are the CLI's). */
+export interface MainJobStep {
+  /** 2 database and references, 3 evaluator checks, 4 the study, 5 mutation analysis. */
+  n: number;
+  title: string;
+  /** Workflow id of the child that runs it (the UI's link). */
+  workflowId: string;
+  /** Seconds it took (workflow time), once done. */
+  seconds?: number;
+  /** What it reported, one line each (e.g. "33 references stored"). */
+  lines: string[];
+}
+
+/** The main job's progress: the steps started so far, in order. */
+export interface MainJobProgress {
+  studyId: string;
+  steps: MainJobStep[];
+}
+
+/** Result of the main job (small: the study's runs are in records.jsonl). */
+export interface MainJobResult {
+  studyId: string;
+  steps: MainJobStep[];
+  /** Tasks left out for lack of a reference at the study's scale. */
+  missingReferences: string[];
+  reportDir: string | null;
+  failed: { task: string; error: string }[];
+  /** The mutation analysis's summary lines (null: skipped or failed). */
+  mutation: string | null;
+  /** Why the mutation analysis failed (the study's records and report stay). */
+  mutationError?: string;
+}

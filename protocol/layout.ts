@@ -75,3 +75,13 @@ export function checksWorkflowId(studyId: string): string {
 export function mutationWorkflowId(studyId: string): string {
   return `mutation-${studyId}`;
 }
+
+/** Workflow id of a study's main job (`npm run study`, `lockin study main`): `main-<id>`. */
+export function mainJobWorkflowId(studyId: string): string {
+  return `main-${studyId}`;
+}
+
+/** Workflow id of the database preparation at one scale: `lockin-prepare-sf<scale>` (`lockin-prepare-sf0.01`), shared by every study at that scale. */
+export function prepareWorkflowId(scale: number): string {
+  return `lockin-prepare-sf${scale}`;
+}

@@ -4,7 +4,7 @@
  * once. Queries add nothing to a workflow's history.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { CallsUsed, ConditionResult, MutationProgress, PrepareProgress, StudyProgress } from './inputs';
+import type { CallsUsed, ConditionResult, MainJobProgress, MutationProgress, PrepareProgress, StudyProgress } from './inputs';
 
 /** runStudy: tasks done, running and failed, calls used, the current step. */
 export const progressQuery = defineQuery<StudyProgress>('progress');
@@ -19,3 +19,6 @@ export const mutationProgressQuery = defineQuery<MutationProgress>('mutationProg
 export const conditionFrozenSignal = defineSignal<[ConditionResult]>('conditionFrozen');
 /** Task → a condition: every condition has frozen; evaluate now. */
 export const evaluateSignal = defineSignal('evaluate');
+
+/** mainJob: the steps started so far, their child workflows, times and report lines. */
+export const mainJobProgressQuery = defineQuery<MainJobProgress>('mainJobProgress');

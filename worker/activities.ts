@@ -12,6 +12,7 @@ import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteR
 import { mutationTasks, mutationTask, finishMutationAnalysis } from '../activities/mutation';
 import { finishModels } from '../activities/report';
 import { labelByExecution } from '../activities/obligations';
+import { tasksWithReferences, checkStudyCorpus } from '../activities/tasks';
 
 /** Every registered activity, by the name workflows schedule it under. */
 export const ACTIVITIES = {
@@ -48,6 +49,9 @@ export const ACTIVITIES = {
   mutationTasks,
   mutationTask,
   finishMutationAnalysis,
+  // the main job between its steps
+  tasksWithReferences,
+  checkStudyCorpus,
 } satisfies WorkflowActivities;
 
 /** Compile-time: an activity registered here that the contract does not name is an error. */

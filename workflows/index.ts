@@ -8,3 +8,4 @@ export { contractFirst } from './conditions/contractFirst';
 export { prepareDatabase } from './prepare';
 export { evaluatorChecks } from './checks';
 export { mutationAnalysis } from './mutation';
+export { mainJob } from './mainJob';

@@ -31,7 +31,7 @@ export function reuseKey(parts: (string | { file: string })[]): string {
 export interface ReuseSpec<T> {
   /** Study id; undefined disables reuse (the run is made as before). */
   scope: string | undefined;
-  kind: 'pytest' | 'execute';
+  kind: 'pytest' | 'execute' | 'labels';
   key: string;
   outDir: string;
   /** Output files (names in outDir) saved with the outcome and restored on reuse: [saved name, name in this outDir]. */

@@ -12,7 +12,7 @@ import { executableLabels } from './labels';
  * `<conditionDir>/executable-labels.json`, which labelObligations then reads.
  * Returns a small summary: the file and how many code and test labels it holds.
  */
-export async function labelByExecution(req: { taskId: string; conditionDir: string; settings: SparkSettings }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }> {
+export async function labelByExecution(req: { taskId: string; conditionDir: string; settings: SparkSettings; reuseScope?: string }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }> {
   try {
     const { file, labels } = await executableLabels(req);
     return { file, code: Object.keys(labels.code).length, test: Object.keys(labels.test).length, suitePassesGold: labels.suiteOnGold.passed };

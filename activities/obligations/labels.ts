@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { SparkSettings } from '../../protocol/settings';
 import { tasksRoot } from '../common/paths';
 import { runSuiteOnVariants } from '../mutation/suites';
+import { reuseKey, reuseRun } from '../execution/reuse';
 import { readTaskForms } from '../tasks/executable';
 import { loadTask } from '../tasks/load';
 import { CODE_LABELS } from '../scoring/labels';
@@ -48,6 +49,12 @@ export interface ExecutableLabelsInput {
   tasksDir?: string;
   /** Where the pytest runs keep their reports (default `<conditionDir>/executable-labels/`). */
   workDir?: string;
+  /**
+   * Study id: a run whose inputs are byte-identical to one already labelled in this study (the
+   * conditions that kept the shared snapshot) copies its labels (activities/execution/reuse.ts);
+   * undefined: always run.
+   */
+  reuseScope?: string;
 }
 
 /**
@@ -64,8 +71,32 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
   const work = input.workDir ?? path.join(input.conditionDir, 'executable-labels');
   const solution = path.join(input.conditionDir, 'solution.py');
   const suite = path.join(input.conditionDir, 'test_solution.py');
-  const out: ExecutableLabelsFile = { schemaVersion: 1, taskId: task.qid, code: {}, test: {}, suiteOnGold: { passed: false } };
+  const gold = path.join(task.dir, 'gold', 'solution.py');
+  // Everything the labels depend on: the run's two artifacts, the task's acceptance tests, gold and violations, the settings.
+  const key = reuseKey([
+    'executable-labels-v1', task.qid, { file: solution }, { file: suite }, forms.acceptance ? { file: forms.acceptance } : 'no-acceptance', { file: gold },
+    ...executable.flatMap((f) => [f.id, f.tests.join(','), { file: f.violation! }]), JSON.stringify(input.settings), JSON.stringify(tablesJson(task.task)),
+  ]);
+  const { labels: out } = await reuseRun({
+    scope: input.reuseScope, kind: 'labels', key, outDir: work, files: [],
+    run: () => labelRuns(input, task, executable, forms.acceptance, work, solution, suite, gold),
+    reusable: (v) => v.stable,
+    relocate: (v) => v,
+  });
+  const file = path.join(input.conditionDir, EXECUTABLE_LABELS_FILE);
+  fs.writeFileSync(file, `${JSON.stringify(ExecutableLabelsFile.parse(out), null, 2)}\n`);
+  return { file, labels: out };
+}
 
+/** The two sandboxed runs behind executableLabels. `stable`: no run timed out or crashed (only then may the labels be reused). */
+async function labelRuns(
+  input: ExecutableLabelsInput, task: ReturnType<typeof loadTask>, executable: ReturnType<typeof readTaskForms>['forms'], acceptance: string | null | undefined,
+  work: string, solution: string, suite: string, goldFile: string,
+): Promise<{ labels: ExecutableLabelsFile; stable: boolean }> {
+  const out: ExecutableLabelsFile = { schemaVersion: 1, taskId: task.qid, code: {}, test: {}, suiteOnGold: { passed: false } };
+  let stable = true;
+  const unstable = (r: { status: string }) => r.status === 'timeout' || r.status === 'crash';
+  const forms = { acceptance };
   if (executable.length > 0 && forms.acceptance) {
     if (!fs.existsSync(solution)) for (const f of executable) out.code[f.id] = { label: 'execution-failed', evidence: 'no solution.py' };
     else {
@@ -73,6 +104,7 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
         suiteFile: forms.acceptance, variants: [{ id: 'candidate', solutionFile: solution }], settings: input.settings,
         outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) },
       });
+      if (unstable(run)) stable = false;
       for (const f of executable) {
         const label = executableLabel(run, f.tests);
         const failed = (run.tests ?? []).filter((t) => f.tests.includes(t.name) && t.outcome !== 'passed').map((t) => `${t.name} ${t.outcome}`);
@@ -85,8 +117,9 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
       out.suiteOnGold = { passed: false, failure: 'no test_solution.py' };
       for (const f of executable) out.test[f.id] = { label: 'invalid-on-gold', evidence: 'no test_solution.py' };
     } else {
-      const variants = [{ id: 'gold', solutionFile: path.join(task.dir, 'gold', 'solution.py') }, ...executable.map((f) => ({ id: f.id, solutionFile: f.violation! }))];
+      const variants = [{ id: 'gold', solutionFile: goldFile }, ...executable.map((f) => ({ id: f.id, solutionFile: f.violation! }))];
       const runs = await runSuiteOnVariants({ suiteFile: suite, variants, settings: input.settings, outDir: path.join(work, 'suite'), stopIfGoldFails: true });
+      if (runs.some(unstable)) stable = false;
       const gold = runs[0];
       out.suiteOnGold = { passed: gold.passed, ...(gold.failure ? { failure: gold.failure } : {}) };
       for (const [i, f] of executable.entries()) {
@@ -96,9 +129,7 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
       }
     }
   }
-  const file = path.join(input.conditionDir, EXECUTABLE_LABELS_FILE);
-  fs.writeFileSync(file, `${JSON.stringify(ExecutableLabelsFile.parse(out), null, 2)}\n`);
-  return { file, labels: out };
+  return { labels: out, stable };
 }
 
 /** Reads `<conditionDir>/executable-labels.json` when present and valid, else null. */

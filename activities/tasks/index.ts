@@ -7,6 +7,10 @@ import type { SparkSettings } from '../../protocol/settings';
 import { checkCorpus, type CorpusCheckReport } from './corpus';
 import { checkGold, type GoldVerdict } from './gold';
 import { buildReplay, type BuildReplayReport } from './replay';
+import { formatProblem } from './load';
+import { referencesDir } from '../common/paths';
+import * as fs from 'fs';
+import * as path from 'path';
 
 async function boundary<T>(fn: () => Promise<T> | T): Promise<T> {
   try {
@@ -30,4 +34,24 @@ export async function checkGoldSolution(input: { qid: string; scale: number; set
 /** Writes the replay corpora's generated files (see replay.ts buildReplay). */
 export async function buildReplayCorpus(input: { ids?: string[] }): Promise<BuildReplayReport> {
   return boundary(() => buildReplay(input));
+}
+
+/**
+ * Activity of the main job (workflows/mainJob.ts): splits `tasks` into those whose reference
+ * exists at `scale` (`referencesDir(scale)/<qid>/reference.arrow`) and those without (e.g. q12 at
+ * SF=0.01, whose reference query divides by zero under ANSI), in the given order.
+ */
+export async function tasksWithReferences(req: { scale: number; tasks: string[] }): Promise<{ kept: string[]; missing: string[] }> {
+  const has = (q: string) => fs.existsSync(path.join(referencesDir(req.scale), q, 'reference.arrow'));
+  return { kept: req.tasks.filter(has), missing: req.tasks.filter((q) => !has(q)) };
+}
+
+/**
+ * Activity of the main job: the `lockin tasks check` rules (corpus.ts checkCorpus) for the tasks
+ * a study is about to run, before its first model call. @returns every problem as
+ * "<qid>: <file> <field>: <message>" (empty when the corpus is valid).
+ */
+export async function checkStudyCorpus(req: { scale: number; tasks: string[] }): Promise<{ problems: string[] }> {
+  const rep = await boundary(() => checkCorpus({ scale: req.scale, ids: [...new Set(req.tasks)] }));
+  return { problems: rep.tasks.filter((t) => !t.ok).flatMap((t) => t.problems.map((p) => `${t.qid}: ${formatProblem(p)}`)) };
 }

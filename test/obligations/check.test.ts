@@ -84,7 +84,19 @@ describe('on the SF=0.01 database', () => {
   test('a comment and assert True move the heuristic labels, not the executable ones', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-x-labels-'));
     for (const f of ['solution.py', 'test_solution.py']) fs.copyFileSync(path.join(CANDIDATE, f), path.join(dir, f));
-    const { labels } = await executableLabels({ taskId: 'q3', conditionDir: dir, settings: TEST_SPARK_SETTINGS, tasksDir: ROOT });
+    const runsBefore = process.env.LOCKIN_RUNS;
+    process.env.LOCKIN_RUNS = path.join(dir, 'runs');
+    const { labels } = await executableLabels({ taskId: 'q3', conditionDir: dir, settings: TEST_SPARK_SETTINGS, tasksDir: ROOT, reuseScope: 'labels-reuse' });
+    // A second condition that kept the same artifacts, in the same study: its labels are copied, not run again.
+    const twin = path.join(dir, 'twin');
+    fs.mkdirSync(twin);
+    for (const f of ['solution.py', 'test_solution.py']) fs.copyFileSync(path.join(CANDIDATE, f), path.join(twin, f));
+    const again = await executableLabels({ taskId: 'q3', conditionDir: twin, settings: TEST_SPARK_SETTINGS, tasksDir: ROOT, reuseScope: 'labels-reuse' });
+    expect(again.labels).toEqual(labels);
+    expect(JSON.parse(fs.readFileSync(path.join(twin, 'executable-labels', 'reused.json'), 'utf8')).from).toBe(path.join(dir, 'executable-labels'));
+    expect(JSON.parse(fs.readFileSync(path.join(twin, 'executable-labels.json'), 'utf8'))).toEqual(labels);
+    if (runsBefore === undefined) delete process.env.LOCKIN_RUNS;
+    else process.env.LOCKIN_RUNS = runsBefore;
     // The candidate lacks the manufacturer filter: O8 violated; its suite asserts nothing: nothing covered.
     expect(Object.fromEntries(Object.entries(labels.code).map(([k, v]) => [k, v.label]))).toEqual({ O8: 'violated', O9: 'satisfied', O12: 'satisfied' });
     expect(Object.fromEntries(Object.entries(labels.test).map(([k, v]) => [k, v.label]))).toEqual({ O8: 'not-covered', O9: 'not-covered', O12: 'not-covered' });
