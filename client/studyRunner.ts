@@ -18,7 +18,7 @@ import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { showProgress } from './progress';
 import { renderSummary, summarize } from './summary';
 import { TemporalTarget, withClientAndWorker } from './temporal';
-import { ledgerRepeats, readLedger, type LedgerLine } from '../activities/model/ledger';
+import { ledgerFile, ledgerRepeats, readLedger, type LedgerLine } from '../activities/model/ledger';
 
 export { studyWorkflowId };
 
@@ -157,10 +157,15 @@ export function printSummary(studyId: string, replayed: boolean): void {
 /**
  * One line on requests paid more than once in this study (activities/model/ledger.ts
  * ledgerRepeats): requests whose reply was lost (e.g. the worker was killed mid-call) and the
- * repeats sent for them; null when there were none.
+ * repeats sent for them, each named (task, condition, stage, call), with the repeats' summed
+ * cost; null when there were none. Printed by `study run|resume|status`.
+ * @param lines ledger lines (default: the whole ledger of LOCKIN_HOME).
  */
 export function repeatsLine(studyId: string, lines: LedgerLine[] = readLedger()): string | null {
   const r = ledgerRepeats(lines.filter((l) => l.studyId === studyId));
   if (!r.lostSends.length && !r.repeats.length) return null;
-  return `paid more than once: ${r.lostSends.length} request(s) sent whose reply was lost (worker killed mid-call), ${r.repeats.length} of them sent again (repeats, in .lockin/ledger.jsonl with repeatOf)`;
+  const which = r.repeats.map((l) => `${l.taskId}${l.replicate ? `@${l.replicate}` : ''}${(l.sample ?? 1) > 1 ? `~s${l.sample}` : ''} ${l.condition} ${l.stage} call ${l.callIndex}${l.idempotencyHeader ? ` (same ${l.idempotencyHeader})` : ''}`);
+  const cost = r.repeats.reduce((a, l) => a + (l.costUsd ?? 0), 0);
+  const detail = r.repeats.length ? `: ${which.join(', ')}; the repeats cost $${cost.toFixed(4)}, the lost requests' cost is in no record` : '';
+  return `paid more than once: ${r.lostSends.length} request(s) sent whose reply was lost (worker killed mid-call), ${r.repeats.length} of them sent again${detail} (${ledgerFile()}: status sent without completion; repeatOf)`;
 }
