@@ -15,9 +15,9 @@
  * removed when a send is paid (the reply is then in the cache, so the call is not sent again).
  *
  * Which APIs can use the key (checked against the installed SDK and the APIs' documentation):
- * the Anthropic Messages API documents no idempotency header, and @anthropic-ai/sdk 1.14.0 marks its `idempotencyKey` request option
- * "@deprecated This option has no effect": the key is recorded, not sent, and a repeat is paid
- * twice (counted and reported). OpenAI documents `Idempotency-Key` for no chat-completions
+ * the Anthropic Messages API documents no idempotency header, and @anthropic-ai/sdk 1.14.0
+ * marks its `idempotencyKey` request option "@deprecated This option has no effect": the key
+ * is recorded, not sent, and a repeat is paid twice (counted and reported). OpenAI documents `Idempotency-Key` for no chat-completions
  * endpoint; the openai backend sends `Idempotency-Key: <key>` (the IETF httpapi draft's header)
  * anyway, harmless where ignored, and a server or proxy that honours it answers the repeat from
  * its first answer (not billed twice). See OPENAI_IDEMPOTENCY_HEADER.
