@@ -253,6 +253,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
         ...preflightLayout(req),
         requestText: requestText(request),
         refuseCandidates: req.stage === 'c0-contract',
+        taskId: req.taskId,
       });
     } catch (e) {
       writeJsonAtomic(callFile, { ...common, status: 'preflight-failed', error: (e as Error).message, findings: (e as ApplicationFailure).details?.[0] ?? null, timing: { startedAt, durationMs: Date.now() - started } });
