@@ -10,7 +10,7 @@ import { QUEUES } from '../protocol/queues';
 import { studyWorkflowId } from '../protocol/layout';
 import * as fs from 'fs';
 import * as path from 'path';
-import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { studyDir } from '../activities/store/layout';
 import { readRunRecords } from '../activities/store/records';
 import type { StudyInput } from '../protocol/inputs';
@@ -18,7 +18,7 @@ import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { showProgress } from './progress';
 import { renderSummary, summarize } from './summary';
 import { TemporalTarget, withClientAndWorker } from './temporal';
-import { ledgerRepeats, readLedger, type LedgerLine } from '../activities/model/ledger';
+import { ledgerFile, ledgerRepeats, readLedger, type LedgerLine } from '../activities/model/ledger';
 
 export { studyWorkflowId };
 
@@ -116,35 +116,61 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
 /** Waits between attempts to reach a Temporal server that stopped answering (about 2 minutes in all). */
 export const RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10_000, 15_000, 30_000, 30_000, 30_000];
 
+/** The exact command that resumes a study, and what to do first when the server is away. */
+export function resumeHint(studyId: string): string {
+  return `The study is durable: once the server is back (\`npx lockin server start\`), resume it with: npx lockin study resume ${studyId}`;
+}
+
 /**
- * The study workflow's result, surviving a Temporal server restart: an error that is not the
- * workflow's own failure (WorkflowFailedError) is a lost connection, so the result is asked for
- * again after each of `delaysMs`; the client reconnects by itself once the server is back.
- * Throws the workflow's failure as is, or, when the server stays away, an Error that names the
- * cause and the exact command that resumes the study.
+ * Calls `fn` (a request to the Temporal server) until it answers, surviving a server restart:
+ * an error that is the server's answer (the workflow failed, does not exist) is thrown at once;
+ * any other is a lost connection, so `fn` is called again after each of `delaysMs` (the client
+ * reconnects by itself once the server is back). One line says the server is not answering,
+ * one that it answers again (none per retry).
+ * @param write where the two lines go (default stderr).
+ * @throws the server's answer as is, or, when the server stays away, `giveUp(last error's first line)`.
  */
-export async function awaitStudyResult(handle: { result(): Promise<unknown> }, studyId: string, delaysMs: number[] = RECONNECT_DELAYS_MS): Promise<unknown> {
+export async function whileServerAway<T>(fn: () => Promise<T>, giveUp: (cause: string) => Error, delaysMs: number[] = RECONNECT_DELAYS_MS, write: (line: string) => void = (l) => void process.stderr.write(l)): Promise<T> {
   let last: unknown;
   for (let attempt = 0; attempt <= delaysMs.length; attempt++) {
     try {
-      return await handle.result();
+      const res = await fn();
+      if (attempt > 0) write('[lockin] the Temporal server answers again\n');
+      return res;
     } catch (err) {
-      if (err instanceof WorkflowFailedError) throw err;
+      if (err instanceof WorkflowFailedError || err instanceof WorkflowNotFoundError) throw err;
       last = err;
-      if (attempt < delaysMs.length) {
-        process.stderr.write(`[lockin] the Temporal server is not answering (${(err as Error).message.split('\n')[0]}); trying again in ${Math.round(delaysMs[attempt] / 1000)} s\n`);
-        await new Promise((r) => setTimeout(r, delaysMs[attempt]));
+      if (attempt === 0) {
+        const total = Math.round(delaysMs.reduce((a, b) => a + b, 0) / 1000);
+        write(`[lockin] the Temporal server is not answering (${(err as Error).message.split('\n')[0]}); waiting for it up to ${total} s (restart it with \`npx lockin server start\`)\n`);
       }
+      if (attempt < delaysMs.length) await new Promise((r) => setTimeout(r, delaysMs[attempt]));
     }
   }
-  throw new Error(
-    `the Temporal server stopped answering (${(last as Error)?.message?.split('\n')[0] ?? String(last)}). The study is durable: once the server is back (\`npx lockin server start\`), resume it with: npx lockin study resume ${studyId}`,
-  );
+  return Promise.reject(giveUp((last as Error)?.message?.split('\n')[0] ?? String(last)));
 }
 
-/** Runs (or resumes, or attaches to) the study with an in-process worker. */
-export function runStudyWorkflow(input: StudyInput): Promise<StudyOutcome> {
-  return withClientAndWorker((client, target) => runStudyWith(client, target, input));
+/**
+ * The study workflow's result, surviving a Temporal server restart (whileServerAway).
+ * @throws the workflow's failure as is, or, when the server stays away, an Error that names the
+ *   cause and the exact command that resumes the study (resumeHint).
+ */
+export function awaitStudyResult(handle: { result(): Promise<unknown> }, studyId: string, delaysMs: number[] = RECONNECT_DELAYS_MS, write?: (line: string) => void): Promise<unknown> {
+  return whileServerAway(() => handle.result(), (cause) => new Error(`the Temporal server stopped answering (${cause}). ${resumeHint(studyId)}`), delaysMs, write);
+}
+
+/**
+ * Runs (or resumes, or attaches to) the study with an in-process worker. An error that is not
+ * the workflow's own failure (the server or the in-process worker went away, …) is rethrown
+ * with its first line and the exact resume command.
+ */
+export async function runStudyWorkflow(input: StudyInput): Promise<StudyOutcome> {
+  try {
+    return await withClientAndWorker((client, target) => runStudyWith(client, target, input));
+  } catch (err) {
+    if (err instanceof WorkflowFailedError || !(err instanceof Error) || err.message.includes('lockin study resume')) throw err;
+    throw new Error(`${err.message.split('\n')[0]}. Recorded work is kept: once the cause is fixed (a stopped server: \`npx lockin server start\`), resume with: npx lockin study resume ${input.studyId}`);
+  }
 }
 
 /** Prints the summary table of a study from its records. */
@@ -157,10 +183,15 @@ export function printSummary(studyId: string, replayed: boolean): void {
 /**
  * One line on requests paid more than once in this study (activities/model/ledger.ts
  * ledgerRepeats): requests whose reply was lost (e.g. the worker was killed mid-call) and the
- * repeats sent for them; null when there were none.
+ * repeats sent for them, each named (task, condition, stage, call), with the repeats' summed
+ * cost; null when there were none. Printed by `study run|resume|status`.
+ * @param lines ledger lines (default: the whole ledger of LOCKIN_HOME).
  */
 export function repeatsLine(studyId: string, lines: LedgerLine[] = readLedger()): string | null {
   const r = ledgerRepeats(lines.filter((l) => l.studyId === studyId));
   if (!r.lostSends.length && !r.repeats.length) return null;
-  return `paid more than once: ${r.lostSends.length} request(s) sent whose reply was lost (worker killed mid-call), ${r.repeats.length} of them sent again (repeats, in .lockin/ledger.jsonl with repeatOf)`;
+  const which = r.repeats.map((l) => `${l.taskId}${l.replicate ? `@${l.replicate}` : ''}${(l.sample ?? 1) > 1 ? `~s${l.sample}` : ''} ${l.condition} ${l.stage} call ${l.callIndex}${l.idempotencyHeader ? ` (same ${l.idempotencyHeader})` : ''}`);
+  const cost = r.repeats.reduce((a, l) => a + (l.costUsd ?? 0), 0);
+  const detail = r.repeats.length ? `: ${which.join(', ')}; the repeats cost $${cost.toFixed(4)}, the lost requests' cost is in no record` : '';
+  return `paid more than once: ${r.lostSends.length} request(s) sent whose reply was lost (worker killed mid-call), ${r.repeats.length} of them sent again${detail} (${ledgerFile()}: status sent without completion; repeatOf)`;
 }

@@ -9,7 +9,8 @@
  */
 import * as os from 'os';
 import * as path from 'path';
-import { NativeConnection, Worker, bundleWorkflowCode, WorkflowBundleWithSourceMap, Runtime, DefaultLogger } from '@temporalio/worker';
+import { NativeConnection, Worker, bundleWorkflowCode, WorkflowBundleWithSourceMap, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { LockinLogger, parseLogLevel } from './log';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { ACTIVITIES } from './activities';
@@ -20,12 +21,19 @@ import { QUEUES } from '../protocol/queues';
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
 let runtimeInstalled = false;
 
-/** Quiets the SDK's own logging to warnings (our progress output is the CLI's). */
+/**
+ * Installs the SDK runtime with lockin's logger (worker/log.ts) for the TypeScript side and the
+ * native core alike (core logs forwarded, not printed raw), at LOCKIN_LOG_LEVEL (default ERROR).
+ * Call it before anything creates the runtime (NativeConnection.connect, a test environment):
+ * a runtime created earlier keeps the SDK's defaults. Idempotent.
+ * @throws Error naming LOCKIN_LOG_LEVEL when it is not a log level.
+ */
 export function installQuietRuntime(): void {
   if (runtimeInstalled) return;
+  const level = parseLogLevel(process.env.LOCKIN_LOG_LEVEL);
   runtimeInstalled = true;
   try {
-    Runtime.install({ logger: new DefaultLogger((process.env.LOCKIN_LOG_LEVEL as 'ERROR') ?? 'ERROR') });
+    Runtime.install({ logger: new LockinLogger(level), telemetryOptions: { logging: { filter: makeTelemetryFilterString({ core: level, other: level }), forward: {} } } });
   } catch {
     /* already installed */
   }
@@ -35,7 +43,7 @@ export function installQuietRuntime(): void {
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
   bundlePromise ??= bundleWorkflowCode({
     workflowsPath: require.resolve(path.join(__dirname, '..', 'workflows')),
-    logger: new DefaultLogger('WARN'),
+    logger: new LockinLogger('WARN'),
   });
   return bundlePromise;
 }

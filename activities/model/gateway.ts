@@ -7,7 +7,10 @@
  *     the call non-retryably and nothing is sent (skipped for `judge`, an evaluation after freeze);
  *  3. the cache (live backends): a verified entry for the same request and draw (sample,
  *     replicate; cache.ts) is returned unpaid;
- *  4. the backend (anthropic or openai with counted retries and an RPM limit, or replay);
+ *  4. the backend (anthropic or openai with counted retries and an RPM limit, or replay); a
+ *     paid request is announced in the ledger before it goes out and completed after, so a
+ *     request lost with a killed worker is recognized when the call runs again and its repeat is
+ *     counted (ledger.ts, sends.ts: idempotency key, sent as a header where the API takes one);
  *  5. parse the reply protocol, write returned artifacts into workDir;
  *  6. write `<workDir>/calls/NN-<stage>.json` (with the reply's `provenance`, protocol/provenance.ts:
  *     a replay file's front matter, or `generated` for a live model) and a ledger line; return a
@@ -31,7 +34,8 @@ import { readReplay, resolveReplayFile } from './backends/replay';
 import { BackendError, BackendReply, BackendRequest, ZERO_USAGE } from './backends/types';
 import { cacheGet, cacheKey, cachePut } from './cache';
 import { gatewayConfig } from './config';
-import { appendLedger, clearInflight, readInflight, writeInflight } from './ledger';
+import { appendLedger, type LedgerLine } from './ledger';
+import { beginSend, endSend, OPENAI_IDEMPOTENCY_HEADER, type CallIdentity, type Send } from './sends';
 import { callCost, PRICING_VERSION } from './pricing';
 import { renderTemplate, TemplateInfo } from './prompts';
 import { parseReply } from './reply';
@@ -248,6 +252,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
         ...preflightLayout(req),
         requestText: requestText(request),
         refuseCandidates: req.stage === 'c0-contract',
+        taskId: req.taskId,
       });
     } catch (e) {
       writeJsonAtomic(callFile, { ...common, status: 'preflight-failed', error: (e as Error).message, findings: (e as ApplicationFailure).details?.[0] ?? null, timing: { startedAt, durationMs: Date.now() - started } });
@@ -262,8 +267,10 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
   let provenance: Provenance;
   let cacheHit = false;
   let cachedAt: string | null = null;
-  // Paid once: a paid request is announced in the ledger before it goes out (ledger.ts).
-  let send: { sendId: string; repeatOf?: string } | null = null;
+  // Paid once: a paid request is announced in the ledger before it goes out (ledger.ts, sends.ts).
+  let send: Send | null = null;
+  let sendFields: Pick<LedgerLine, 'sendId' | 'idempotencyKey' | 'attempt' | 'idempotencyHeader' | 'repeatOf'> = {};
+  const identity: CallIdentity = { studyId: req.studyId, taskId: req.taskId, condition: req.condition, stage: req.stage, callIndex: req.callIndex, replicate: req.replicate ?? null, sample: req.sample ?? 1, model: req.model };
   try {
     if (spec.backend === 'replay') {
       const replayed = readReplay(replayPath!);
@@ -276,13 +283,17 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
         cacheHit = true;
         cachedAt = hit.storedAt;
       } else {
-        const lost = readInflight(key);
-        send = { sendId: crypto.randomUUID(), ...(lost ? { repeatOf: lost.sendId } : {}) };
-        writeInflight(key, { sendId: send.sendId, at: new Date().toISOString() });
-        appendLedger({ ...ledgerIdentity(req, spec.backend, new Date().toISOString()), cacheHit: false, status: 'sent', ...ZERO_USAGE, costUsd: null, retries: 0, callFile, ...send });
-        reply = request.backend === 'openai' ? await callOpenAI(request, gatewayConfig(), ctx?.cancellationSignal) : await callAnthropic(request, gatewayConfig(), ctx?.cancellationSignal);
+        send = beginSend(identity, key);
+        // Only the openai backend can carry the key (sends.ts: the Messages API has no such header).
+        const idempotencyHeader = request.backend === 'openai' ? OPENAI_IDEMPOTENCY_HEADER : null;
+        sendFields = { sendId: send.sendId, idempotencyKey: send.idempotencyKey, attempt: send.attempt, idempotencyHeader, ...(send.repeatOf ? { repeatOf: send.repeatOf } : {}) };
+        appendLedger({ ...ledgerIdentity(req, spec.backend, new Date().toISOString()), cacheHit: false, status: 'sent', ...ZERO_USAGE, costUsd: null, retries: 0, callFile, ...sendFields });
+        reply =
+          request.backend === 'openai'
+            ? await callOpenAI(request, gatewayConfig(), ctx?.cancellationSignal, undefined, { [OPENAI_IDEMPOTENCY_HEADER]: send.idempotencyKey })
+            : await callAnthropic(request, gatewayConfig(), ctx?.cancellationSignal);
         if (reply.stopReason !== 'refusal' && reply.text.trim()) cachePut(request, reply, draw);
-        clearInflight(key);
+        endSend(identity, send, 'paid');
       }
       provenance = { provenance: 'generated', model: reply.responseModel || spec.modelId || DEFAULT_MODEL_ID, at: cachedAt ?? startedAt };
     }
@@ -299,6 +310,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
       httpStatus: be?.status ?? null,
       retries: be ? Math.max(0, be.attempts.length - 1) : 0,
       attempts: be?.attempts ?? [],
+      ...(send ? { ...sendFields, repeatOf: send.repeatOf ?? null } : {}),
       timing: { startedAt, finishedAt: new Date().toISOString(), durationMs },
     });
     appendLedger({
@@ -309,9 +321,9 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
       costUsd: 0,
       retries: be ? Math.max(0, be.attempts.length - 1) : 0,
       callFile,
-      ...(send ?? {}),
+      ...(send ? { ...sendFields, send: 'failed' as const } : {}),
     });
-    clearInflight(key);
+    if (send) endSend(identity, send, 'failed');
     throw toFailure(e);
   }
 
@@ -359,7 +371,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     retries: cacheHit ? 0 : reply.retries,
     attempts: cacheHit ? [] : reply.attempts,
     rateLimitWaitMs: cacheHit ? 0 : reply.rateLimitWaitMs,
-    ...(send ? { sendId: send.sendId, repeatOf: send.repeatOf ?? null } : {}),
+    ...(send ? { ...sendFields, repeatOf: send.repeatOf ?? null } : {}),
     timing: { startedAt, finishedAt: new Date().toISOString(), durationMs },
   });
   appendLedger({
@@ -370,7 +382,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     costUsd: billed,
     retries: cacheHit ? 0 : reply.retries,
     callFile,
-    ...(send ?? {}),
+    ...(send ? { ...sendFields, send: 'paid' as const } : {}),
   });
 
   const result: StageResult = {

@@ -3,12 +3,15 @@
  * condition, stage, backend, cache hit, tokens billed by this call, cost of this call). A cache
  * hit bills nothing: its tokens and cost are 0 (the reply's original usage is in the call file).
  *
- * Paid once (issue 21): a request to a paid backend is announced by a `sent` line (and an
- * in-flight marker `<LOCKIN_HOME>/inflight/<cache key>.json`) written *before* it goes out; the
- * call's final line completes it (same `sendId`). A worker killed while the request was in
- * flight leaves a `sent` line with no completion: a payment whose reply was lost. When the
- * call runs again after resume it finds the marker, and its lines carry `repeatOf` (the sendId
- * of the lost request): the repeat is counted (ledgerRepeats) instead of passing unseen.
+ * Paid once (issue 21, hole 7; the send state is sends.ts): a request to a paid backend is
+ * announced by a line with status `sent` (the call's identity, `sendId`, `idempotencyKey`,
+ * `attempt`) written *before* it goes out; the call's final line completes it (same `sendId`)
+ * with `send: "paid"` (a reply arrived: status ok or protocol-error, its tokens billed) or
+ * `send: "failed"` (no reply; a timed-out request may still have been billed by the provider).
+ * A worker killed while the request was in flight leaves a `sent` line with no completion: a
+ * payment whose reply was lost. When the call runs again after resume, its lines carry
+ * `repeatOf` (the sendId of the lost request) and the lost request's idempotency key: the
+ * repeat is counted (ledgerRepeats) and reported instead of passing unseen.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -27,7 +30,7 @@ export interface LedgerLine {
   backend: string;
   model: string;
   cacheHit: boolean;
-  /** 'ok' | 'protocol-error' | 'failed' */
+  /** 'sent' (announcement of a paid request) | 'ok' | 'protocol-error' | 'failed' */
   status: string;
   inputTokens: number;
   outputTokens: number;
@@ -41,6 +44,14 @@ export interface LedgerLine {
   sendId?: string;
   /** The sendId of an earlier request for the same call that was sent and never completed (this one repeats it). */
   repeatOf?: string;
+  /** The send's idempotency key (sends.ts: derived from the call identity, sample and attempt). */
+  idempotencyKey?: string;
+  /** The send's attempt (1-based; a repeat of a lost send keeps its attempt). */
+  attempt?: number;
+  /** On the line completing a send: 'paid' (a reply arrived) or 'failed' (none). */
+  send?: 'paid' | 'failed';
+  /** Whether the idempotency key went out with the request (header name), or null (recorded only). */
+  idempotencyHeader?: string | null;
 }
 
 /** What the ledger says about requests paid more than once. */
@@ -51,7 +62,12 @@ export interface LedgerRepeats {
   repeats: LedgerLine[];
 }
 
-/** Counts lost sends and repeats in `lines` (default: the whole ledger). Pure over its input. */
+/**
+ * Counts lost sends and repeats (module doc). Pure over its input.
+ * @param lines ledger lines (default: the whole ledger; callers filter by study).
+ * @returns lostSends: the `sent` lines no line completed (same sendId); repeats: the completion
+ *   lines (status ≠ sent) that carry `repeatOf`.
+ */
 export function ledgerRepeats(lines: LedgerLine[] = readLedger()): LedgerRepeats {
   const completed = new Set(lines.filter((l) => l.status !== 'sent' && l.sendId).map((l) => l.sendId));
   return {
@@ -60,31 +76,7 @@ export function ledgerRepeats(lines: LedgerLine[] = readLedger()): LedgerRepeats
   };
 }
 
-/** The in-flight marker of a request (by cache key). */
-export function inflightFile(key: string): string {
-  return path.join(lockinHome(), 'inflight', `${key}.json`);
-}
-
-/** Reads the in-flight marker left by an earlier, unfinished send of the same request, if any. */
-export function readInflight(key: string): { sendId: string; at: string } | null {
-  try {
-    return JSON.parse(fs.readFileSync(inflightFile(key), 'utf8')) as { sendId: string; at: string };
-  } catch {
-    return null;
-  }
-}
-
-/** Writes the in-flight marker (before the request is sent). */
-export function writeInflight(key: string, marker: { sendId: string; at: string }): void {
-  fs.mkdirSync(path.dirname(inflightFile(key)), { recursive: true });
-  fs.writeFileSync(inflightFile(key), JSON.stringify(marker));
-}
-
-/** Removes the in-flight marker (the reply arrived or the call failed for good). */
-export function clearInflight(key: string): void {
-  fs.rmSync(inflightFile(key), { force: true });
-}
-
+/** `<LOCKIN_HOME>/ledger.jsonl`. */
 export function ledgerFile(): string {
   return path.join(lockinHome(), 'ledger.jsonl');
 }

@@ -4,9 +4,12 @@
  * artifacts, except the shared one-pass snapshot").
  *
  * Checks, on the condition directory (recursively) and on the outgoing request text:
- *  - reference-sql: a reference query's text, exact or by token 8-grams (rule in sqlNgrams.ts);
+ *  - reference-sql: a reference query's text, exact or by token 8-grams (rule in sqlNgrams.ts),
+ *    also inside base64, hex, character codes or a word list of string literals (decode.ts);
  *  - reference-output: a file named reference.arrow / reference.parquet / references.json, or any
- *    file whose sha256 equals a file under referencesDir(*) (every scale);
+ *    file whose sha256 equals a file under referencesDir(*) (every scale); or rows of the task's
+ *    reference output written as text (CSV, a list of tuples…), plain or encoded as above (rule
+ *    in referenceRows.ts);
  *  - label-or-score: labels*.json / labels*.csv, summary.json, records.jsonl, controls.json;
  *  - other-condition-artifact: a file (any name) whose sha256 equals another condition's artifact
  *    (plan.md, solution.py, test_solution.py at any depth) or call record (calls/), unless the same
@@ -31,6 +34,9 @@ import { lockinHome } from '../common/paths';
 import { ARTIFACTS } from '../tasks/schema';
 import { referenceSql } from './referenceSql';
 import { DEFAULT_SQL_THRESHOLDS, describeOverlap, findSqlLeaks, SqlIndex } from './sqlNgrams';
+import { decodedTexts } from './decode';
+import { buildRowIndex, findRowLeak, type RowIndex } from './referenceRows';
+import { readArrowTable } from '../compare/table';
 
 export interface PreflightInput {
   /** The directory of the condition about to call the model (its artifacts and calls/). */
@@ -45,6 +51,8 @@ export interface PreflightInput {
   requestText: string;
   /** Refuse any candidate artifact in the request (Contract-First C-0). */
   refuseCandidates?: boolean;
+  /** The task: its reference outputs (every scale) are looked for as rows written in text. */
+  taskId?: string;
 }
 
 export type LeakKind = 'reference-sql' | 'reference-output' | 'label-or-score' | 'other-condition-artifact' | 'candidate-artifact';
@@ -112,6 +120,42 @@ function sha256File(p: string): string {
   return h;
 }
 
+const rowIndexCache = new Map<string, RowIndex>();
+
+/**
+ * The row indexes of a task's reference outputs, one per scale that has one
+ * (`<LOCKIN_HOME>/data/references/sf*\/<taskId>/reference.arrow` with its schema.json), cached
+ * by file and mtime. A reference that cannot be read is skipped: the hash check above still
+ * covers the file itself.
+ */
+function referenceRowIndexes(taskId: string): { file: string; index: RowIndex }[] {
+  const root = path.join(lockinHome(), 'data', 'references');
+  if (!fs.existsSync(root)) return [];
+  const out: { file: string; index: RowIndex }[] = [];
+  for (const scale of fs.readdirSync(root)) {
+    const file = path.join(root, scale, taskId, 'reference.arrow');
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(file);
+    } catch {
+      continue;
+    }
+    const key = `${file}\0${st.mtimeMs}\0${st.size}`;
+    let index = rowIndexCache.get(key);
+    if (!index) {
+      try {
+        const schema = path.join(root, scale, taskId, 'schema.json');
+        index = buildRowIndex(readArrowTable(file, fs.existsSync(schema) ? schema : undefined).rows);
+      } catch {
+        continue;
+      }
+      rowIndexCache.set(key, index);
+    }
+    out.push({ file, index });
+  }
+  return out;
+}
+
 /** Pure: findings from file names alone (reference outputs, labels, scores). */
 export function nameFindings(relPaths: string[], root: string): LeakFinding[] {
   const out: LeakFinding[] = [];
@@ -173,12 +217,24 @@ export async function findLeaks(input: PreflightInput, sqlIndex?: SqlIndex): Pro
 
   findings.push(...nameFindings(files.map((f) => f.rel), input.conditionDir));
 
-  // Reference SQL in the request and in the directory's text files.
-  findings.push(...sqlFindings(input.requestText, 'request', index));
+  // Reference SQL and reference rows in the request and in the directory's text files, as
+  // written and decoded (decode.ts).
+  const rowIndexes = input.taskId ? referenceRowIndexes(input.taskId) : [];
+  const scan = (text: string, where: string) => {
+    for (const v of [{ how: '', text }, ...decodedTexts(text)]) {
+      const as = v.how ? ` (${v.how}-encoded)` : '';
+      findings.push(...sqlFindings(v.text, where, index).map((f) => ({ ...f, detail: `${f.detail}${as}` })));
+      for (const r of rowIndexes) {
+        const leak = findRowLeak(v.text, r.index);
+        if (leak) findings.push({ kind: 'reference-output', where, detail: `rows of the reference ${r.file} written as text${as}: ${leak.rows.length} row(s), e.g. line "${leak.example}"` });
+      }
+    }
+  };
+  scan(input.requestText, 'request');
   for (const f of files) {
     if (f.size === 0 || f.size > MAX_SCAN_BYTES || f.inToolCache) continue;
     const buf = fs.readFileSync(f.path);
-    if (isText(buf)) findings.push(...sqlFindings(buf.toString('utf8'), f.path, index));
+    if (isText(buf)) scan(buf.toString('utf8'), f.path);
   }
 
   // Reference outputs by content: compare only files whose size equals some reference file's.

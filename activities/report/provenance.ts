@@ -27,7 +27,8 @@ export interface ReplyProvenance {
   models: string[];
 }
 
-function callFiles(dir: string): string[] {
+/** Every call file under `dir` (files of any `calls/` folder at any depth), sorted. */
+export function callFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   const out: string[] = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

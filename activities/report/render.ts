@@ -11,6 +11,7 @@ import { renderDeviations, studyDeviations } from './deviations';
 import { STUDY_TASKS } from '../tasks/schema';
 import { PAPER_NAMED_TASKS } from '../tasks/eligibility';
 import type { TaskDiscrimination } from '../mutation/discrimination';
+import { repeatsParagraph, type RepeatRow } from './repeats';
 
 const MUTATION_NOTE =
   'Each frozen test_solution.py is run against the gold solution (a suite that fails gold is invalid: it is not run on the mutants and counts in no score) and against mutants of gold made by documented operators (activities/python/mutants.py: join type, semi join made inner (EXISTS / IN subquery), anti join made left outer (NOT EXISTS), price column, aggregate function, filter bound, dropped DISTINCT, alias rename (f-string names too), decimal cast, rollup removal; every join site, at most 2 sites of each other operator). Each mutant runs on the SF=0.01 database; one that agrees with the reference there runs again on the study\'s database, and only one that agrees on both is dropped as equivalent (exact scales: mutation.json). Mutation score = killed / non-equivalent mutants. Raw data: mutation.csv/.parquet (one row per suite and mutant; status not-run for the mutants of an invalid suite).';
@@ -37,6 +38,8 @@ export interface ReportAnalyses {
   robustnessKeys: Record<string, string[]>;
   /** Per study task: does its reference discriminate on the study's database. */
   discrimination: TaskDiscrimination[];
+  /** Requests sent again after their first send's reply was lost (activities/report/repeats.ts); absent = not read. */
+  repeats?: RepeatRow[];
 }
 
 /**
@@ -104,6 +107,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     '',
   );
   out.push('**Model usage** (the paper recorded no token counts; the shared initial generation is counted in every condition that inherits it)', '', T.tableUsage(extras), '');
+  if (a.repeats) out.push(repeatsParagraph(a.repeats), '');
   out.push('## Table IV. Paired within-task changes (branch − inherited one-pass, percentage points)', '', 'Quartiles are Tukey hinges (medians of the lower and upper halves; for odd n the median belongs to both halves).', '', T.tableIV(a.primary.paired), '');
   const subsetList = a.sensitivity.map((s) => `- **${s.label}** (${s.tasks.length} tasks): ${s.rule}.`).concat(a.sensitivitySkipped.map((s) => `- not computed: ${s}.`));
   out.push('## Table V. SQL re-execution and sensitivity', '', T.tableVReproduce(a.reproduce, study.tasks), '', 'Sensitivity subsets (study setting `sensitivity` in study.json; the default is the paper\'s three):', '', ...subsetList, '', T.tableVSensitivity(a.sensitivity), '');

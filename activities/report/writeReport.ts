@@ -26,6 +26,7 @@ import { readmeText } from './readme';
 import { renderReport } from './render';
 import { PAPER_SENSITIVITY, SensitivitySubsets, type SensitivitySubset } from '../../protocol/sensitivity';
 import { readReplyProvenance } from './provenance';
+import { readRepeats } from './repeats';
 
 export interface WriteReportInput {
   studyId: string;
@@ -179,11 +180,13 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   // summary.json
   const summaryFile = path.join(reportDir, 'summary.json');
   const provenance = readReplyProvenance(studyDir);
+  const repeats = readRepeats(studyDir);
   const summaryJson = {
     studyId,
     model: study.manifest.model,
     replayed: isReplayed(study),
     replyProvenance: provenance,
+    paidMoreThanOnce: repeats,
     tasks,
     scoreUnits: 'fractions in [0, 1]; rates are fractions',
     conditions: primary.summary,
@@ -201,7 +204,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
     if (spec) robustnessKeys[t] = spec.keys;
   }
   const discrimination = await discriminationOf(study, tasks);
-  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination });
+  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination, repeats });
   const mdFile = path.join(reportDir, 'report.md');
   fs.writeFileSync(mdFile, md);
   const readme = path.join(reportDir, 'README.md');

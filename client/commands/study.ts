@@ -15,7 +15,8 @@ import { assertCorpusValid, buildStudyInput, defaultModel, parseConditions, pars
 import { parseModelSpec } from '../../activities/model/spec';
 import { modelStudyId } from '../../protocol/layout';
 import type { StudyInput } from '../../protocol/inputs';
-import { loadInput, printSummary, reportFailures, runStudyWorkflow, studyWorkflowId } from '../studyRunner';
+import { loadInput, printSummary, reportFailures, runStudyWorkflow, studyWorkflowId, whileServerAway } from '../studyRunner';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { connectClient } from '../temporal';
 import { profileStudy } from '../profile';
 import { installQuietRuntime, workflowBundle } from '../../worker/createWorkers';
@@ -35,6 +36,9 @@ interface RunOpts {
   concurrency: string;
   report: boolean;
 }
+
+/** How long `study status` waits for a server that does not answer (s: 1 + 2 + 5 + 10). */
+const STATUS_RETRY_DELAYS_MS = [1000, 2000, 5000, 10_000];
 
 /** Prints the summary table of a study, or one per model of a model matrix. */
 function printStudySummary(input: StudyInput): void {
@@ -117,13 +121,20 @@ export function define(cmd: Command): void {
       const { client, connection } = await connectClient();
       try {
         const handle = client.workflow.getHandle(studyWorkflowId(id));
-        const d = await handle.describe().catch(() => {
-          throw new Error(`no study named "${id}" on this Temporal server (workflow study-${id} not found)`);
+        // A server that was just restarted may take a moment to answer: ask again for a while.
+        const d = await whileServerAway(
+          () => handle.describe(),
+          (cause) => new Error(`the Temporal server is not answering (${cause}); start it with \`npx lockin server start\` and ask again`),
+          STATUS_RETRY_DELAYS_MS,
+        ).catch((e: unknown) => {
+          if (e instanceof WorkflowNotFoundError) throw new Error(`no study named "${id}" on this Temporal server (workflow study-${id} not found)`);
+          throw e;
         });
         process.stdout.write(`study ${id}: ${d.status.name} (started ${d.startTime.toISOString()})\n`);
         if (d.status.name === 'RUNNING') {
-          const p = await handle.query(progressQuery);
-          process.stdout.write(`  ${p.tasksDone}/${p.tasksTotal} tasks done; step: ${p.step}; running: ${p.running.join(', ') || '-'}; failed: ${p.tasksFailed.join(', ') || 'none'}; calls in finished tasks: ${p.callsUsed}\n`);
+          const p = await handle.query(progressQuery).catch((e: Error) => e);
+          if (p instanceof Error) process.stdout.write(`  progress not available (${p.message.split('\n')[0]}): is a worker running? (\`npx lockin study resume ${id}\` runs one)\n`);
+          else process.stdout.write(`  ${p.tasksDone}/${p.tasksTotal} tasks done; step: ${p.step}; running: ${p.running.join(', ') || '-'}; failed: ${p.tasksFailed.join(', ') || 'none'}; calls in finished tasks: ${p.callsUsed}\n`);
         }
         printStudySummary(loadInput(id));
       } finally {

@@ -6,8 +6,9 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ApplicationFailure } from '@temporalio/common';
-import { callModel } from '../../activities/model/gateway';
-import { readLedger } from '../../activities/model/ledger';
+import { callFilePath, callModel } from '../../activities/model/gateway';
+import { appendLedger, ledgerRepeats, readLedger } from '../../activities/model/ledger';
+import { beginSend, idempotencyKey, sendStateFile } from '../../activities/model/sends';
 import { cacheDir } from '../../activities/model/cache';
 import { errorBody, generateReply, messageBody, readJson, stageRequest, startStub, Stub, tempEnv } from './support';
 
@@ -241,24 +242,65 @@ test('bad input is rejected non-retryably before anything is sent', async () => 
   expect(stub.requests).toHaveLength(0);
 });
 
-test('a request whose reply was lost (worker killed mid-call) is repeated, and the ledger counts the repeat', async () => {
-  stub.queue.push({ status: 200, body: messageBody(generateReply()) });
+test('a request whose reply was lost (worker killed mid-call) is repeated under its idempotency key, and the ledger counts the repeat', async () => {
   const dir = env.dir('snapshot');
   const req = stageRequest({ workDir: dir });
-  // What a killed worker leaves: the marker and the `sent` line of a request that never completed.
-  const { appendLedger, inflightFile, ledgerRepeats, writeInflight } = await import('../../activities/model/ledger');
+  const identity = { studyId: 'study1', taskId: 'q900', condition: 'shared', stage: 'generate', callIndex: 1, replicate: null, sample: 1, model: 'anthropic:claude-sonnet-4-6' };
+  const K1 = idempotencyKey(identity, 1);
+  stub.queue.push({ status: 200, body: messageBody(generateReply()) });
   const first = await callModel(req);
-  const key = readJson(first.callFile).cacheKey as string;
+  const call1 = readJson(first.callFile);
+  expect([call1.idempotencyKey, call1.attempt, call1.idempotencyHeader, call1.repeatOf]).toEqual([K1, 1, null, null]);
+  // The Messages API takes no idempotency header (sends.ts): nothing of the kind is sent.
+  expect(Object.keys(stub.requests[0].headers).filter((h) => /idempotency/i.test(h))).toEqual([]);
+  expect(readLedger().map((l) => [l.status, l.send, l.idempotencyKey, l.attempt])).toEqual([['sent', undefined, K1, 1], ['ok', 'paid', K1, 1]]);
+  expect(fs.existsSync(sendStateFile(identity))).toBe(false); // paid: no open send left
+
+  // What a killed worker leaves: an open send and the `sent` line of a request that never completed.
   fs.rmSync(path.join(env.home, 'cache', 'model'), { recursive: true, force: true }); // the lost reply was never cached
   fs.rmSync(path.join(env.home, 'ledger.jsonl'), { force: true });
-  writeInflight(key, { sendId: 'lost-1', at: '2026-01-01T00:00:00.000Z' });
-  appendLedger({ at: '2026-01-01T00:00:00.000Z', studyId: req.studyId, taskId: req.taskId, condition: req.condition, stage: req.stage, callIndex: req.callIndex, backend: 'anthropic', model: req.model, cacheHit: false, status: 'sent', inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, retries: 0, callFile: first.callFile, sendId: 'lost-1' });
+  const lost = beginSend(identity, call1.cacheKey);
+  expect([lost.idempotencyKey, lost.attempt]).toEqual([K1, 1]);
+  appendLedger({ at: '2026-01-01T00:00:00.000Z', studyId: req.studyId, taskId: req.taskId, condition: req.condition, stage: req.stage, callIndex: req.callIndex, backend: 'anthropic', model: req.model, cacheHit: false, status: 'sent', inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, costUsd: null, retries: 0, callFile: first.callFile, sendId: lost.sendId, idempotencyKey: lost.idempotencyKey, attempt: 1 });
   stub.queue.push({ status: 200, body: messageBody(generateReply()) });
   const again = await callModel(req);
   expect(again.cacheHit).toBe(false);
-  expect(readJson(again.callFile).repeatOf).toBe('lost-1');
+  const call2 = readJson(again.callFile);
+  expect([call2.repeatOf, call2.idempotencyKey, call2.attempt]).toEqual([lost.sendId, K1, 1]); // the lost request's key and attempt
+  expect(call2.sendId).not.toBe(lost.sendId);
   const rep = ledgerRepeats();
-  expect(rep.lostSends.map((l) => l.sendId)).toEqual(['lost-1']);
-  expect(rep.repeats.map((l) => [l.status, l.repeatOf])).toEqual([['ok', 'lost-1']]);
-  expect(fs.existsSync(inflightFile(key))).toBe(false);
+  expect(rep.lostSends.map((l) => l.sendId)).toEqual([lost.sendId]);
+  expect(rep.repeats.map((l) => [l.status, l.send, l.repeatOf, l.idempotencyKey])).toEqual([['ok', 'paid', lost.sendId, K1]]);
+  expect(rep.repeats[0].costUsd).toBeCloseTo(0.0105, 10); // the repeat's own cost (the lost request's is unknown)
+  expect(fs.existsSync(sendStateFile(identity))).toBe(false);
+});
+
+test('a send that failed is followed by a new attempt with a new idempotency key', async () => {
+  const dir = env.dir('snapshot');
+  const req = stageRequest({ workDir: dir, callIndex: 2 });
+  const identity = { studyId: 'study1', taskId: 'q900', condition: 'shared', stage: 'generate', callIndex: 2, replicate: null, sample: 1, model: 'anthropic:claude-sonnet-4-6' };
+  stub.queue.push({ status: 400, body: errorBody('invalid_request_error', 'bad') });
+  const failed = await callModel(req).catch((e) => e);
+  expect(failed).toBeInstanceOf(ApplicationFailure);
+  expect(readJson(callFilePath(dir, 2, 'generate'))).toMatchObject({ status: 'failed', attempt: 1, idempotencyKey: idempotencyKey(identity, 1) });
+  stub.queue.push({ status: 200, body: messageBody(generateReply()) });
+  const ok = await callModel(req);
+  expect(readLedger().map((l) => [l.status, l.send ?? null, l.attempt, l.idempotencyKey])).toEqual([
+    ['sent', null, 1, idempotencyKey(identity, 1)],
+    ['failed', 'failed', 1, idempotencyKey(identity, 1)],
+    ['sent', null, 2, idempotencyKey(identity, 2)],
+    ['ok', 'paid', 2, idempotencyKey(identity, 2)],
+  ]);
+  expect(ledgerRepeats()).toEqual({ lostSends: [], repeats: [] }); // a failure is not a lost send
+  expect(readJson(ok.callFile).repeatOf).toBeNull();
+});
+
+test('idempotency keys: equal for equal identity and attempt, different for any other field', () => {
+  const id = { studyId: 's', taskId: 'q3', condition: 'one-pass', stage: 'revise-1', callIndex: 2, replicate: null, sample: 1, model: 'anthropic:claude-sonnet-4-6' };
+  const k = idempotencyKey(id, 1);
+  expect(k).toMatch(/^lockin-[0-9a-f]{40}$/);
+  expect(idempotencyKey({ ...id }, 1)).toBe(k);
+  const others = [idempotencyKey(id, 2), idempotencyKey({ ...id, sample: 2 }, 1), idempotencyKey({ ...id, replicate: 'r1' }, 1), idempotencyKey({ ...id, callIndex: 3 }, 1), idempotencyKey({ ...id, studyId: 't' }, 1)];
+  expect(new Set([k, ...others]).size).toBe(6);
+  expect(() => idempotencyKey(id, 0)).toThrow('idempotencyKey: attempt must be an integer ≥ 1, got 0');
 });

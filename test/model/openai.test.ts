@@ -1,7 +1,8 @@
 /**
  * The openai: backend against a local HTTP stub of an OpenAI-compatible chat-completions server
  * (OPENAI_BASE_URL): the request as sent, 429 retried after retry-after, 5xx retried, permanent
- * 4xx and malformed bodies as clear errors, refusals, and nothing cached on failure.
+ * 4xx and malformed bodies as clear errors, refusals, nothing cached on failure, and the call's
+ * idempotency key sent as Idempotency-Key.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -9,6 +10,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { callModel } from '../../activities/model/gateway';
 import { cacheDir } from '../../activities/model/cache';
 import { readLedger } from '../../activities/model/ledger';
+import { idempotencyKey } from '../../activities/model/sends';
 import { parseModelSpec } from '../../activities/model/spec';
 import { parseChatCompletion } from '../../activities/model/backends/openai';
 import { generateReply, readJson, stageRequest, startStub, Stub, tempEnv } from './support';
@@ -69,7 +71,12 @@ test('a 429 with retry-after: 1 is retried after 1 s; the request is a chat comp
   expect(call.costUsd).toBeNull();
   expect(fs.readFileSync(res.callFile, 'utf8')).not.toContain('sk-test-secret');
   expect(readLedger().map((l) => l.status)).toEqual(['sent', 'ok']); // announced before the request, completed after
-  expect(readLedger()[1]).toMatchObject({ backend: 'openai', retries: 1, inputTokens: 1000, outputTokens: 300, costUsd: null, status: 'ok' });
+  expect(readLedger()[1]).toMatchObject({ backend: 'openai', retries: 1, inputTokens: 1000, outputTokens: 300, costUsd: null, status: 'ok', send: 'paid', idempotencyHeader: 'Idempotency-Key' });
+  // The call's idempotency key goes out with every attempt (sends.ts), outside the recorded request (and its cache key).
+  const key = idempotencyKey({ studyId: 'study1', taskId: 'q900', condition: 'shared', stage: 'generate', callIndex: 1, replicate: null, sample: 1, model: MODEL }, 1);
+  expect(stub.requests.map((r) => r.headers['idempotency-key'])).toEqual([key, key]);
+  expect([call.idempotencyKey, readLedger()[0].idempotencyKey]).toEqual([key, key]);
+  expect(call.request.headers).toEqual({});
   // Cached: the same draw again makes no request; sample 2 does.
   const again = await callModel(stageRequest({ workDir: dir, model: MODEL }));
   expect(again.cacheHit).toBe(true);

@@ -11,6 +11,7 @@ import { loadStudy } from '../../activities/scoring/study';
 import { parseMutation } from '../../activities/report/sideFiles';
 import { venvPython } from '../../activities/common/paths';
 import { provenanceCaption, provenanceParagraph } from '../../activities/report/provenance';
+import { repeatsParagraph } from '../../activities/report/repeats';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study');
 
@@ -228,3 +229,24 @@ test('with mutation.json: Figure 2 (cells framed where the run was a false pass)
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }, 120_000);
+
+test('requests paid more than once: the fixture repeat (q3 test-guided revise-1) under Model usage and in summary.json', () => {
+  const md = fs.readFileSync(path.join(reportDir, 'report.md'), 'utf8');
+  const usage = md.slice(md.indexOf('**Model usage**'), md.indexOf('## Table IV.'));
+  expect(usage).toContain(
+    '**1 request(s) paid more than once**: sent again after a worker was killed while the first send was in flight (its reply was lost): q3 test-guided revise-1 (call 2). ' +
+      'The lost requests are in the ledger (status sent, no completion) but in no record: the totals above leave them out; the repeats cost $0.0123, about what the lost requests cost on top. ' +
+      'The API takes no idempotency key, so each was billed again.',
+  );
+  const s = JSON.parse(fs.readFileSync(path.join(reportDir, 'summary.json'), 'utf8'));
+  expect(s.paidMoreThanOnce).toEqual([{ taskId: 'q3', condition: 'test-guided', stage: 'revise-1', callIndex: 2, sample: 1, replicate: null, idempotencyHeader: null, costUsd: 0.0123 }]);
+});
+
+test('repeats paragraph: none, and a keyed repeat of a second sample with an unpriced model', () => {
+  expect(repeatsParagraph([])).toBe('No request was paid more than once (no call file records a repeat of a lost request).');
+  expect(repeatsParagraph([{ taskId: 'q7', condition: 'plan-audit', stage: 'c3-audit', callIndex: 4, sample: 2, replicate: null, idempotencyHeader: 'Idempotency-Key', costUsd: null }])).toBe(
+    '**1 request(s) paid more than once**: sent again after a worker was killed while the first send was in flight (its reply was lost): q7~s2 plan-audit c3-audit (call 4, sent with its Idempotency-Key). ' +
+      'The lost requests are in the ledger (status sent, no completion) but in no record: the totals above leave them out; the repeats cost $0.0000 (1 unpriced), about what the lost requests cost on top. ' +
+      "Each went out with the lost request's idempotency key (a server that honours it answers without billing again).",
+  );
+});

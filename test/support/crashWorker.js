@@ -6,7 +6,7 @@ const fs = require('fs');
 const path = require('path');
 const { NativeConnection } = require('@temporalio/worker');
 const dist = path.resolve(__dirname, '..', '..', 'dist');
-const { createWorkers } = require(path.join(dist, 'worker', 'createWorkers'));
+const { createWorkers, installQuietRuntime } = require(path.join(dist, 'worker', 'createWorkers'));
 
 const script = JSON.parse(process.env.LOCKIN_TEST_SCRIPT);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -93,6 +93,7 @@ function note(line) {
 }
 
 (async () => {
+  installQuietRuntime(); // before the connection creates the runtime: the SDK's logs go through lockin's logger
   const connection = await NativeConnection.connect({ address: process.env.TEMPORAL_ADDRESS });
   const workers = await createWorkers({ connection, namespace: 'default', activityOverrides: overrides });
   process.stdout.write('worker ready\n');

@@ -2,7 +2,10 @@
  * Crash test (issue "The study as Temporal workflows"): SIGKILL the worker process mid-study,
  * start it again; the study completes, its run records equal an uninterrupted run's, and the
  * model backend (a local stub of the Messages API) received exactly one request per distinct
- * request: no call paid twice.
+ * request: no call paid twice. Killed while calls are in flight (issue 21, hole 7): each lost
+ * request is sent again once, billed once where the API honours its idempotency key (the
+ * stub's chat completions) and twice where it does not (the Messages API), and each repeat is
+ * reported in the ledger, the call file and the study's summary line.
  */
 import { ChildProcess, spawn } from 'child_process';
 import * as crypto from 'crypto';
@@ -19,6 +22,8 @@ import { readRunRecords } from '../../activities/store/records';
 import { REPO_ROOT, sparkTestsJar } from '../../activities/common/paths';
 import { ledgerRepeats, readLedger } from '../../activities/model/ledger';
 import { repeatsLine } from '../../client/studyRunner';
+import { idempotencyKey } from '../../activities/model/sends';
+import { modelStudyId } from '../../protocol/layout';
 
 const FENCE = '```';
 const REPLY = [
@@ -41,8 +46,12 @@ const REPLY = [
 interface Stub {
   server: http.Server;
   url: string;
-  /** sha256 of every request body received (a received request is a paid call). */
+  /** sha256 of every request body received (path included), in order. */
   bodies: string[];
+  /** The Idempotency-Key header of every request received (undefined when absent), in order. */
+  keys: (string | undefined)[];
+  /** Requests the stub billed: every Messages API request; a chat completion only the first time its Idempotency-Key is seen. */
+  billed: number;
   /** Requests received and not yet answered. */
   pending: number;
   /** When the last answer was sent (ms since epoch). */
@@ -51,22 +60,53 @@ interface Stub {
   delayFor: (n: number) => number;
 }
 
-/** A Messages API stub that answers after 200 ms (so a test can tell when no call is in flight). */
+/**
+ * A stub of the Messages API (/v1/messages) and of OpenAI-compatible chat completions
+ * (/v1/chat/completions) that answers after 200 ms (so a test can tell when no call is in
+ * flight). Chat completions honour Idempotency-Key as the IETF draft describes: a request with
+ * a key already seen gets the first request's answer and is not billed again.
+ */
 function startStub(): Promise<Stub> {
-  const stub = { bodies: [] as string[], pending: 0, lastAnswerAt: 0, delayFor: () => 200 } as Stub;
+  const stub = { bodies: [] as string[], keys: [] as (string | undefined)[], billed: 0, pending: 0, lastAnswerAt: 0, delayFor: () => 200 } as Stub;
+  const answers = new Map<string, Promise<string>>();
   stub.server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (c) => (body += c));
     req.on('end', () => {
-      stub.bodies.push(crypto.createHash('sha256').update(body).digest('hex'));
+      const openai = (req.url ?? '').endsWith('/chat/completions');
+      const key = req.headers['idempotency-key'] as string | undefined;
+      stub.bodies.push(crypto.createHash('sha256').update(`${req.url}\n${body}`).digest('hex'));
+      stub.keys.push(key);
       stub.pending += 1;
       const n = stub.bodies.length;
-      setTimeout(() => {
+      const make = () => {
+        stub.billed += 1;
+        return new Promise<string>((resolve) =>
+          setTimeout(
+            () =>
+              resolve(
+                JSON.stringify(
+                  openai
+                    ? { id: `chatcmpl_${n}`, object: 'chat.completion', model: 'stub-model', choices: [{ index: 0, message: { role: 'assistant', content: REPLY }, finish_reason: 'stop' }], usage: { prompt_tokens: 1000, completion_tokens: 200 } }
+                    : { id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: REPLY }], stop_reason: 'end_turn', usage: { input_tokens: 1000, output_tokens: 200 } },
+                ),
+              ),
+            stub.delayFor(n),
+          ),
+        );
+      };
+      let answer: Promise<string>;
+      if (openai && key && answers.has(key)) answer = answers.get(key)!;
+      else {
+        answer = make();
+        if (openai && key) answers.set(key, answer);
+      }
+      void answer.then((text) => {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ id: `msg_${n}`, type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [{ type: 'text', text: REPLY }], stop_reason: 'end_turn', usage: { input_tokens: 1000, output_tokens: 200 } }));
+        res.end(text);
         stub.pending -= 1;
         stub.lastAnswerAt = Date.now();
-      }, stub.delayFor(n));
+      });
     });
   });
   return new Promise((resolve) => stub.server.listen(0, '127.0.0.1', () => {
@@ -90,6 +130,8 @@ function startWorker(): Promise<ChildProcess> {
       LOCKIN_RUNS: runs,
       ANTHROPIC_BASE_URL: stub.url,
       ANTHROPIC_API_KEY: 'test-key',
+      OPENAI_BASE_URL: `${stub.url}/v1`,
+      OPENAI_API_KEY: 'test-key',
       LOCKIN_MODEL_RPM: '0',
       LOCKIN_TEST_SCRIPT: JSON.stringify(script),
     },
@@ -163,16 +205,20 @@ test('SIGKILL mid-study: the study completes, equals an uninterrupted run, and p
   expect(comparable('clean')).toEqual(a);
 }, 300_000);
 
-test('SIGKILL while a paid call is in flight: it is sent again once, and the ledger and the summary report that repeat', async () => {
+test('SIGKILL while two paid calls are in flight: each is sent again once under its idempotency key; the API that honours the key bills it once, the other twice, and both repeats are reported', async () => {
   fs.rmSync(path.join(home, 'cache', 'model'), { recursive: true, force: true }); // earlier studies cached the same request
-  const input = buildStudyInput({ studyId: 'inflight', tasks: ['q3'], conditions: ['one-pass'], model: 'anthropic:claude-sonnet-4-6', taskConcurrency: 1, report: false });
+  const ANTHROPIC = 'anthropic:claude-sonnet-4-6';
+  const OPENAI = 'openai:stub-model';
+  // A model matrix runs its models' sub-studies at once: both generate calls are in flight together.
+  const input = buildStudyInput({ studyId: 'inflight', tasks: ['q3'], conditions: ['one-pass'], model: ANTHROPIC, models: [ANTHROPIC, OPENAI], taskConcurrency: 1, report: false });
   const from = stub.bodies.length;
-  stub.delayFor = (n) => (n === from + 1 ? 5000 : 200); // the first request of this study is still in flight at the kill
+  const billedBefore = stub.billed;
+  stub.delayFor = (n) => (n <= from + 2 ? 5000 : 200); // the first request of each sub-study is still in flight at the kill
   let worker = await startWorker();
   const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-inflight', taskQueue: 'lockin-default' });
   const deadline = Date.now() + 60_000;
-  while (!(stub.bodies.length > from && stub.pending > 0) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  expect(stub.pending).toBe(1);
+  while (!(stub.bodies.length >= from + 2 && stub.pending === 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(stub.pending).toBe(2);
   worker.kill('SIGKILL');
   await new Promise((r) => worker.once('exit', r));
   worker = await startWorker();
@@ -182,13 +228,28 @@ test('SIGKILL while a paid call is in flight: it is sent again once, and the led
     worker.kill('SIGKILL');
     stub.delayFor = () => 200;
   }
+  // Two distinct calls (one generate per model), each sent twice; same body and same key each time.
   const sent = stub.bodies.slice(from);
-  expect(sent).toHaveLength(2); // the one distinct call of this study, paid twice: unavoidable, but not unseen
-  expect(new Set(sent).size).toBe(1);
-  const lines = readLedger().filter((l) => l.studyId === 'inflight');
-  const r = ledgerRepeats(lines);
-  expect(r.lostSends).toHaveLength(1);
-  expect(r.repeats).toHaveLength(1);
-  expect(r.repeats[0]).toMatchObject({ status: 'ok', stage: 'generate', repeatOf: r.lostSends[0].sendId });
-  expect(repeatsLine('inflight')).toBe('paid more than once: 1 request(s) sent whose reply was lost (worker killed mid-call), 1 of them sent again (repeats, in .lockin/ledger.jsonl with repeatOf)');
+  const keys = stub.keys.slice(from);
+  expect(sent).toHaveLength(4);
+  expect(new Set(sent).size).toBe(2);
+  const openaiKey = idempotencyKey({ studyId: modelStudyId('inflight', OPENAI), taskId: 'q3', condition: 'shared', stage: 'generate', callIndex: 1, replicate: null, sample: 1, model: OPENAI }, 1);
+  expect([...keys].sort()).toEqual([openaiKey, openaiKey, undefined, undefined]);
+  // Billed: the Messages API request twice (it takes no key), the chat completion once.
+  expect(stub.billed - billedBefore).toBe(3);
+  for (const [model, header] of [[ANTHROPIC, null], [OPENAI, 'Idempotency-Key']] as const) {
+    const sub = modelStudyId('inflight', model);
+    const lines = readLedger().filter((l) => l.studyId === sub);
+    const r = ledgerRepeats(lines);
+    expect(r.lostSends).toHaveLength(1);
+    expect(r.repeats).toHaveLength(1);
+    expect(r.repeats[0]).toMatchObject({ status: 'ok', send: 'paid', stage: 'generate', repeatOf: r.lostSends[0].sendId, idempotencyKey: r.lostSends[0].idempotencyKey, attempt: 1, idempotencyHeader: header });
+    const cost = model === ANTHROPIC ? '0.0060' : '0.0000'; // 1000 × $3/M + 200 × $15/M; the openai backend has no price table
+    expect(repeatsLine(sub)).toBe(
+      `paid more than once: 1 request(s) sent whose reply was lost (worker killed mid-call), 1 of them sent again: q3 shared generate call 1${header ? ` (same ${header})` : ''}; the repeats cost $${cost}, the lost requests' cost is in no record (${path.join(home, 'ledger.jsonl')}: status sent without completion; repeatOf)`,
+    );
+    // The run record's call file names the repeat.
+    const call = JSON.parse(fs.readFileSync(path.join(runs, sub, 'tasks', 'q3', 'snapshot', 'calls', '01-generate.json'), 'utf8'));
+    expect(call).toMatchObject({ repeatOf: r.lostSends[0].sendId, idempotencyHeader: header, attempt: 1 });
+  }
 }, 300_000);

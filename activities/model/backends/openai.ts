@@ -58,6 +58,8 @@ export function parseChatCompletion(text: string): Omit<BackendReply, 'retries' 
 /**
  * Sends one chat-completions request, retrying transient failures.
  * @param request the request as recorded (headers without the key; body exactly as sent).
+ * @param extraHeaders headers sent with every attempt but not part of the recorded request (and
+ *   so not of its cache key): the gateway's `Idempotency-Key` (activities/model/sends.ts).
  * @throws BackendError: retryable = false for a permanent 4xx, a malformed body or a missing key
  *   for the default root; retryable = true when transient failures outlast the retries.
  */
@@ -66,6 +68,7 @@ export async function callOpenAI(
   cfg: GatewayConfig,
   signal?: AbortSignal,
   sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)),
+  extraHeaders: Record<string, string> = {},
 ): Promise<BackendReply> {
   const base = openaiBaseUrl();
   const key = process.env.OPENAI_API_KEY?.trim();
@@ -83,7 +86,7 @@ export async function callOpenAI(
       const timeout = AbortSignal.timeout(cfg.timeoutMs);
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...request.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) },
+        headers: { 'content-type': 'application/json', ...request.headers, ...extraHeaders, ...(key ? { authorization: `Bearer ${key}` } : {}) },
         body: JSON.stringify(request.body),
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
       }).catch((e: Error) => {
