@@ -48,7 +48,11 @@ export interface StudyActivities {
   /** Executable code and test labels of a frozen run (issue 17), written to <conditionDir>/executable-labels.json. Spark queue. */
   /** reuseScope: the study id (identical runs of one study share their labels). */
   labelByExecution(req: { taskId: string; conditionDir: string; settings: SparkSettings; reuseScope?: string }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }>;
-  evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; replicate?: string; sample?: number; model?: string; params?: import('./types').ModelParams }): Promise<ComparisonOutcome>;
+  evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; replicate?: string; sample?: number; model?: string; params?: import('./types').ModelParams; labels?: boolean }): Promise<ComparisonOutcome>;
+  /** The judge call of an evaluated run (judge-input.json written), or null when there is no judge; the workflow sends it with callModel. */
+  judgeRequest(req: Parameters<StudyActivities['evaluateRun']>[0] & { comparison: ComparisonOutcome }): Promise<StageRequest | null>;
+  /** labels.json of a run from the judge's reply (null: none), the executable labels and the heuristic. */
+  labelRun(req: Parameters<StudyActivities['evaluateRun']>[0] & { comparison: ComparisonOutcome; judged: StageResult | null }): Promise<{ method: 'judge' | 'heuristic'; obligations: number; judgeError?: string }>;
 }
 
 /** The activities of prepareDatabase (workflows/prepare.ts), implemented in activities/data/. */

@@ -5,7 +5,7 @@
  */
 import type { WorkflowActivities } from '../protocol/activities';
 import { callModel } from '../activities/model';
-import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardContract, classifyEdits, writeRunRecord, completedTasks, completedTaskCalls, finishStudy, evaluateRun } from '../activities/store';
+import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardContract, classifyEdits, writeRunRecord, completedTasks, completedTaskCalls, finishStudy, evaluateRun, judgeRequest, labelRun } from '../activities/store';
 import { runPytest, smokeCheck, executeCandidate } from '../activities/execution';
 import { runEvaluatorControls } from '../activities/compare';
 import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences } from '../activities/data';
@@ -28,6 +28,8 @@ export const ACTIVITIES = {
   completedTaskCalls,
   finishStudy,
   evaluateRun,
+  judgeRequest,
+  labelRun,
   // a model matrix's combined report
   finishModels,
   // model, execution

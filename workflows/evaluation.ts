@@ -10,10 +10,11 @@ import { BUDGETS } from '../protocol/conditions';
 import type { ConditionOutcome, ConditionResult, StudyInput, StudyManifestSummary } from '../protocol/inputs';
 import { evaluationDir } from '../protocol/layout';
 import type { RunRecord, StageResult, TokenUsage } from '../protocol/types';
-import { LOCAL_STEP, SPARK_RUN } from './options';
+import { LOCAL_STEP, MODEL_CALL, SPARK_RUN } from './options';
 
 const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 const spark = proxyActivities<StudyActivities>(SPARK_RUN);
+const model = proxyActivities<StudyActivities>(MODEL_CALL);
 
 /** What the evaluation of a condition needs besides its result. */
 export interface EvaluationContext {
@@ -56,7 +57,19 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
   // Executable labels (issue 17), read by the labelling in evaluateRun; histories from before it replay without it.
   if (patched('executable-labels')) await spark.labelByExecution({ taskId, conditionDir: r.conditionDir, settings: study.settings, reuseScope: study.studyId });
   // The judge reply of a replicate or of sample k ≥ 2 is its own (activities/scoring/judge.ts).
-  const comparison = await local.evaluateRun({ studyId: study.studyId, taskId, replicate, ...(sample > 1 ? { sample } : {}), condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params });
+  const evalReq = { studyId: study.studyId, taskId, replicate, ...(sample > 1 ? { sample } : {}), condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params };
+  let comparison;
+  // The judge is a model call like any other (docs/protocol.md §5): scheduled here on the model
+  // queue, so it is in the history, cached, in the ledger and under the queue's limits. Histories
+  // from before this rule (the judge called inside evaluateRun) replay unchanged.
+  if (patched('judge-on-model-queue')) {
+    comparison = await local.evaluateRun({ ...evalReq, labels: false });
+    const request = await local.judgeRequest({ ...evalReq, comparison });
+    const judged = request ? await model.callModel(request) : null;
+    await local.labelRun({ ...evalReq, comparison, judged });
+  } else {
+    comparison = await local.evaluateRun(evalReq);
+  }
   const testPassed = !!r.pytest?.passed;
   const referenceAgreement = comparison.agree;
   const { usage, costUsd } = sumUsage(r.stages);

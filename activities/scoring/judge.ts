@@ -19,6 +19,9 @@ import type { ModelParams, StageRequest, StageResult } from '../../protocol/type
 import type { ConditionId } from '../../protocol/conditions';
 import { parseReplayText } from '../model/backends/replay';
 import type { JudgeLabel } from './autoLabels';
+import type { ComparisonOutcome, ExecutionOutcome } from '../../protocol/types';
+import type { Obligation } from '../tasks/schema';
+import type { OutputField } from './schemaRules';
 
 /**
  * Path of the judge reply in a replay corpus, or null when `model` is not a replay spec.
@@ -56,6 +59,54 @@ export function parseJudgeMarkdown(text: string, file: string): JudgeLabel[] {
 }
 
 type CallModel = (req: StageRequest) => Promise<StageResult>;
+
+/**
+ * What the judge is shown of one run (docs/protocol.md §5, the judge rubric's inputs): the task's
+ * obligations (id, statement, kind, class), the execution's status, reason, row count and output
+ * schema, and the comparison's verdict, categories and summary. Never the reference rows. Pure.
+ */
+export function judgeEvidence(obligations: Obligation[], execution: ExecutionOutcome | null | undefined, outputSchema: OutputField[] | null, comparison: ComparisonOutcome | null | undefined): unknown {
+  return {
+    obligations: obligations.map((o) => ({ id: o.id, statement: o.statement, kind: o.kind, class: o.class })),
+    execution: { status: execution?.status ?? 'not-run', reason: execution?.reason, rows: execution?.rows, schema: outputSchema },
+    comparison: comparison ? { agree: comparison.agree, categories: comparison.categories, summary: comparison.summary } : null,
+  };
+}
+
+/**
+ * The judge call of one run as a StageRequest for the gateway's `callModel` activity, scheduled by
+ * the workflow on the model queue (so it is in the history, cached, in the ledger and under the
+ * queue's rate limits): writes `<conditionDir>/judge-input.json` (the evidence) and returns the
+ * request, or null when there is no judge reply to get (a replay corpus without the file: the
+ * labels then fall back to the heuristic, said in labels.json).
+ */
+export function judgeStageRequest(req: JudgeRequest): StageRequest | null {
+  const replayFile = replayJudgeFile(req.model, req.taskId, req.condition, req.replicate, req.sample);
+  if (replayFile && !fs.existsSync(replayFile)) return null;
+  const evidenceFile = path.join(req.conditionDir, 'judge-input.json');
+  fs.writeFileSync(evidenceFile, JSON.stringify(req.evidence, null, 2));
+  return {
+    studyId: req.studyId,
+    taskId: req.taskId,
+    condition: req.condition,
+    stage: 'judge',
+    workDir: req.conditionDir,
+    callIndex: req.callIndex ?? 90,
+    model: req.model,
+    params: req.params,
+    inputs: { feedbackFile: evidenceFile },
+    ...(req.replicate ? { replicate: req.replicate } : {}),
+    ...(req.sample && req.sample > 1 ? { sample: req.sample } : {}),
+  };
+}
+
+/** The judge labels in a judge call's result (null labels with the reason when the reply is unusable). Pure. */
+export function judgeFromResult(res: StageResult): { labels: JudgeLabel[] | null; callFile?: string; error?: string } {
+  if (!res.ok) return { labels: null, callFile: res.callFile, error: `judge reply broke the protocol: ${res.protocolError ?? ''}` };
+  const out = JudgeReply.safeParse(res.json);
+  if (!out.success) return { labels: null, callFile: res.callFile, error: `judge reply invalid: ${out.error.message}` };
+  return { labels: out.data.labels, callFile: res.callFile };
+}
 
 /** The gateway's callModel when activities/model/gateway.ts exists and exports it, else null. */
 function loadGateway(): CallModel | null {
@@ -98,26 +149,9 @@ export async function obtainJudge(req: JudgeRequest): Promise<{ labels: JudgeLab
     if (replayFile) return { labels: parseJudgeMarkdown(parseReplayText(fs.readFileSync(replayFile, 'utf8'), replayFile).text, replayFile), callFile: replayFile };
     return { labels: null, error: 'no model gateway available (activities/model/gateway.ts callModel)' };
   }
-  const evidenceFile = path.join(req.conditionDir, 'judge-input.json');
-  fs.writeFileSync(evidenceFile, JSON.stringify(req.evidence, null, 2));
+  const request = judgeStageRequest(req)!;
   try {
-    const res = await gateway({
-      studyId: req.studyId,
-      taskId: req.taskId,
-      condition: req.condition,
-      stage: 'judge',
-      workDir: req.conditionDir,
-      callIndex: req.callIndex ?? 90,
-      model: req.model,
-      params: req.params,
-      inputs: { feedbackFile: evidenceFile },
-      ...(req.replicate ? { replicate: req.replicate } : {}),
-      ...(req.sample && req.sample > 1 ? { sample: req.sample } : {}),
-    });
-    if (!res.ok) return { labels: null, callFile: res.callFile, error: `judge reply broke the protocol: ${res.protocolError ?? ''}` };
-    const out = JudgeReply.safeParse(res.json);
-    if (!out.success) return { labels: null, callFile: res.callFile, error: `judge reply invalid: ${out.error.message}` };
-    return { labels: out.data.labels, callFile: res.callFile };
+    return judgeFromResult(await gateway(request));
   } catch (e) {
     return { labels: null, error: `judge call failed: ${(e as Error).message}` };
   }

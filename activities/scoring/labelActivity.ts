@@ -9,7 +9,8 @@ import type { ComparisonOutcome, ExecutionOutcome, ModelParams } from '../../pro
 import type { ConditionId } from '../../protocol/conditions';
 import { LabelsFile } from './labels';
 import { autoLabels } from './autoLabels';
-import { obtainJudge } from './judge';
+import { obtainJudge, judgeEvidence } from './judge';
+import type { JudgeLabel } from './autoLabels';
 import { loadObligations, readArtifacts, readOutputSchema } from './corpusFiles';
 import { STUDY_MODEL_PARAMS } from '../../protocol/settings';
 import { readExecutableLabels } from '../obligations/labels';
@@ -31,6 +32,12 @@ export interface LabelObligationsInput {
   params?: ModelParams;
   /** Folder holding <qid>/obligations.yaml (default: tasksRoot()). */
   tasksDir?: string;
+  /**
+   * The judge's reply when the workflow obtained it itself (a `callModel` on the model queue,
+   * workflows/evaluation.ts): its labels (null: none usable), call file and error. Given, no
+   * judge is called here; absent, the judge is obtained in-process as before (`model`).
+   */
+  judged?: { labels: JudgeLabel[] | null; callFile?: string; error?: string };
 }
 
 export interface LabelObligationsResult {
@@ -54,8 +61,8 @@ export async function labelObligations(input: LabelObligationsInput): Promise<La
   const executed = input.execution?.status === 'ok';
   const outputSchema = executed ? readOutputSchema(input.execution?.schemaFile) : null;
   const comparison = input.comparison ? { agree: input.comparison.agree, categories: input.comparison.categories } : null;
-  let judge: Awaited<ReturnType<typeof obtainJudge>> = { labels: null };
-  if (input.model) {
+  let judge: Awaited<ReturnType<typeof obtainJudge>> = input.judged ?? { labels: null };
+  if (!input.judged && input.model) {
     judge = await obtainJudge({
       studyId: input.studyId,
       taskId: input.taskId,
@@ -65,11 +72,7 @@ export async function labelObligations(input: LabelObligationsInput): Promise<La
       sample: input.sample,
       model: input.model,
       params: input.params ?? STUDY_MODEL_PARAMS,
-      evidence: {
-        obligations: obligations.map((o) => ({ id: o.id, statement: o.statement, kind: o.kind, class: o.class })),
-        execution: { status: input.execution?.status ?? 'not-run', reason: input.execution?.reason, rows: input.execution?.rows, schema: outputSchema },
-        comparison: input.comparison ? { agree: input.comparison.agree, categories: input.comparison.categories, summary: input.comparison.summary } : null,
-      },
+      evidence: judgeEvidence(obligations, input.execution, outputSchema, input.comparison),
     });
   }
   // Executable labels, when the executableLabels activity ran for this run (Spark queue).

@@ -5,6 +5,10 @@
 import * as path from 'path';
 import { compareWithReference } from '../compare/activity';
 import { labelObligations } from '../scoring/labelActivity';
+import { judgeEvidence, judgeFromResult, judgeStageRequest } from '../scoring/judge';
+import { loadObligations, readOutputSchema } from '../scoring/corpusFiles';
+import { STUDY_MODEL_PARAMS } from '../../protocol/settings';
+import type { StageRequest, StageResult } from '../../protocol/types';
 import { referencesDir } from '../common/paths';
 import { InputError, nonRetryable } from '../common/errors';
 import { loadEvaluationSpec } from '../tasks/evaluation';
@@ -25,6 +29,8 @@ export interface EvaluateRunRequest {
   /** The judge's model (the study's model); labels fall back to the documented heuristic without a reply. */
   model?: string;
   params?: ModelParams;
+  /** Label the obligations here too (default true); false when the workflow schedules the judge itself (judgeRequest, callModel, labelRun). */
+  labels?: boolean;
 }
 
 /**
@@ -58,6 +64,7 @@ export async function evaluateRun(req: EvaluateRunRequest): Promise<ComparisonOu
     outDir: evalDir,
     execution: { status: req.execution.status, reason: req.execution.reason },
   });
+  if (req.labels === false) return comparison;
   await labelObligations({
     studyId: req.studyId,
     taskId: req.taskId,
@@ -71,4 +78,34 @@ export async function evaluateRun(req: EvaluateRunRequest): Promise<ComparisonOu
     params: req.params,
   });
   return comparison;
+}
+
+/**
+ * Activity: the judge call of one evaluated run (docs/protocol.md §5), for the workflow to send
+ * through `callModel` on the model queue: writes `<conditionDir>/judge-input.json` (the evidence
+ * of scoring/judge.ts judgeEvidence) and returns the StageRequest, or null when there is no judge
+ * (no model, or a replay corpus without the run's judge file: labels fall back to the heuristic).
+ */
+export async function judgeRequest(req: EvaluateRunRequest & { comparison: ComparisonOutcome }): Promise<StageRequest | null> {
+  if (!req.model) return null;
+  const obligations = loadObligations(req.taskId);
+  const schema = req.execution.status === 'ok' ? readOutputSchema(req.execution.schemaFile) : null;
+  return judgeStageRequest({
+    studyId: req.studyId, taskId: req.taskId, condition: req.condition, conditionDir: req.conditionDir, replicate: req.replicate, sample: req.sample,
+    model: req.model, params: req.params ?? STUDY_MODEL_PARAMS, evidence: judgeEvidence(obligations, req.execution, schema, req.comparison),
+  });
+}
+
+/**
+ * Activity: labels one run's obligations (scoring/labelActivity.ts) with the judge's reply the
+ * workflow obtained (`judged`: the callModel result, null when there was no judge call), the
+ * executable labels and the documented heuristic; writes `<conditionDir>/labels.json`.
+ * @returns the labelling method and the obligation count.
+ */
+export async function labelRun(req: EvaluateRunRequest & { comparison: ComparisonOutcome; judged: StageResult | null }): Promise<{ method: 'judge' | 'heuristic'; obligations: number; judgeError?: string }> {
+  const r = await labelObligations({
+    studyId: req.studyId, taskId: req.taskId, condition: req.condition, conditionDir: req.conditionDir, replicate: req.replicate, sample: req.sample,
+    execution: req.execution, comparison: req.comparison, judged: req.judged ? judgeFromResult(req.judged) : { labels: null },
+  });
+  return { method: r.method, obligations: r.obligations, ...(r.judgeError ? { judgeError: r.judgeError } : {}) };
 }

@@ -16,6 +16,8 @@ export interface Script {
   actionable: Record<string, boolean>;
   /** Reference agreement per task (evaluation). */
   agree?: Record<string, boolean>;
+  /** Ask the judge after every evaluation (judgeRequest returns a 'judge' call); default: no judge. */
+  judge?: boolean;
 }
 
 export interface ScriptedLog {
@@ -24,6 +26,8 @@ export interface ScriptedLog {
   pytestRuns: string[];
   /** Every request as the workflow made it, by the same key. */
   requests: Record<string, StageRequest>;
+  /** Every activity of the evaluation in order, "<task>/<condition> <activity>[ <detail>]". */
+  evaluation: string[];
 }
 
 function runIndex(label: string): number {
@@ -40,7 +44,7 @@ function conditionOf(dir: string): { taskId: string; condition: string } {
 
 /** Builds the scripted activity set and the log it fills. */
 export function scriptedActivities(script: Script): { activities: Record<string, (...a: any[]) => Promise<unknown>>; log: ScriptedLog } {
-  const log: ScriptedLog = { modelCalls: [], pytestRuns: [], requests: {} };
+  const log: ScriptedLog = { modelCalls: [], pytestRuns: [], requests: {}, evaluation: [] };
   const callModel = async (req: StageRequest): Promise<StageResult> => {
     const key = `${req.taskId}/${req.condition}/${req.stage}${req.replicate ? `@${req.replicate}` : ''}`;
     log.modelCalls.push(key);
@@ -105,10 +109,20 @@ export function scriptedActivities(script: Script): { activities: Record<string,
     fs.mkdirSync(req.outDir, { recursive: true });
     return { status: 'ok', rows: 1, isolation: 'scripted', durationMs: 1, outputFile: path.join(req.outDir, 'output.arrow'), schemaFile: path.join(req.outDir, 'schema.json') };
   };
-  const evaluateRun = async (req: { taskId: string }): Promise<ComparisonOutcome> => {
+  const evaluateRun = async (req: { taskId: string; condition: string; labels?: boolean }): Promise<ComparisonOutcome> => {
+    log.evaluation.push(`${req.taskId}/${req.condition} evaluateRun labels=${req.labels ?? true}`);
     const agree = script.agree?.[req.taskId] ?? false;
     return agree ? { agree, categories: [], summary: 'agrees' } : { agree, categories: ['values'], primaryCategory: 'values', summary: 'values differ' };
   };
   const labelByExecution = async (req: { conditionDir: string }) => ({ file: path.join(req.conditionDir, 'executable-labels.json'), code: 0, test: 0, suitePassesGold: false });
-  return { activities: { callModel, runPytest, smokeCheck, executeCandidate, evaluateRun, labelByExecution }, log };
+  const judgeRequest = async (req: { studyId: string; taskId: string; condition: string; conditionDir: string; model?: string; params?: StageRequest['params']; comparison: ComparisonOutcome }): Promise<StageRequest | null> => {
+    log.evaluation.push(`${req.taskId}/${req.condition} judgeRequest agree=${req.comparison.agree}`);
+    if (!script.judge) return null;
+    return { studyId: req.studyId, taskId: req.taskId, condition: req.condition as StageRequest['condition'], stage: 'judge', workDir: req.conditionDir, callIndex: 90, model: req.model ?? 'scripted', params: req.params!, inputs: {} };
+  };
+  const labelRun = async (req: { taskId: string; condition: string; judged: StageResult | null }) => {
+    log.evaluation.push(`${req.taskId}/${req.condition} labelRun judged=${req.judged ? `${req.judged.stage}:${req.judged.backend}` : 'none'}`);
+    return { method: req.judged ? ('judge' as const) : ('heuristic' as const), obligations: 0 };
+  };
+  return { activities: { callModel, runPytest, smokeCheck, executeCandidate, evaluateRun, labelByExecution, judgeRequest, labelRun }, log };
 }
