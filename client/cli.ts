@@ -64,5 +64,10 @@ export async function buildProgram(load: readonly CommandEntry[] = []): Promise<
 /** Parses argv and runs the chosen command, loading only its module. */
 export async function main(argv: string[]): Promise<void> {
   const entry = requestedCommand(argv.slice(2));
+  // `lockin nosuch --help` would print the top-level help and exit 0: an unknown name is an error first.
+  const word = argv.slice(2).find((a) => !a.startsWith('-'));
+  if (!entry && word !== undefined && word !== 'help') {
+    throw Object.assign(new Error(`unknown command '${word}' (commands: ${COMMANDS.map((c) => c.name).join(', ')}; \`lockin --help\` lists them)`), { exitCode: 1 });
+  }
   await (await buildProgram(entry ? [entry] : [])).parseAsync(argv);
 }

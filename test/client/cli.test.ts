@@ -19,7 +19,7 @@ jest.mock('../../client/commands/study', () => mockTrap('study'));
 jest.mock('../../client/commands/report', () => mockTrap('report'));
 jest.mock('../../client/commands/labels', () => mockTrap('labels'));
 
-import { buildProgram, COMMANDS, requestedCommand } from '../../client/cli';
+import { buildProgram, COMMANDS, main, requestedCommand } from '../../client/cli';
 
 describe('lazy CLI', () => {
   test('requestedCommand: the first word, or the word after help; none for top-level help or an unknown name', () => {
@@ -43,5 +43,12 @@ describe('lazy CLI', () => {
     expect(compare.options.map((o) => o.long)).toEqual(expect.arrayContaining(['--keys', '--atol', '--rtol', '--json']));
     expect(mockLoaded).toEqual([]);
     await expect(buildProgram([requestedCommand(['study'])!])).rejects.toThrow('client/commands/study was loaded');
+  });
+  test('an unknown command is an error, with --help too (exit code 1), and loads nothing', async () => {
+    const before = mockLoaded.length;
+    for (const args of [['nosuch', '--help'], ['nosuch']]) {
+      await expect(main(['node', 'lockin', ...args])).rejects.toMatchObject({ exitCode: 1, message: expect.stringMatching(/^unknown command 'nosuch' \(commands: doctor, server, /) });
+    }
+    expect(mockLoaded.length).toBe(before);
   });
 });
