@@ -6,7 +6,8 @@
  *     solution does not import, or the run crashed);
  *   - test label of O = the candidate's own suite, when it passes on gold, run on O's
  *     violation: fails → covered, passes → not-covered; a suite that fails on gold is
- *     invalid-on-gold and every test label says so (never counted as coverage).
+ *     invalid-on-gold and every test label says so (never counted as coverage). The violations
+ *     are applied from their diffs (tasks/violation.ts) into `<workDir>/violations/<id>/`.
  * Both runs are sandboxed pytest processes (activities/mutation/suites.ts) on the Spark queue.
  * Obligations without an executable form get no executable label: the judge (or, as a
  * labelled last resort, the heuristic) labels them in autoLabels.
@@ -19,6 +20,7 @@ import type { SparkSettings } from '../../protocol/settings';
 import { tasksRoot } from '../common/paths';
 import { runSuiteOnVariants } from '../mutation/suites';
 import { readTaskForms } from '../tasks/executable';
+import { writeViolationSolutions } from '../tasks/violation';
 import { loadTask } from '../tasks/load';
 import { CODE_LABELS } from '../scoring/labels';
 import { executableLabel } from './accuracy';
@@ -55,6 +57,7 @@ export interface ExecutableLabelsInput {
  * A missing solution.py labels every code dimension execution-failed; a missing suite labels
  * every test dimension invalid-on-gold (there is no suite to measure).
  * Returns: the file's path and content (empty maps when the task has no executable forms).
+ * @throws InputError naming a violation.diff that no longer applies to gold (tasks/violation.ts).
  */
 export async function executableLabels(input: ExecutableLabelsInput): Promise<{ file: string; labels: ExecutableLabelsFile }> {
   const root = input.tasksDir ?? tasksRoot();
@@ -85,7 +88,8 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
       out.suiteOnGold = { passed: false, failure: 'no test_solution.py' };
       for (const f of executable) out.test[f.id] = { label: 'invalid-on-gold', evidence: 'no test_solution.py' };
     } else {
-      const variants = [{ id: 'gold', solutionFile: path.join(task.dir, 'gold', 'solution.py') }, ...executable.map((f) => ({ id: f.id, solutionFile: f.violation! }))];
+      const applied = writeViolationSolutions(task.dir, executable.map((f) => f.id), path.join(work, 'violations'));
+      const variants = [{ id: 'gold', solutionFile: path.join(task.dir, 'gold', 'solution.py') }, ...executable.map((f) => ({ id: f.id, solutionFile: applied.get(f.id)! }))];
       const runs = await runSuiteOnVariants({ suiteFile: suite, variants, settings: input.settings, outDir: path.join(work, 'suite'), stopIfGoldFails: true });
       const gold = runs[0];
       out.suiteOnGold = { passed: gold.passed, ...(gold.failure ? { failure: gold.failure } : {}) };
