@@ -1,7 +1,8 @@
 /**
  * The code labellers measured on known truth (issue 17, "The labeller measured on known truth").
  * On gold every obligation is satisfied; on the violation of obligation O, O is violated and
- * every other obligation is satisfied (a violation breaks one obligation, as far as can be told).
+ * every other obligation is satisfied (a violation breaks one obligation, as far as can be told),
+ * except those its violation.diff declares it cannot help breaking too ("# Also violates O7: why").
  * Each labeller labels the same variants, and its labels are tallied against that truth:
  *   - executable: the obligation's acceptance tests on the variant (all pass → satisfied);
  *   - schema-rule: the obligation's `rule` on the variant's output schema (schemaRules.ts);
@@ -25,6 +26,8 @@ export type Truth = 'satisfied' | 'violated';
 export interface VariantEvidence {
   variant: string;
   violates: string | null;
+  /** Obligations the violation declares it cannot help breaking too ("# Also violates O7: why"). */
+  alsoViolates?: string[];
   /** The acceptance tests' run on it. */
   run: VariantRun;
   /** Its solution.py text. */
@@ -81,7 +84,7 @@ export function measureLabellers(obligations: ReadonlyArray<Obligation>, forms: 
   const acc = Object.fromEntries(LABELLERS.map((l) => [l, empty(l)])) as Record<Labeller, LabellerAccuracy>;
   for (const v of variants) {
     for (const ob of obligations) {
-      const truth: Truth = v.violates === ob.id ? 'violated' : 'satisfied';
+      const truth: Truth = v.violates === ob.id || (v.alsoViolates ?? []).includes(ob.id) ? 'violated' : 'satisfied';
       const form = forms.find((f) => f.id === ob.id);
       if (form?.status === 'executable') tally(acc.executable, ob, truth, executableLabel(v.run, form.tests));
       if (ob.rule && v.output?.schema) tally(acc['schema-rule'], ob, truth, checkRule(ob.rule, v.output.schema).label);

@@ -3,9 +3,12 @@
  * tasks/README.md "Executable obligations", read by activities/tasks/executable.ts).
  *
  * For one task:
+ *   0. every violation.diff is applied to gold (tasks/violation.ts); one that no longer applies
+ *      is a format problem naming the file, and its obligation is not run;
  *   1. the acceptance tests run, sandboxed, on gold and on every violation, each test recorded
  *      (activities/mutation/suites.ts with `full`): every test must pass on gold, and each
- *      violation must fail at least one test of its own obligation (it is "killed");
+ *      violation must fail at least one test of its own obligation (it is "killed") and no test
+ *      of another obligation, unless its violation.diff declares "# Also violates O7: why";
  *   2. every violation (and gold) runs on databaseDir(scale) and is compared with the reference,
  *      the way the mutation analysis decides equivalence (generate.ts mutantOutputs +
  *      compareOutputs): a violation that agrees with the reference is reported "equivalent" at
@@ -23,6 +26,7 @@ import { compareOutputs } from '../compare/activity';
 import { mutantOutputs } from '../mutation/generate';
 import { runSuiteOnVariants, type TestOutcome, type VariantRun } from '../mutation/suites';
 import { readTaskForms, type FormStatus } from '../tasks/executable';
+import { applyViolation, GOLD_SOLUTION, VIOLATION_FILE } from '../tasks/violation';
 import { loadTask, type TaskProblem, formatProblem } from '../tasks/load';
 import type { Obligation, TaskSpec } from '../tasks/schema';
 import { parseSparkSchema, type OutputField } from '../scoring/schemaRules';
@@ -44,6 +48,10 @@ export interface ObligationCheck {
   goldPasses: boolean | null;
   /** A test of this obligation failed on its own violation (null: no violation or not run). */
   killed: boolean | null;
+  /** Other obligations whose acceptance tests fail on this obligation's violation (a violation breaks one obligation: each is a failure unless declared). */
+  alsoFails: string[];
+  /** Other obligations the violation.diff declares it cannot help breaking ("# Also violates O7: why"). */
+  alsoDeclared: string[];
   reference: ReferenceVerdict;
   referenceSummary?: string;
   /** Failures of this obligation (empty = ok); "equivalent" is a note, not a failure. */
@@ -86,6 +94,23 @@ export function testsPass(run: VariantRun | undefined, names: string[]): boolean
   return names.every((n) => run.tests!.some((t: TestOutcome) => t.name === n && t.outcome === 'passed'));
 }
 
+/**
+ * The other obligations whose acceptance tests fail (or error) on the violation of `own`: each
+ * failing test not marked with `own` counts for every obligation its markers name.
+ * Returns: [{id, tests}] in order of first failing test; empty when the run recorded no tests.
+ */
+export function crossFailures(run: VariantRun | undefined, own: string): { id: string; tests: string[] }[] {
+  const out: { id: string; tests: string[] }[] = [];
+  for (const t of run?.tests ?? []) {
+    if (t.outcome === 'passed' || t.outcome === 'skipped' || t.obligations.includes(own)) continue;
+    for (const id of t.obligations) {
+      const e = out.find((x) => x.id === id) ?? out[out.push({ id, tests: [] }) - 1];
+      e.tests.push(t.name);
+    }
+  }
+  return out;
+}
+
 function firstLine(s: string | undefined, n = 240): string {
   return (s ?? '').split('\n')[0].slice(0, n);
 }
@@ -104,14 +129,31 @@ export async function checkTaskObligations(opts: { qid: string; scale: number; s
   const forms = readTaskForms(task.dir, task.qid, obligations, task.obligationsFile);
   const problems = forms.problems.map((p: TaskProblem) => formatProblem(p));
   const notes: string[] = [];
-  const goldFile = path.join(task.dir, 'gold', 'solution.py');
+  const goldFile = path.join(task.dir, GOLD_SOLUTION);
   const work = opts.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `lockin-obligations-${task.qid}-`));
-  const withViolation = forms.forms.filter((f) => f.violation);
+  // The applied violations, `<work>/violations/<id>/solution.py`; a diff that does not apply is
+  // already a problem of readTaskForms (naming the file) and its obligation is not run.
+  const solutions = new Map<string, string>();
+  const texts = new Map<string, string>();
+  const goldText = fs.existsSync(goldFile) ? fs.readFileSync(goldFile, 'utf8') : '';
+  for (const f of forms.forms.filter((x) => x.violation)) {
+    try {
+      const text = applyViolation(goldText, fs.readFileSync(f.violation!, 'utf8'), f.violation!, f.id);
+      const file = path.join(work, 'violations', f.id, 'solution.py');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, text);
+      solutions.set(f.id, file);
+      texts.set(f.id, text);
+    } catch {
+      /* reported by readTaskForms */
+    }
+  }
+  const withViolation = forms.forms.filter((f) => solutions.has(f.id));
   let runs = new Map<string, VariantRun>();
   const outputs = new Map<string, { status: string; reason?: string; agree?: boolean; categories?: FailureCategory[]; summary?: string; schema?: OutputField[] }>();
   try {
     if (forms.acceptance) {
-      const variants = [{ id: 'gold', solutionFile: goldFile }, ...withViolation.map((f) => ({ id: f.id, solutionFile: f.violation! }))];
+      const variants = [{ id: 'gold', solutionFile: goldFile }, ...withViolation.map((f) => ({ id: f.id, solutionFile: solutions.get(f.id)! }))];
       const res = await runSuiteOnVariants({ suiteFile: forms.acceptance, variants, settings: opts.settings, outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) } });
       runs = new Map(res.map((r) => [r.variant, r]));
     } else notes.push('no acceptance tests (acceptance/test_acceptance.py)');
@@ -123,7 +165,7 @@ export async function checkTaskObligations(opts: { qid: string; scale: number; s
       const dirs = ids.map((id) => {
         const d = path.join(work, 'outputs', id);
         fs.mkdirSync(d, { recursive: true });
-        fs.copyFileSync(id === 'gold' ? goldFile : forms.forms.find((f) => f.id === id)!.violation!, path.join(d, 'solution.py'));
+        fs.copyFileSync(id === 'gold' ? goldFile : solutions.get(id)!, path.join(d, 'solution.py'));
         return d;
       });
       const results = await mutantOutputs({ dirs, scale: opts.scale, settings: opts.settings });
@@ -158,6 +200,12 @@ export async function checkTaskObligations(opts: { qid: string; scale: number; s
       killed = run?.tests ? !testsPass(run, f.tests) : run ? run.status !== 'completed' || !run.passed : null;
       if (killed === false) failures.push('the violation passes its own acceptance tests');
     }
+    const alsoDeclared = f.also ?? [];
+    const alsoFails = crossFailures(runs.get(o.id), o.id);
+    for (const x of alsoFails.filter((a) => !alsoDeclared.includes(a.id)))
+      failures.push(`the violation also fails the acceptance tests of ${x.id} (${x.tests.join(', ')}): isolate it, or declare "# Also violates ${x.id}: why" in its ${VIOLATION_FILE}`);
+    for (const d of alsoDeclared.filter((a) => runs.has(o.id) && !alsoFails.some((x) => x.id === a)))
+      failures.push(`its ${VIOLATION_FILE} declares it also violates ${d}, but ${d}'s acceptance tests pass on it`);
     let reference: ReferenceVerdict = f.violation ? (outputs.size ? 'not-run' : 'no-reference') : 'not-run';
     let referenceSummary: string | undefined;
     const out = outputs.get(o.id);
@@ -169,15 +217,15 @@ export async function checkTaskObligations(opts: { qid: string; scale: number; s
       if (reference === 'error') failures.push(`the violation could not be run on SF=${opts.scale}: ${referenceSummary}`);
       if (reference === 'raises') failures.push(`the violation raises on SF=${opts.scale} (a violation breaks a meaning, not the run): ${referenceSummary}`);
     }
+    if (f.violation && !solutions.has(o.id)) failures.push('its violation.diff does not apply to gold (see the problem naming the file)');
     if (f.status === 'incomplete') failures.push(f.note ?? 'incomplete');
-    return { id: o.id, class: o.class, kind: o.kind, form: f.status, ...(f.note ? { note: f.note } : {}), tests: f.tests.length, goldPasses, killed, reference, ...(referenceSummary ? { referenceSummary } : {}), failures };
+    return { id: o.id, class: o.class, kind: o.kind, form: f.status, ...(f.note ? { note: f.note } : {}), tests: f.tests.length, goldPasses, killed, alsoFails: alsoFails.map((x) => x.id), alsoDeclared, reference, ...(referenceSummary ? { referenceSummary } : {}), failures };
   });
   const evidence: VariantEvidence[] = [];
-  const solutionText = (file: string) => fs.readFileSync(file, 'utf8');
-  if (gold) evidence.push({ variant: 'gold', violates: null, run: gold, solution: solutionText(goldFile), output: outputs.get('gold') });
+  if (gold) evidence.push({ variant: 'gold', violates: null, run: gold, solution: goldText, output: outputs.get('gold') });
   for (const f of withViolation) {
     const run = runs.get(f.id);
-    if (run) evidence.push({ variant: f.id, violates: f.id, run, solution: solutionText(f.violation!), output: outputs.get(f.id) });
+    if (run) evidence.push({ variant: f.id, violates: f.id, ...(f.also ? { alsoViolates: f.also } : {}), run, solution: texts.get(f.id)!, output: outputs.get(f.id) });
   }
   const labellers = measureLabellers(obligations, forms.forms, evidence);
   const ok = problems.length === 0 && goldFailures.length === 0 && checks.every((c) => c.failures.length === 0);

@@ -6,7 +6,8 @@
  *     solution does not import, or the run crashed);
  *   - test label of O = the candidate's own suite, when it passes on gold, run on O's
  *     violation: fails → covered, passes → not-covered; a suite that fails on gold is
- *     invalid-on-gold and every test label says so (never counted as coverage).
+ *     invalid-on-gold and every test label says so (never counted as coverage). The violations
+ *     are applied from their diffs (tasks/violation.ts) into `<workDir>/violations/<id>/`.
  * Both runs are sandboxed pytest processes (activities/mutation/suites.ts) on the Spark queue.
  * Obligations without an executable form get no executable label: the judge (or, as a
  * labelled last resort, the heuristic) labels them in autoLabels.
@@ -20,6 +21,7 @@ import { tasksRoot } from '../common/paths';
 import { runSuiteOnVariants } from '../mutation/suites';
 import { reuseKey, reuseRun } from '../execution/reuse';
 import { readTaskForms } from '../tasks/executable';
+import { writeViolationSolutions } from '../tasks/violation';
 import { loadTask } from '../tasks/load';
 import { CODE_LABELS } from '../scoring/labels';
 import { executableLabel } from './accuracy';
@@ -62,6 +64,7 @@ export interface ExecutableLabelsInput {
  * A missing solution.py labels every code dimension execution-failed; a missing suite labels
  * every test dimension invalid-on-gold (there is no suite to measure).
  * Returns: the file's path and content (empty maps when the task has no executable forms).
+ * @throws InputError naming a violation.diff that no longer applies to gold (tasks/violation.ts).
  */
 export async function executableLabels(input: ExecutableLabelsInput): Promise<{ file: string; labels: ExecutableLabelsFile }> {
   const root = input.tasksDir ?? tasksRoot();
@@ -117,7 +120,8 @@ async function labelRuns(
       out.suiteOnGold = { passed: false, failure: 'no test_solution.py' };
       for (const f of executable) out.test[f.id] = { label: 'invalid-on-gold', evidence: 'no test_solution.py' };
     } else {
-      const variants = [{ id: 'gold', solutionFile: goldFile }, ...executable.map((f) => ({ id: f.id, solutionFile: f.violation! }))];
+      const applied = writeViolationSolutions(task.dir, executable.map((f) => f.id), path.join(work, 'violations'));
+      const variants = [{ id: 'gold', solutionFile: goldFile }, ...executable.map((f) => ({ id: f.id, solutionFile: applied.get(f.id)! }))];
       const runs = await runSuiteOnVariants({ suiteFile: suite, variants, settings: input.settings, outDir: path.join(work, 'suite'), stopIfGoldFails: true });
       if (runs.some(unstable)) stable = false;
       const gold = runs[0];

@@ -1,8 +1,8 @@
 /**
  * The executable forms of a task's obligations (tasks/README.md "Executable obligations";
  * issue 17): per obligation either
- *   - a violation `tasks/<qid>/obligations/<Oid>/violation.py` (gold changed to break this one
- *     obligation) and at least one acceptance test in `tasks/<qid>/acceptance/test_acceptance.py`
+ *   - a violation `tasks/<qid>/obligations/<Oid>/violation.diff` (a unified diff against
+ *     gold/solution.py that breaks this one obligation; violation.ts) and at least one acceptance test in `tasks/<qid>/acceptance/test_acceptance.py`
  *     marked `@pytest.mark.obligation("<Oid>")`, or
  *   - `executable: false` with a `reason` in obligations.yaml.
  * This module only reads the layout and checks it names existing obligations; running the
@@ -12,15 +12,16 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { Obligation } from './schema';
 import { displayPath, type TaskProblem } from './load';
+import { applyViolation, GOLD_SOLUTION, parseViolationDiff, VIOLATION_FILE, ViolationError } from './violation';
 
 /** The acceptance test file of a task folder. */
 export function acceptanceFile(taskDir: string): string {
   return path.join(taskDir, 'acceptance', 'test_acceptance.py');
 }
 
-/** The violation of obligation `id` in a task folder. */
+/** The violation (a diff against gold) of obligation `id` in a task folder. */
 export function violationFile(taskDir: string, id: string): string {
-  return path.join(taskDir, 'obligations', id, 'violation.py');
+  return path.join(taskDir, 'obligations', id, VIOLATION_FILE);
 }
 
 /** One acceptance test and the obligations its markers name. */
@@ -39,8 +40,10 @@ export type FormStatus = 'executable' | 'not-executable' | 'missing' | 'incomple
 export interface ObligationForm {
   id: string;
   status: FormStatus;
-  /** Absolute path of violation.py, when present. */
+  /** Absolute path of violation.diff, when present (apply it with violation.ts before running it). */
   violation?: string;
+  /** Other obligations the violation declares it breaks too ("# Also violates O7: why"). */
+  also?: string[];
   /** Names of the acceptance tests marked with this obligation. */
   tests: string[];
   /** For not-executable: the stated reason; for incomplete: what is missing. */
@@ -93,7 +96,8 @@ export function parseAcceptanceTests(text: string, file: string): { tests: Accep
 
 /**
  * Reads a task folder's executable forms and checks that they fit its obligations: every
- * violation folder and every marker names an existing obligation; an obligation with
+ * violation folder and every marker names an existing obligation; every violation.diff parses
+ * and applies to gold/solution.py (violation.ts; a leftover violation.py is a problem); an obligation with
  * `executable: false` has neither; an obligation with a violation has a test and vice versa
  * (otherwise "incomplete", a problem). An obligation with neither and no reason is "missing"
  * (reported, not a format problem: the corpus is written one obligation at a time).
@@ -114,12 +118,31 @@ export function readTaskForms(taskDir: string, qid: string, obligations: Readonl
         if (!ids.has(o)) problems.push({ file: shown, field: `line ${t.line}`, message: `${t.name} is marked with obligation ${o}, which ${obligationsFile} does not define` });
   }
   const oblDir = path.join(taskDir, 'obligations');
+  const goldAbs = path.join(taskDir, GOLD_SOLUTION);
+  const gold = fs.existsSync(goldAbs) ? fs.readFileSync(goldAbs, 'utf8') : undefined;
+  const also = new Map<string, string[]>();
   if (fs.existsSync(oblDir)) {
     for (const e of fs.readdirSync(oblDir, { withFileTypes: true })) {
       const shown = displayPath(path.join(oblDir, e.name));
+      const diffAbs = path.join(oblDir, e.name, VIOLATION_FILE);
       if (!e.isDirectory()) problems.push({ file: shown, field: '', message: 'not a folder: obligations/ holds one folder per obligation id' });
       else if (!ids.has(e.name)) problems.push({ file: shown, field: '', message: `a violation for ${e.name}, which ${obligationsFile} does not define` });
-      else if (!fs.existsSync(path.join(oblDir, e.name, 'violation.py'))) problems.push({ file: shown, field: '', message: 'no violation.py in the folder' });
+      else if (fs.existsSync(path.join(oblDir, e.name, 'violation.py'))) problems.push({ file: displayPath(path.join(oblDir, e.name, 'violation.py')), field: '', message: `a violation is stored as ${VIOLATION_FILE} (a diff against gold): write it with \`lockin obligations diff\`` });
+      else if (!fs.existsSync(diffAbs)) problems.push({ file: shown, field: '', message: `no ${VIOLATION_FILE} in the folder` });
+      else if (gold === undefined) problems.push({ file: displayPath(diffAbs), field: '', message: `no ${GOLD_SOLUTION} to apply it to` });
+      else {
+        const shownDiff = displayPath(diffAbs);
+        const text = fs.readFileSync(diffAbs, 'utf8');
+        try {
+          applyViolation(gold, text, shownDiff, e.name);
+          const declared = parseViolationDiff(text, shownDiff, e.name).also.map((a) => a.id);
+          for (const a of declared) if (!ids.has(a)) problems.push({ file: shownDiff, field: '', message: `"Also violates ${a}": ${obligationsFile} does not define ${a}` });
+          also.set(e.name, declared);
+        } catch (err) {
+          if (!(err instanceof ViolationError)) throw err;
+          problems.push({ file: shownDiff, field: err.field ?? '', message: err.detail });
+        }
+      }
     }
   }
   const forms: ObligationForm[] = obligations.map((o, i) => {
@@ -131,9 +154,9 @@ export function readTaskForms(taskDir: string, qid: string, obligations: Readonl
         problems.push({ file: obligationsFile, field: `obligations[${i}].executable`, message: `${o.id} is executable: false but has ${violation ? 'a violation' : 'acceptance tests'}` });
       return { id: o.id, status: 'not-executable', tests: own, note: o.reason };
     }
-    if (violation && own.length > 0) return { id: o.id, status: 'executable', violation, tests: own };
+    if (violation && own.length > 0) return { id: o.id, status: 'executable', violation, tests: own, ...(also.get(o.id)?.length ? { also: also.get(o.id) } : {}) };
     if (!violation && own.length === 0) return { id: o.id, status: 'missing', tests: [] };
-    const note = violation ? `${o.id} has a violation but no acceptance test marked with it` : `${o.id} has acceptance tests but no obligations/${o.id}/violation.py`;
+    const note = violation ? `${o.id} has a violation but no acceptance test marked with it` : `${o.id} has acceptance tests but no obligations/${o.id}/${VIOLATION_FILE}`;
     problems.push({ file: obligationsFile, field: `obligations[${i}]`, message: note });
     return { id: o.id, status: 'incomplete', ...(violation ? { violation } : {}), tests: own, note };
   });

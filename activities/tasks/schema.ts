@@ -88,7 +88,7 @@ export const Obligation = z
     /**
      * `false` for an obligation with no executable form (no violation, no acceptance test),
      * e.g. a plan-only obligation; `reason` then says why. Absent: the obligation is meant to
-     * have a violation `obligations/<id>/violation.py` and acceptance tests marked with its id
+     * have a violation `obligations/<id>/violation.diff` (a diff against gold) and acceptance tests marked with its id
      * (tasks/README.md "Executable obligations").
      */
     executable: z.literal(false).optional(),

@@ -1,6 +1,7 @@
 /**
  * Executable obligations (issue 17): the format reader, `obligations check` on a fixture task
- * whose answers are known (test/fixtures/obligations/tasks/q3: O8 a real violation, O9 a
+ * whose answers are known (test/fixtures/obligations/tasks/q3, violations stored as diffs against
+ * its gold: O8 a real violation, O9 a
  * violation that changes nothing, O12 a violation no SF=0.01 row exposes, a test marked with an
  * obligation that does not exist), and executable labels that a comment cannot move.
  */
@@ -70,7 +71,7 @@ describe('on the SF=0.01 database', () => {
     const by = Object.fromEntries(r.obligations.map((o) => [o.id, o]));
     expect(r.ok).toBe(false);
     expect(r.goldFailures).toEqual([]);
-    expect(by.O8).toMatchObject({ form: 'executable', goldPasses: true, killed: true, reference: 'disagrees', failures: [] });
+    expect(by.O8).toMatchObject({ form: 'executable', goldPasses: true, killed: true, alsoFails: [], alsoDeclared: [], reference: 'disagrees', failures: [] });
     expect(by.O9).toMatchObject({ goldPasses: true, killed: false, reference: 'equivalent', failures: ['the violation passes its own acceptance tests'] });
     // q3 has 20 rows at SF=0.01: dropping LIMIT 100 changes nothing there, but the test sees it.
     expect(by.O12).toMatchObject({ killed: true, reference: 'equivalent', failures: [] });
