@@ -12,7 +12,7 @@ import type {
   StageRequest,
   StageResult,
 } from './types';
-import type { SparkSettings } from './settings';
+import type { SparkMode, SparkSettings } from './settings';
 import type { ConditionId } from './conditions';
 import type { StudyInput, StudyManifestSummary } from './inputs';
 import type { AnalyzeResult, BuildResult, GenerateResult, LoadResult } from './data';
@@ -46,7 +46,7 @@ export interface StudyActivities {
   smokeCheck(req: { dir: string; scale: number; settings: SparkSettings }): Promise<SmokeOutcome>;
   executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string }): Promise<ExecutionOutcome>;
   /** Executable code and test labels of a frozen run (issue 17), written to <conditionDir>/executable-labels.json. Spark queue. */
-  labelByExecution(req: { taskId: string; conditionDir: string; settings: SparkSettings }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }>;
+  labelByExecution(req: { taskId: string; conditionDir: string; settings: SparkSettings; sparkMode?: SparkMode }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }>;
   evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; replicate?: string; sample?: number; model?: string; params?: import('./types').ModelParams }): Promise<ComparisonOutcome>;
 }
 

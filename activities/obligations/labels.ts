@@ -15,7 +15,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
-import type { SparkSettings } from '../../protocol/settings';
+import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import { tasksRoot } from '../common/paths';
 import { runSuiteOnVariants } from '../mutation/suites';
 import { readTaskForms } from '../tasks/executable';
@@ -48,6 +48,8 @@ export interface ExecutableLabelsInput {
   tasksDir?: string;
   /** Where the pytest runs keep their reports (default `<conditionDir>/executable-labels/`). */
   workDir?: string;
+  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else cold. */
+  sparkMode?: SparkMode;
 }
 
 /**
@@ -71,7 +73,7 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
     else {
       const [run] = await runSuiteOnVariants({
         suiteFile: forms.acceptance, variants: [{ id: 'candidate', solutionFile: solution }], settings: input.settings,
-        outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) },
+        outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) }, sparkMode: input.sparkMode,
       });
       for (const f of executable) {
         const label = executableLabel(run, f.tests);
@@ -86,7 +88,7 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
       for (const f of executable) out.test[f.id] = { label: 'invalid-on-gold', evidence: 'no test_solution.py' };
     } else {
       const variants = [{ id: 'gold', solutionFile: path.join(task.dir, 'gold', 'solution.py') }, ...executable.map((f) => ({ id: f.id, solutionFile: f.violation! }))];
-      const runs = await runSuiteOnVariants({ suiteFile: suite, variants, settings: input.settings, outDir: path.join(work, 'suite'), stopIfGoldFails: true });
+      const runs = await runSuiteOnVariants({ suiteFile: suite, variants, settings: input.settings, outDir: path.join(work, 'suite'), stopIfGoldFails: true, sparkMode: input.sparkMode });
       const gold = runs[0];
       out.suiteOnGold = { passed: gold.passed, ...(gold.failure ? { failure: gold.failure } : {}) };
       for (const [i, f] of executable.entries()) {
