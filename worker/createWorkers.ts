@@ -124,7 +124,7 @@ export async function runWorkersDuring<T>(workers: Worker[], fn: () => Promise<T
   try {
     await Promise.all([...workers.map((w) => w.run()), done]);
   } finally {
-    stopAllSlots(); // the warm Spark slots die with the workers (activities/execution/slots.ts)
+    await stopAllSlots(); // the warm Spark slots die with the workers (activities/execution/slots.ts)
   }
   if (error) throw error;
   return result as T;

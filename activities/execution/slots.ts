@@ -257,6 +257,13 @@ class Slot {
     }
   }
 
+  /** Resolves when the slot's sandbox has ended (at most `timeoutMs`). */
+  async ended(timeoutMs = 10_000): Promise<void> {
+    const pid = this.child?.pid;
+    const deadline = Date.now() + timeoutMs;
+    while (pid && Date.now() < deadline && (descendants(pid).length > 0 || alive(pid))) await new Promise((r) => setTimeout(r, 50));
+  }
+
   stop(): void {
     if (this.child?.pid && !this.exited) {
       try {
@@ -315,6 +322,15 @@ function descendants(root: number, table = processTable()): [number, string][] {
     stack.push(c);
   }
   return out;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function findSupervisor(root: number): number {
@@ -417,9 +433,12 @@ class SlotPool {
     for (const f of w) f();
   }
 
-  stopAll(): void {
-    for (const s of this.slots) s.stop();
+  /** Stops every slot; resolves when their processes are gone. */
+  async stopAll(): Promise<void> {
+    const slots = this.slots;
     this.slots = [];
+    for (const s of slots) s.stop();
+    await Promise.all(slots.map((s) => s.ended()));
   }
 
   /** The live slots (for tests and doctor). */
@@ -429,11 +448,11 @@ class SlotPool {
 }
 
 const pool = new SlotPool();
-process.once('exit', () => pool.stopAll());
+process.once('exit', () => void pool.stopAll());
 
-/** Stops every warm slot of this process (the worker's shutdown; tests' afterAll). */
-export function stopAllSlots(): void {
-  pool.stopAll();
+/** Stops every warm slot of this process (the worker's shutdown; tests' afterAll); resolves when their processes are gone. */
+export function stopAllSlots(): Promise<void> {
+  return pool.stopAll();
 }
 
 /** The live slots of this process. */

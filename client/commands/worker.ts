@@ -21,7 +21,7 @@ export function define(cmd: Command): void {
       try {
         await Promise.all(workers.map((w) => w.run()));
       } finally {
-        stopAllSlots(); // the warm Spark slots die with the worker (activities/execution/slots.ts)
+        await stopAllSlots(); // the warm Spark slots die with the worker (activities/execution/slots.ts)
       }
       await connection.close();
     });

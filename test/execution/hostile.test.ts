@@ -20,8 +20,8 @@ beforeAll(() => {
   victim = path.join(work, 'VICTIM.txt');
   fs.writeFileSync(victim, 'precious host file\n');
 });
-afterAll(() => {
-  stopAllSlots();
+afterAll(async () => {
+  await stopAllSlots();
   fs.rmSync(work, { recursive: true, force: true });
 });
 

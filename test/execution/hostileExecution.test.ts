@@ -26,8 +26,8 @@ beforeAll(() => {
   const r = spawnSync(venvPython(), [path.join(FIX, 'make_tiny_db.py'), dbDir], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`make_tiny_db.py failed: ${r.stderr}`);
 });
-afterAll(() => {
-  stopAllSlots();
+afterAll(async () => {
+  await stopAllSlots();
   fs.rmSync(work, { recursive: true, force: true });
 });
 

@@ -21,8 +21,8 @@ let work: string;
 beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-warm-test-'));
 });
-afterAll(() => {
-  stopAllSlots();
+afterAll(async () => {
+  await stopAllSlots();
   fs.rmSync(work, { recursive: true, force: true });
 });
 
