@@ -5,6 +5,7 @@ import { DEFAULT_SPARK_SETTINGS, STUDY_MODEL_PARAMS } from '../protocol/settings
 import { STUDY_TASKS } from '../activities/tasks/schema';
 import { CONDITIONS, ConditionId, PAPER_CONDITIONS } from '../protocol/conditions';
 import type { StudyInput } from '../protocol/inputs';
+import { sparkModeFromEnv } from '../activities/execution/slots';
 
 
 /** The model used when none is named: the live model with ANTHROPIC_API_KEY, else the replay corpus. */
@@ -77,6 +78,7 @@ export function buildStudyInput(o: Partial<StudyInput> & { studyId: string }): S
     params: STUDY_MODEL_PARAMS,
     scale: 1,
     settings: DEFAULT_SPARK_SETTINGS,
+    sparkMode: sparkModeFromEnv(),
     taskConcurrency: 2,
     limits: { pytestTimeoutMs: 300_000, executionTimeoutMs: 900_000, memoryMb: 4096 }, // 4g heap + 4096 + 1024 resident + 1024 scratch: two slots fit 24 GiB
     report: true,

@@ -1,7 +1,7 @@
 /** Workflow inputs and results (small, JSON-serialisable). */
 import type { ModelParams, ModelSpec, PytestOutcome, SmokeOutcome, StageResult } from './types';
 import type { ContractOutcome } from './records';
-import type { SparkSettings } from './settings';
+import type { SparkMode, SparkSettings } from './settings';
 import type { SensitivitySubset } from './sensitivity';
 import type { ConditionId } from './conditions';
 
@@ -19,6 +19,8 @@ export interface StudyInput {
   params: ModelParams;
   scale: number;
   settings: SparkSettings;
+  /** How Spark jobs get their JVM (protocol/settings.ts SPARK_MODES; absent: cold, as before issue 22). */
+  sparkMode?: SparkMode;
   /** Tasks to run a targeted replication for (Table VII), with the replicate label. */
   replicate?: { tasks: string[]; label: string };
   /**

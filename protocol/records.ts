@@ -52,6 +52,24 @@ export const SandboxLimitsSchema = z.object({
 });
 export type SandboxLimits = z.infer<typeof SandboxLimitsSchema>;
 
+/**
+ * How Spark ran one job (issue 22, activities/execution/slots.ts): the mode, and in warm mode the
+ * slot, the job's number in it, whether this job started the slot's JVM, what the slot's reset
+ * put back after it and why the slot was restarted after it. Absent in records written before.
+ */
+export const SparkRunSchema = z.object({
+  mode: z.enum(['cold', 'warm']),
+  /** True when a JVM was started for this job (always in cold mode). */
+  jvmStarted: z.boolean(),
+  slot: z.string().optional(),
+  job: z.number().int().optional(),
+  resets: z.array(z.string()).optional(),
+  restart: z.string().optional(),
+  /** Warm was asked for but the job ran cold: why. */
+  coldBecause: z.string().optional(),
+});
+export type SparkRun = z.infer<typeof SparkRunSchema>;
+
 /** The outcome of running a condition's test_solution.py (docs/protocol.md §4 "Test outcome"). */
 export const PytestOutcomeSchema = z.looseObject({
   /** exit 0, no failed, errored or collection-failed case, at least one test passed, and the
@@ -62,6 +80,8 @@ export const PytestOutcomeSchema = z.looseObject({
   notPassedBecause: z.string().optional(),
   /** The limits the run was held to (absent in records written before issue 21). */
   limits: SandboxLimitsSchema.optional(),
+  /** How Spark ran it (absent in records written before issue 22). */
+  spark: SparkRunSchema.optional(),
   exitCode: z.number().int().nullable(),
   counts: PytestCountsSchema,
   status: z.enum(['completed', 'timeout', 'crash']),
@@ -78,6 +98,8 @@ export const SmokeOutcomeSchema = z.looseObject({
   reason: z.string().optional(),
   schema: z.string().optional(),
   durationMs: z.number(),
+  /** How Spark ran it (absent in records written before issue 22). */
+  spark: SparkRunSchema.optional(),
 });
 export type SmokeOutcome = z.infer<typeof SmokeOutcomeSchema>;
 
@@ -96,6 +118,8 @@ export const ExecutionOutcomeSchema = z.looseObject({
   isolation: z.string(),
   /** The limits the run was held to (absent in records written before issue 21). */
   limits: SandboxLimitsSchema.optional(),
+  /** How Spark ran it (absent in records written before issue 22). */
+  spark: SparkRunSchema.optional(),
   durationMs: z.number(),
 });
 export type ExecutionOutcome = z.infer<typeof ExecutionOutcomeSchema>;
@@ -218,6 +242,9 @@ export const RunRecordSchema = z.looseObject({
   execution: ExecutionOutcomeSchema.nullable(),
   /** Reference agreement (null: not compared). */
   comparison: ComparisonOutcomeSchema.nullable(),
+  /** The Spark mode the study asked for (issue 22; absent before it, meaning cold); each
+   *  outcome's `spark.mode` says how that run actually ran. */
+  sparkMode: z.enum(['cold', 'warm']).optional(),
   /** The suite passed (§4 "Test outcome"). */
   testPassed: z.boolean(),
   /** Reference agreement (§4), the primary outcome. */

@@ -25,6 +25,16 @@ export const SparkSettingsSchema = z.object({
 });
 export type SparkSettings = z.infer<typeof SparkSettingsSchema>;
 
+/**
+ * How Spark jobs get their JVM (issue 22): `cold`, one JVM per job in the job's own sandbox (the
+ * default, and the path every result before issue 22 came from), or `warm`, a long-lived JVM per
+ * Spark slot that each job's fresh sandboxed process attaches to (activities/execution/slots.ts).
+ * Recorded per study (study.json `sparkMode`) and per run (`spark.mode` of each outcome).
+ */
+export const SPARK_MODES = ['cold', 'warm'] as const;
+export const SparkModeSchema = z.enum(SPARK_MODES);
+export type SparkMode = z.infer<typeof SparkModeSchema>;
+
 /** The study's default Spark settings (the paper's, adapted to this 2-core machine). */
 export const DEFAULT_SPARK_SETTINGS: SparkSettings = SparkSettingsSchema.parse({});
 

@@ -8,7 +8,7 @@ import type { Stage } from './stages';
 import type { TokenUsage } from './records';
 
 export { FAILURE_CATEGORIES, EXECUTION_STATUSES } from './records';
-export type { ComparisonOutcome, ExecutionOutcome, ExecutionStatus, FailureCategory, PermissionDeviation, PytestCounts, PytestOutcome, RunRecord, SandboxLimits, SmokeOutcome, TokenUsage } from './records';
+export type { ComparisonOutcome, ExecutionOutcome, ExecutionStatus, FailureCategory, PermissionDeviation, PytestCounts, PytestOutcome, RunRecord, SandboxLimits, SmokeOutcome, SparkRun, TokenUsage } from './records';
 
 /** Which model backend answers: "anthropic:<model-id>", "openai:<model-id>" or "replay:<dir>" (activities/model/spec.ts). */
 export type ModelSpec = string;

@@ -16,6 +16,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { ACTIVITIES } from './activities';
 import { gatewayConfig } from '../activities/model/config';
 import { cleanStaleSandboxFolders } from '../activities/execution/sandbox';
+import { stopAllSlots } from '../activities/execution/slots';
 import { QUEUES } from '../protocol/queues';
 
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -128,7 +129,11 @@ export async function runWorkersDuring<T>(workers: Worker[], fn: () => Promise<T
       for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
     }
   })();
-  await Promise.all([...workers.map((w) => w.run()), done]);
+  try {
+    await Promise.all([...workers.map((w) => w.run()), done]);
+  } finally {
+    await stopAllSlots(); // the warm Spark slots die with the workers (activities/execution/slots.ts)
+  }
   if (error) throw error;
   return result as T;
 }

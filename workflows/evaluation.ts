@@ -53,9 +53,10 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
     timeoutMs: study.limits.executionTimeoutMs,
     memoryMb: study.limits.memoryMb,
     reuseScope: study.studyId,
+    ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}),
   });
   // Executable labels (issue 17), read by the labelling in evaluateRun; histories from before it replay without it.
-  if (patched('executable-labels')) await spark.labelByExecution({ taskId, conditionDir: r.conditionDir, settings: study.settings, reuseScope: study.studyId });
+  if (patched('executable-labels')) await spark.labelByExecution({ taskId, conditionDir: r.conditionDir, settings: study.settings, reuseScope: study.studyId, ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}) });
   // The judge reply of a replicate or of sample k ≥ 2 is its own (activities/scoring/judge.ts).
   const evalReq = { studyId: study.studyId, taskId, replicate, ...(sample > 1 ? { sample } : {}), condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params };
   let comparison;
@@ -93,6 +94,7 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
     smoke: r.smoke,
     execution,
     comparison,
+    ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}),
     testPassed,
     referenceAgreement,
     falsePass: testPassed && !referenceAgreement,

@@ -10,9 +10,10 @@ import { tableFromIPC } from 'apache-arrow';
 import { z } from 'zod';
 import { databaseDir, pythonDir, venvPython } from '../common/paths';
 import { InputError } from '../common/errors';
-import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
+import { SparkSettingsSchema, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import type { ExecutionOutcome, ExecutionStatus, SmokeOutcome } from '../../protocol/types';
-import { replaceFile, runSandboxed, toMiB, type SandboxRun } from './sandbox';
+import { replaceFile, toMiB } from './sandbox';
+import { runSparkJob, type SparkSandboxRun } from './slots';
 import { activityHooks, throwIfCancelled } from './activityContext';
 import { forbiddenPrefixes, stageArtifacts } from './staging';
 import { reuseKey, reuseRun } from './reuse';
@@ -54,6 +55,8 @@ export interface ExecuteCandidateInput {
   dbDir?: string;
   /** The study id: an identical execution in the same study is made once (activities/execution/reuse.ts). */
   reuseScope?: string;
+  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else cold. */
+  sparkMode?: SparkMode;
 }
 
 export interface SmokeCheckInput {
@@ -63,6 +66,8 @@ export interface SmokeCheckInput {
   /** Default 5 minutes. */
   timeoutMs?: number;
   dbDir?: string;
+  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else cold. */
+  sparkMode?: SparkMode;
 }
 
 /** What the harness channel said: the result line, and whether candidate code had started. */
@@ -103,7 +108,7 @@ function tail(text: string, n = 15): string {
 }
 
 interface SandboxedCandidate {
-  run: SandboxRun;
+  run: SparkSandboxRun;
   result: ResultLine | null;
   afterCandidateStart: boolean;
 }
@@ -115,11 +120,12 @@ async function runCandidateScript(
   settings: SparkSettings,
   timeoutMs: number,
   memoryMb: number,
-  outputs?: { arrow: string; schema: string },
+  outputs: { arrow: string; schema: string } | undefined,
+  sparkMode: SparkMode | undefined,
 ): Promise<SandboxedCandidate> {
   const staged = stageArtifacts(dir, ['solution.py']);
   try {
-    const run = await runSandboxed({
+    const run = await runSparkJob({
       mounts: { candidate: { source: staged }, db: { source: dbDir } },
       ...(outputs ? { outputs } : {}),
       command: (at, fds) => [
@@ -132,7 +138,7 @@ async function runCandidateScript(
       memoryLimitMb: toMiB(settings.driverMemory) + memoryMb + 1024,
       forbidden: forbiddenPrefixes(),
       ...activityHooks(),
-    });
+    }, { mode: sparkMode, settings, fixed: ['db'] });
     throwIfCancelled(run.cancelled);
     return { run, ...readChannel(run.channel) };
   } finally {
@@ -206,9 +212,9 @@ export async function executeCandidate(input: ExecuteCandidateInput): Promise<Ex
 
 async function executeOnce(input: ExecuteCandidateInput, dbDir: string, settings: SparkSettings, outDir: string, outputFile: string, schemaFile: string, started: number): Promise<ExecutionOutcome> {
   const memLimit = toMiB(settings.driverMemory) + input.memoryMb + 1024;
-  const c = await runCandidateScript('execute', input.dir, dbDir, settings, input.timeoutMs, input.memoryMb, { arrow: outputFile, schema: schemaFile });
+  const c = await runCandidateScript('execute', input.dir, dbDir, settings, input.timeoutMs, input.memoryMb, { arrow: outputFile, schema: schemaFile }, input.sparkMode);
   replaceFile(path.join(outDir, 'execution.log'), c.run.stderr);
-  const base = { isolation: c.run.isolation, limits: c.run.limits, durationMs: Date.now() - started };
+  const base = { isolation: c.run.isolation, limits: c.run.limits, spark: c.run.spark, durationMs: Date.now() - started };
   let v = verdict(c, input.timeoutMs, memLimit);
   const refused = Object.entries(c.run.outputs).flatMap(([name, o]) => ('refused' in o ? [`${name}: ${o.refused}`] : []));
   if (v.status === 'ok' && refused.length) v = { status: 'crash', reason: `candidate reported success but its output was refused (${refused.join('; ')})` };
@@ -237,9 +243,9 @@ export async function smokeCheck(input: SmokeCheckInput): Promise<SmokeOutcome> 
   const started = Date.now();
   if (!fs.existsSync(path.join(input.dir, 'solution.py'))) return { ok: false, reason: 'missing-solution: no solution.py', durationMs: 0 };
   const timeoutMs = input.timeoutMs ?? 300000;
-  const c = await runCandidateScript('smoke', input.dir, dbDir, settings, timeoutMs, 1024);
+  const c = await runCandidateScript('smoke', input.dir, dbDir, settings, timeoutMs, 1024, undefined, input.sparkMode);
   const v = verdict(c, timeoutMs, toMiB(settings.driverMemory) + 2048);
   const durationMs = Date.now() - started;
-  if (v.status === 'ok') return { ok: true, ...(c.result?.schema ? { schema: c.result.schema } : {}), durationMs };
-  return { ok: false, reason: `${v.status}: ${v.reason ?? ''}`.trim(), durationMs };
+  if (v.status === 'ok') return { ok: true, ...(c.result?.schema ? { schema: c.result.schema } : {}), durationMs, spark: c.run.spark };
+  return { ok: false, reason: `${v.status}: ${v.reason ?? ''}`.trim(), durationMs, spark: c.run.spark };
 }

@@ -12,13 +12,14 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
+import { SparkSettingsSchema, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import type { PytestCounts, PytestOutcome } from '../../protocol/types';
 import { InputError } from '../common/errors';
 import { pythonDir, venvPython } from '../common/paths';
 import { formatFailures } from './junit';
 import { clipBytes } from '../common/bytes';
-import { replaceFile, runSandboxed, toMiB } from './sandbox';
+import { replaceFile, toMiB } from './sandbox';
+import { runSparkJob } from './slots';
 import { pytestVerdict } from './verdict';
 import { activityHooks, throwIfCancelled } from './activityContext';
 import { forbiddenPrefixes, stageArtifacts } from './staging';
@@ -47,6 +48,8 @@ export interface RunPytestInput {
   suite?: 'test_solution.py' | 'contract_test.py';
   /** When set, the suite's sha256 must equal it, else nothing runs (the frozen contract suite). */
   suiteSha256?: string;
+  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else cold. */
+  sparkMode?: SparkMode;
 }
 
 const ZERO: PytestCounts = { passed: 0, failed: 0, errored: 0, collectionFailed: 0, skipped: 0, total: 0 };
@@ -108,7 +111,7 @@ async function pytestOnce(input: RunPytestInput, suite: string, settings: SparkS
   const memLimit = toMiB(settings.driverMemory) + (input.memoryMb ?? 2048) + 1024;
   let run;
   try {
-    run = await runSandboxed({
+    run = await runSparkJob({
       mounts: { candidate: { source: staged }, harness: { source: harness } },
       outputs: { junit: junitFile },
       cwd: 'candidate',
@@ -128,7 +131,7 @@ async function pytestOnce(input: RunPytestInput, suite: string, settings: SparkS
       memoryLimitMb: memLimit,
       forbidden: forbiddenPrefixes(),
       ...activityHooks(),
-    });
+    }, { mode: input.sparkMode, settings });
   } finally {
     fs.rmSync(staged, { recursive: true, force: true });
     fs.rmSync(harness, { recursive: true, force: true });
@@ -154,6 +157,7 @@ async function pytestOnce(input: RunPytestInput, suite: string, settings: SparkS
     failuresFile,
     ...(junit && 'file' in junit ? { junitFile } : {}),
     limits: run.limits,
+    spark: run.spark,
     durationMs: Date.now() - started,
   };
 }

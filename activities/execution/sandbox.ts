@@ -73,6 +73,25 @@ export interface SandboxSpec {
   signal?: AbortSignal;
   /** Called every 5 s while the process runs (e.g. an activity heartbeat). */
   onAlive?: () => void;
+  /**
+   * Run as a job of a warm Spark slot (activities/execution/slots.ts), never set by callers
+   * directly: the process starts inside the slot's mount, network and pid namespaces, with a
+   * fresh bubblewrap of its own (same read-only runtime, the slot's /lockin mounts, the slot's
+   * private /tmp, which the slot's JVM shares) and the gateway in its environment.
+   */
+  slot?: SlotBinding;
+}
+
+/** What runSandboxed needs of a warm Spark slot to start a job in it (slots.ts makes it). */
+export interface SlotBinding {
+  /** A host pid inside the slot's namespaces (its supervisor). */
+  nsPid: number;
+  /** PYSPARK_GATEWAY_PORT, PYSPARK_GATEWAY_SECRET, LOCKIN_SPARK_WARM. */
+  env: Record<string, string>;
+  /** Resident memory of the slot's process tree now, KiB. */
+  rssKb: () => number;
+  /** Resident memory of the slot right after it started and warmed up, KiB: a cold run's JVM holds about this much when candidate code starts. */
+  baselineKb: number;
 }
 
 export type { SandboxLimits };
@@ -130,14 +149,14 @@ function hostUid(): number {
  * SANDBOX_HOST_UID with no capabilities and no_new_privs before anything else runs, so the
  * process limit (RLIMIT_NPROC, which never holds for root) and file permissions apply.
  */
-function namespaceArgs(): string[] {
+export function namespaceArgs(shareNet = false): string[] {
   const common = ['--die-with-parent', '--new-session', '--hostname', 'lockin'];
-  if (isRoot()) return ['--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try', ...common];
+  if (isRoot()) return ['--unshare-ipc', '--unshare-pid', ...(shareNet ? [] : ['--unshare-net']), '--unshare-uts', '--unshare-cgroup-try', ...common];
   return ['--unshare-all', ...common, '--cap-drop', 'ALL', '--uid', '1000', '--gid', '1000'];
 }
 
 /** The command prefix that drops root inside the sandbox (empty when lockin is not root). */
-function dropPrivileges(): string[] {
+export function dropPrivileges(): string[] {
   if (!isRoot()) return [];
   const u = String(SANDBOX_HOST_UID);
   return ['setpriv', `--reuid=${u}`, `--regid=${u}`, '--clear-groups', '--no-new-privs', '--bounding-set=-all', '--inh-caps=-all', '--'];
@@ -156,7 +175,8 @@ export function isolationMode(): IsolationMode {
 }
 
 let prlimitPath: string | null | undefined;
-function prlimit(): string | null {
+/** The path of prlimit(1), or null when the machine has none (probed once). */
+export function prlimit(): string | null {
   if (prlimitPath === undefined) {
     const r = spawnSync('sh', ['-c', 'command -v prlimit'], { encoding: 'utf8' });
     prlimitPath = r.status === 0 && r.stdout.trim() ? r.stdout.trim() : null;
@@ -176,7 +196,7 @@ function basePythonPrefix(venv: string): string | null {
 }
 
 /** JAVA_HOME from the environment, else from the `java` on PATH (…/bin/java → …). */
-function javaHome(): string | undefined {
+export function javaHome(): string | undefined {
   if (process.env.JAVA_HOME) return process.env.JAVA_HOME;
   const r = spawnSync('sh', ['-c', 'readlink -f "$(command -v java)"'], { encoding: 'utf8' });
   const java = r.stdout?.trim();
@@ -184,7 +204,7 @@ function javaHome(): string | undefined {
 }
 
 /** Files of the sandbox's /etc: a user, localhost and file-only name lookup. */
-function writeEtc(dir: string): void {
+export function writeEtc(dir: string): void {
   const id = isRoot() ? SANDBOX_HOST_UID : 1000;
   fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
   fs.writeFileSync(path.join(dir, 'passwd'), `lockin:x:${id}:${id}:lockin candidate:/tmp:/bin/sh\n`, { mode: 0o644 });
@@ -210,8 +230,12 @@ export function hiddenVenvPaths(venv = path.join(REPO_ROOT, '.venv')): string[] 
   return out;
 }
 
-/** bwrap arguments for the read-only runtime (system, Java, Python, lockin's scripts). */
-function runtimeBinds(etcDir: string): string[] {
+/**
+ * bwrap arguments for the read-only runtime (system, Java, Python, lockin's scripts); the
+ * sandbox's own passwd, group, hosts and nsswitch.conf come from `etcDir` (a job in a warm slot
+ * binds the slot's, `/etc`).
+ */
+export function runtimeBinds(etcDir: string): string[] {
   const a: string[] = ['--ro-bind', '/usr', '/usr'];
   for (const l of ['bin', 'sbin', 'lib', 'lib64', 'lib32']) {
     const p = `/${l}`;
@@ -273,7 +297,7 @@ function assertOthersCanRead(name: string, dir: string): void {
 }
 
 /** Resident memory (KiB) of `root` and all its descendants, from /proc. */
-function treeRssKb(root: number): number {
+export function treeRssKb(root: number): number {
   const children = new Map<number, number[]>();
   const rss = new Map<number, number>();
   for (const e of fs.readdirSync('/proc')) {
@@ -311,7 +335,8 @@ export function toMiB(mem: string): number {
   return unit === 'm' ? n : Math.ceil(n / 1048576);
 }
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
+/** Signals the process group `pid` (never init or every process); ignores a group already gone. */
+export function killGroup(pid: number, signal: NodeJS.Signals): void {
   if (!Number.isInteger(pid) || pid <= 1) return; // never signal init or every process
   try {
     process.kill(-pid, signal);
@@ -458,7 +483,19 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
   const cwd = at[spec.cwd ?? 'tmp'];
   let cmd: string;
   let args: string[];
-  if (mode === 'bwrap') {
+  if (spec.slot) {
+    // A job of a warm slot: its own bubblewrap, built inside the slot's mount namespace from
+    // what the slot sees at the same paths (so the JVM and the job see the same files), with
+    // the slot's /tmp (the JVM writes and reads there too) and the slot's loopback network.
+    Object.assign(env, spec.slot.env);
+    const fsArgs = ['--bind', '/tmp', '/tmp', ...runtimeBinds('/etc'), '--dev', '/dev', '--proc', '/proc'];
+    for (const name of Object.keys(spec.mounts)) fsArgs.push('--ro-bind', at[name], at[name]);
+    args = [...namespaceArgs(true), ...withTraversableParents(fsArgs), '--clearenv'];
+    for (const [k, v] of Object.entries(env)) args.push('--setenv', k, v);
+    args.push('--chdir', cwd, '--', ...dropPrivileges(), ...argv);
+    args = ['-t', String(spec.slot.nsPid), '-m', '-n', '-p', '--', 'bwrap', ...args];
+    cmd = 'nsenter';
+  } else if (mode === 'bwrap') {
     writeEtc(path.join(scratch, 'etc'));
     fs.chmodSync(scratch, 0o755); // the unprivileged sandbox user reads etc/ from here
     // The private /tmp first: a repository (and so its venv) may itself live under /tmp, and a
@@ -518,9 +555,13 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     timedOut = true;
     terminate();
   }, spec.timeoutMs);
+  // In a warm slot the JVM is not in the job's tree: the job is charged with its own tree, what
+  // the slot grew by since the job started, and what a cold run's fresh JVM would hold.
+  const slotAtStart = spec.slot ? spec.slot.rssKb() : 0;
+  const rssKb = () => treeRssKb(pid) + (spec.slot ? Math.max(0, spec.slot.rssKb() - slotAtStart) + spec.slot.baselineKb : 0);
   const watchdog = spec.memoryLimitMb
     ? setInterval(() => {
-        if (!memoryExceeded && treeRssKb(pid) > spec.memoryLimitMb! * 1024) {
+        if (!memoryExceeded && rssKb() > spec.memoryLimitMb! * 1024) {
           memoryExceeded = true;
           killGroup(pid, 'SIGKILL');
         }

@@ -207,9 +207,17 @@ function generatorSha(): string {
   return sha256File(path.join(pythonDir(), 'mutants.py'));
 }
 
-/** `<cacheRoot>/<scaleTag>/<qid>/<goldSha[0:12]>`; cacheRoot defaults to `<lockinHome>/mutants`. */
+/**
+ * The mutation analysis's cache folder: LOCKIN_MUTANTS_CACHE when set (bench/study.ts gives each
+ * run of its equivalence run a fresh one), else `<lockinHome>/mutants`.
+ */
+export function mutantsCacheRoot(): string {
+  return process.env.LOCKIN_MUTANTS_CACHE ? path.resolve(process.env.LOCKIN_MUTANTS_CACHE) : path.join(lockinHome(), 'mutants');
+}
+
+/** `<cacheRoot>/<scaleTag>/<qid>/<goldSha[0:12]>`; cacheRoot defaults to mutantsCacheRoot(). */
 export function equivalenceDir(opts: { qid: string; scale: number; goldSha: string; cacheDir?: string }): string {
-  return path.join(opts.cacheDir ?? path.join(lockinHome(), 'mutants'), scaleTag(opts.scale), opts.qid, opts.goldSha.slice(0, 12));
+  return path.join(opts.cacheDir ?? mutantsCacheRoot(), scaleTag(opts.scale), opts.qid, opts.goldSha.slice(0, 12));
 }
 
 /** The cached equivalence.json when it is valid and its keys match, else null. */

@@ -14,11 +14,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { lockinHome, referencesDir } from '../common/paths';
 import { InputError } from '../common/errors';
-import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
+import { SparkModeSchema, SparkSettingsSchema, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import { recordsDir, studyDir, taskDir } from '../store/layout';
 import { sha256File } from '../store/hash';
 import { scoredSuite, type ConditionId } from '../../protocol/conditions';
-import { checkEquivalence, type EquivalenceResult } from './generate';
+import { checkEquivalence, mutantsCacheRoot, type EquivalenceResult } from './generate';
 import { runSuiteOnVariants, type VariantRun } from './suites';
 import { scoreSuite, type SuiteScore } from './score';
 import { confirmEquivalents } from './confirm';
@@ -87,7 +87,7 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
 }
 
 function suiteRunCache(key: string): string {
-  return path.join(lockinHome(), 'mutants', 'suite-runs', `${key}.json`);
+  return path.join(mutantsCacheRoot(), 'suite-runs', `${key}.json`);
 }
 
 /** The study's frozen inputs the analysis needs (study.json). */
@@ -95,14 +95,16 @@ interface StudyBasics {
   sdir: string;
   scale: number;
   settings: SparkSettings;
+  /** The study's recorded Spark mode (study.json; absent: cold). */
+  sparkMode: SparkMode;
 }
 
 function studyBasics(studyId: string): StudyBasics {
   const sdir = studyDir(studyId);
   const studyFile = path.join(sdir, 'study.json');
   if (!fs.existsSync(studyFile)) throw new InputError('no such study (study.json missing)', studyFile);
-  const study = JSON.parse(fs.readFileSync(studyFile, 'utf8')) as { scale: number; settings: SparkSettings };
-  return { sdir, scale: study.scale, settings: SparkSettingsSchema.parse(study.settings) };
+  const study = JSON.parse(fs.readFileSync(studyFile, 'utf8')) as { scale: number; settings: SparkSettings; sparkMode?: string };
+  return { sdir, scale: study.scale, settings: SparkSettingsSchema.parse(study.settings), sparkMode: SparkModeSchema.parse(study.sparkMode ?? 'cold') };
 }
 
 /** The options of one analysis with their defaults filled in. */
@@ -156,7 +158,8 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
   const suiteSha = sha256File(suiteFile);
   // v3: a suite that fails gold is not run on the mutants, and gold's first failure is kept
   // (runs cached before that are not reused).
-  const key = crypto.createHash('sha256').update(JSON.stringify(['v3', suiteSha, eq.goldSha, killable.map((x) => x.id), basics.settings])).digest('hex').slice(0, 24);
+  // A warm run is cached apart from a cold one (so the equivalence run of bench/study.ts measures both).
+  const key = crypto.createHash('sha256').update(JSON.stringify(['v3', suiteSha, eq.goldSha, killable.map((x) => x.id), basics.settings, ...(basics.sparkMode === 'warm' ? ['warm'] : [])])).digest('hex').slice(0, 24);
   const cache = suiteRunCache(key);
   let runs: Promise<VariantRun[]>;
   let reused = '';
@@ -171,6 +174,7 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
       suiteFile,
       variants: [{ id: 'gold', solutionFile: path.join(eq.dir, 'gold', 'solution.py') }, ...killable.map((x) => ({ id: x.id, solutionFile: path.join(eq.dir, x.id, 'solution.py') }))],
       settings: basics.settings,
+      sparkMode: basics.sparkMode,
       outDir: path.join(basics.sdir, 'mutation', qid, rec.replicate ? `${rec.condition}-${rec.replicate}` : rec.condition),
     }).then((r) => {
       fs.mkdirSync(path.dirname(cache), { recursive: true });

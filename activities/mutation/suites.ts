@@ -8,8 +8,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { pythonDir, venvPython } from '../common/paths';
 import { InputError } from '../common/errors';
-import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
-import { ownedTempDir, replaceFile, runSandboxed, toMiB } from '../execution/sandbox';
+import { SparkSettingsSchema, type SparkMode, type SparkSettings } from '../../protocol/settings';
+import { ownedTempDir, replaceFile, toMiB } from '../execution/sandbox';
+import { runSparkJob } from '../execution/slots';
 import { activityHooks, throwIfCancelled } from '../execution/activityContext';
 import { forbiddenPrefixes } from '../execution/staging';
 import { parseJunit } from '../execution/junit';
@@ -84,6 +85,8 @@ export interface RunSuiteInput {
   /** Extra files written beside the suite in every variant's folder (name → content), e.g. the
    *  acceptance tests' tables.json. Names are plain file names. */
   extraFiles?: Record<string, string>;
+  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else cold. */
+  sparkMode?: SparkMode;
 }
 
 const ID = /^[A-Za-z0-9._-]+$/;
@@ -132,7 +135,7 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
   try {
     while (done.size < input.variants.length) {
       const rest = input.variants.filter((v) => !done.has(v.id)).map((v) => v.id);
-      const run = await runSandboxed({
+      const run = await runSparkJob({
         mounts: { variants: { source: staged }, harness: { source: harness } },
         ...(rest[0] === 'gold' ? { outputs: { goldJunit: path.join(outDir, 'junit-gold.xml') } } : {}),
         command: (at, fds) => [
@@ -147,7 +150,7 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
         memoryLimitMb: toMiB(settings.driverMemory) + 3072,
         forbidden: forbiddenPrefixes(),
         ...activityHooks(),
-      });
+      }, { mode: input.sparkMode, settings });
       throwIfCancelled(run.cancelled);
       log.push(`--- attempt over ${rest.join(',')} (exit ${run.exitCode}, ${run.timedOut ? 'timed out' : 'ended'}) ---`, run.stderr.split('\n').slice(-60).join('\n'));
       const rows = resultLines(run.channel);

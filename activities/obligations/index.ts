@@ -4,7 +4,7 @@
  */
 import { ZodError } from 'zod';
 import { InputError, nonRetryable } from '../common/errors';
-import type { SparkSettings } from '../../protocol/settings';
+import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import { executableLabels } from './labels';
 
 /**
@@ -12,7 +12,7 @@ import { executableLabels } from './labels';
  * `<conditionDir>/executable-labels.json`, which labelObligations then reads.
  * Returns a small summary: the file and how many code and test labels it holds.
  */
-export async function labelByExecution(req: { taskId: string; conditionDir: string; settings: SparkSettings; reuseScope?: string }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }> {
+export async function labelByExecution(req: { taskId: string; conditionDir: string; settings: SparkSettings; sparkMode?: SparkMode; reuseScope?: string }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }> {
   try {
     const { file, labels } = await executableLabels(req);
     return { file, code: Object.keys(labels.code).length, test: Object.keys(labels.test).length, suitePassesGold: labels.suiteOnGold.passed };

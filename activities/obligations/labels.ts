@@ -16,7 +16,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
-import type { SparkSettings } from '../../protocol/settings';
+import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import { tasksRoot } from '../common/paths';
 import { runSuiteOnVariants } from '../mutation/suites';
 import { reuseKey, reuseRun } from '../execution/reuse';
@@ -57,6 +57,8 @@ export interface ExecutableLabelsInput {
    * undefined: always run.
    */
   reuseScope?: string;
+  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else cold. */
+  sparkMode?: SparkMode;
 }
 
 /**
@@ -78,7 +80,7 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
   // Everything the labels depend on: the run's two artifacts, the task's acceptance tests, gold and violations, the settings.
   const key = reuseKey([
     'executable-labels-v1', task.qid, { file: solution }, { file: suite }, forms.acceptance ? { file: forms.acceptance } : 'no-acceptance', { file: gold },
-    ...executable.flatMap((f) => [f.id, f.tests.join(','), { file: f.violation! }]), JSON.stringify(input.settings), JSON.stringify(tablesJson(task.task)),
+    ...executable.flatMap((f) => [f.id, f.tests.join(','), { file: f.violation! }]), JSON.stringify(input.settings), input.sparkMode ?? 'default-mode', JSON.stringify(tablesJson(task.task)),
   ]);
   const { labels: out } = await reuseRun({
     scope: input.reuseScope, kind: 'labels', key, outDir: work, files: [],
@@ -105,7 +107,7 @@ async function labelRuns(
     else {
       const [run] = await runSuiteOnVariants({
         suiteFile: forms.acceptance, variants: [{ id: 'candidate', solutionFile: solution }], settings: input.settings,
-        outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) },
+        outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) }, sparkMode: input.sparkMode,
       });
       if (unstable(run)) stable = false;
       for (const f of executable) {
@@ -122,7 +124,7 @@ async function labelRuns(
     } else {
       const applied = writeViolationSolutions(task.dir, executable.map((f) => f.id), path.join(work, 'violations'));
       const variants = [{ id: 'gold', solutionFile: goldFile }, ...executable.map((f) => ({ id: f.id, solutionFile: applied.get(f.id)! }))];
-      const runs = await runSuiteOnVariants({ suiteFile: suite, variants, settings: input.settings, outDir: path.join(work, 'suite'), stopIfGoldFails: true });
+      const runs = await runSuiteOnVariants({ suiteFile: suite, variants, settings: input.settings, outDir: path.join(work, 'suite'), stopIfGoldFails: true, sparkMode: input.sparkMode });
       if (runs.some(unstable)) stable = false;
       const gold = runs[0];
       out.suiteOnGold = { passed: gold.passed, ...(gold.failure ? { failure: gold.failure } : {}) };

@@ -68,9 +68,11 @@ def spark():
     from spark_session import build_session, parse_settings_arg
 
     settings = parse_settings_arg(os.environ["LOCKIN_SPARK_SETTINGS"])
+    warm = os.environ.get("LOCKIN_SPARK_WARM") == "1"
     session = build_session(settings, "lockin-pytest")
     yield session
-    session.stop()
+    if not warm:  # a warm slot's JVM outlives the run (activities/execution/slots.ts)
+        session.stop()
 
 
 def _clip(text, limit=4000):

@@ -114,6 +114,8 @@ def build_session(settings: Mapping[str, Any], app_name: str):
     Raises: ValueError when a setting is missing or unknown.
     """
     s = validate_settings(settings)
+    if os.environ.get("LOCKIN_SPARK_WARM") == "1" and os.environ.get("PYSPARK_GATEWAY_PORT"):
+        return attach_session(s)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -134,6 +136,43 @@ def build_session(settings: Mapping[str, Any], app_name: str):
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+def attach_session(settings: Mapping[str, Any]):
+    """A job's session in a warm Spark slot (activities/python/spark_slot.py; issue 22): attaches
+    to the slot's JVM through the gateway named by PYSPARK_GATEWAY_PORT / PYSPARK_GATEWAY_SECRET,
+    wraps its running SparkContext and returns a SparkSession of this job's own (`newSession()` of
+    the slot's base session, which was built by build_session from the same `settings`), so temp
+    views, UDFs and SQL conf set by the job die with it. The Python-side singletons are set as
+    build_session's getOrCreate sets them, so a candidate's own `SparkSession.builder.getOrCreate()`
+    returns this session. When the slot's SparkContext is not running (a job stopped it), a new one
+    is built in the same JVM, as a cold run's getOrCreate would (the slot is restarted after the job).
+
+    Returns: a pyspark.sql.SparkSession. Raises: RuntimeError when the gateway has no base session.
+    """
+    from pyspark import SparkContext
+    from pyspark.java_gateway import launch_gateway
+    from pyspark.sql import SparkSession
+
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    _quiet_query_context_loggers()
+    if SparkSession._instantiatedSession is not None and SparkSession._instantiatedSession._sc._jsc is not None:
+        return SparkSession._instantiatedSession
+    gateway = SparkContext._gateway or launch_gateway()
+    jvm = gateway.jvm
+    default = jvm.org.apache.spark.sql.classic.SparkSession.getDefaultSession()
+    if not default.isDefined() or default.get().sparkContext().isStopped():
+        os.environ.pop("LOCKIN_SPARK_WARM", None)  # the slot is gone: build as a cold run would, in this JVM
+        SparkContext._gateway, SparkContext._jvm = gateway, jvm
+        return build_session(settings, "lockin-warm-job")
+    base = default.get()
+    if SparkContext._active_spark_context is None:
+        jsc = jvm.org.apache.spark.api.java.JavaSparkContext(base.sparkContext())
+        SparkContext(gateway=gateway, jsc=jsc)
+    # Python workers are the JVM's children: the slot started it with this job's profile
+    # environment (PYTHONPATH included), as a cold run's JVM inherits the job's.
+    return SparkSession(SparkContext._active_spark_context, jsparkSession=base.newSession())
 
 
 def session_conf_snapshot(spark) -> dict:

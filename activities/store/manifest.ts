@@ -34,6 +34,8 @@ export interface StudyManifest {
   inputs: Record<string, string>;
   /** Table V's sensitivity subsets (protocol/sensitivity.ts): a report setting, not part of the hash. */
   sensitivity?: SensitivitySubset[];
+  /** How Spark jobs got their JVM (protocol/settings.ts SPARK_MODES): recorded, not part of the hash (verdicts do not depend on it). */
+  sparkMode?: 'cold' | 'warm';
   manifestHash: string;
 }
 
@@ -121,7 +123,7 @@ export async function initStudy(input: StudyInput): Promise<StudyManifestSummary
     return { studyDir: dir, manifestHash: old.manifestHash, replayed: body.replayed };
   }
   // The sensitivity subsets decide no run: recorded for the report, outside the hash.
-  const manifest: StudyManifest = { ...body, sensitivity: input.sensitivity ?? [...PAPER_SENSITIVITY], createdAt: new Date().toISOString(), gitRevision: gitRevision(), manifestHash };
+  const manifest: StudyManifest = { ...body, sensitivity: input.sensitivity ?? [...PAPER_SENSITIVITY], sparkMode: input.sparkMode ?? 'cold', createdAt: new Date().toISOString(), gitRevision: gitRevision(), manifestHash };
   fs.writeFileSync(file, JSON.stringify(manifest, null, 2));
   return { studyDir: dir, manifestHash, replayed: body.replayed };
 }

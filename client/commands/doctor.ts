@@ -7,6 +7,7 @@ import { DEFAULT_SPARK_SETTINGS, PINNED } from '../../protocol/settings';
 import * as path from 'path';
 import * as os from 'os';
 import { isolationMode } from '../../activities/execution/sandbox';
+import { sparkModeFromEnv, warmUnavailable } from '../../activities/execution/slots';
 import { portOpen, serverStatus } from '../../infra/devServer';
 
 interface Check {
@@ -27,6 +28,19 @@ function firstLine(cmd: string, args: string[], fromStderr = false): string | nu
  * sandbox available for candidate code, and the Temporal ports (free, lockin's own server, or
  * taken by another process). Output: lines of text, no side effects.
  */
+/** The Spark mode in force (LOCKIN_SPARK_MODE) and, for warm, whether this machine allows it. */
+function sparkModeLine(): string {
+  let requested: string;
+  try {
+    requested = sparkModeFromEnv();
+  } catch (e) {
+    return `Spark mode: ${(e as Error).message}`;
+  }
+  if (requested === 'cold') return 'Spark mode: cold (one JVM per Spark job; LOCKIN_SPARK_MODE=warm keeps one warm JVM per Spark slot)';
+  const why = warmUnavailable();
+  return why ? `Spark mode: warm asked for, but jobs run cold here: ${why}` : 'Spark mode: warm (one long-lived JVM per Spark slot, each job a fresh sandboxed process attached to it; README "Security")';
+}
+
 export async function machineLines(): Promise<string[]> {
   const cores = os.cpus().length;
   const mode = isolationMode();
@@ -41,6 +55,7 @@ export async function machineLines(): Promise<string[]> {
     `Spark slots (JVM activities at once): ${process.env.LOCKIN_SPARK_CONCURRENCY ? `${process.env.LOCKIN_SPARK_CONCURRENCY} (from LOCKIN_SPARK_CONCURRENCY)` : `${Math.max(1, cores)} (one per core; LOCKIN_SPARK_CONCURRENCY overrides)`}`,
     `model calls at once: ${process.env.LOCKIN_MODEL_CONCURRENCY ? `${process.env.LOCKIN_MODEL_CONCURRENCY} (from LOCKIN_MODEL_CONCURRENCY)` : '4 (LOCKIN_MODEL_CONCURRENCY overrides)'}`,
     `sandbox for candidate code and tests: ${sandbox}`,
+    sparkModeLine(),
   ];
   if (process.env.TEMPORAL_ADDRESS) return lines;
   const own = await serverStatus();

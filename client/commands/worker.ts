@@ -4,6 +4,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { resolveTemporal } from '../temporal';
 import { createWorkers, installQuietRuntime } from '../../worker/createWorkers';
 import { QUEUES } from '../../protocol/queues';
+import { stopAllSlots } from '../../activities/execution/slots';
 
 /** Defines the options, arguments, sub-commands and actions of `lockin worker` on its command (client/cli.ts names and describes it). */
 export function define(cmd: Command): void {
@@ -17,7 +18,11 @@ export function define(cmd: Command): void {
       const stop = () => workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown());
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
-      await Promise.all(workers.map((w) => w.run()));
+      try {
+        await Promise.all(workers.map((w) => w.run()));
+      } finally {
+        await stopAllSlots(); // the warm Spark slots die with the worker (activities/execution/slots.ts)
+      }
       await connection.close();
     });
 }

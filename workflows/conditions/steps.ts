@@ -21,10 +21,11 @@ export function pytest(input: ConditionInput, label: string, suite?: { file: 'co
     timeoutMs: input.study.limits.pytestTimeoutMs,
     runLabel: label,
     reuseScope: input.study.studyId,
+    ...(input.study.sparkMode ? { sparkMode: input.study.sparkMode } : {}),
   });
 }
 
 export const smokeCheck = (input: ConditionInput) =>
-  spark.smokeCheck({ dir: input.conditionDir, scale: input.study.scale, settings: input.study.settings });
+  spark.smokeCheck({ dir: input.conditionDir, scale: input.study.scale, settings: input.study.settings, ...(input.study.sparkMode ? { sparkMode: input.study.sparkMode } : {}) });
 
 export const freeze = (input: ConditionInput) => local.freezeArtifacts({ dir: input.conditionDir });
