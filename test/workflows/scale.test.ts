@@ -7,7 +7,7 @@
  * the machine, only on the study's shape: a task or condition history is the same at any study
  * size, and a (sub-)study's history grows by a fixed amount per task run.
  *
- * By default it runs 2 models × 10 tasks × 2 samples (minutes in the suite) and also asserts the
+ * By default it runs 2 models × 5 tasks × 2 samples (under a minute in the suite) and also asserts the
  * design size extrapolated from it: the sub-study's events and bytes per task run (its whole
  * history divided by its task runs, an over-estimate that includes the fixed part) × 300.
  * LOCKIN_SCALE_TEST_SIZE="3,30,10" runs the design size itself (about 8 min on a quiet 2-core
@@ -25,7 +25,7 @@ import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
 import { modelStudyId } from '../../protocol/layout';
 
-const [M, T, K] = (process.env.LOCKIN_SCALE_TEST_SIZE ?? '2,10,2').split(',').map(Number);
+const [M, T, K] = (process.env.LOCKIN_SCALE_TEST_SIZE ?? '2,5,2').split(',').map(Number);
 /** The design size: task runs per sub-study. */
 const DESIGN = { models: 3, tasks: 30, samples: 10 };
 const LIMITS = { events: 51_200, historyBytes: 50 * 1024 * 1024, payloadBytes: 2 * 1024 * 1024, pendingChildren: 2_000 };
