@@ -5,41 +5,113 @@
  * model time.
  *
  *   node dist/bench/study.js [--scale 1] [--model replay:lockin] [--study-id bench-…] [--tasks all]
+ *   node dist/bench/study.js --compare-cold [--scale 0.01] [--tasks q3,q98]
  *
  * Uses a fresh study id by default, so nothing is skipped (the database and references are
  * reused when present; their build time is bench/prepare's subject).
+ *
+ * `--compare-cold` is the equivalence run of issue 22: the same replay study twice on the same
+ * database, first with LOCKIN_SPARK_MODE=cold, then warm, each with a fresh mutation cache
+ * (LOCKIN_MUTANTS_CACHE), and prints side by side the wall time of every main-job step, their
+ * ratio, the JVM start-ups of each run, and whether every verdict is identical (bench/verdicts.ts:
+ * pytest outcomes by test id, candidate output schemas and row multisets, reference agreement,
+ * executable labels, mutation kills, controls, SQL re-execution). Any difference is listed and
+ * the run exits 1.
  */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { parseArgs } from 'util';
 import { runMainJob } from '../client/mainJob';
 import { connectClient } from '../client/temporal';
-import { profileStudy } from '../client/profile';
+import { profileStudy, type Profile } from '../client/profile';
 import { parseTasks } from '../client/studyInput';
+import { jvmStartCounts } from '../activities/execution/slots';
+import { collectVerdicts, verdictDifferences } from './verdicts';
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { scale: { type: 'string', default: '1' }, model: { type: 'string', default: 'replay:lockin' }, 'study-id': { type: 'string' }, tasks: { type: 'string', default: 'all' } },
-  });
-  const scale = Number(values.scale);
-  const studyId = values['study-id'] ?? `bench-sf${scale}-${Date.now()}`;
-  const t0 = Date.now();
-  const steps = await runMainJob({ scale, model: values.model!, tasks: parseTasks(values.tasks), studyId });
-  const wall = (Date.now() - t0) / 1000;
+const STEP_NAMES: Record<number, string> = { 1: 'Temporal server and worker', 2: 'database and references', 3: 'controls and SQL re-execution', 4: 'the study', 5: 'mutation analysis' };
+
+async function profileOf(studyId: string): Promise<Profile> {
   const { client, connection } = await connectClient();
   try {
-    const p = await profileStudy(client, studyId);
-    const work = ['model', 'pytest', 'spark execution'];
-    const activitySeconds = Object.values(p.total).reduce((a, b) => a + b, 0);
-    const workSeconds = work.reduce((a, k) => a + (p.total[k] ?? 0), 0);
-    process.stdout.write(`\nbench/study: ${studyId}\n`);
-    process.stdout.write(`wall time of the main job: ${wall.toFixed(1)} s (study workflow: ${p.wallSeconds.toFixed(1)} s)\n`);
-    const names: Record<number, string> = { 1: 'Temporal server and worker', 2: 'database and references', 3: 'controls and SQL re-execution', 4: 'the study', 5: 'mutation analysis' };
-    for (const [n, sec] of Object.entries(steps)) process.stdout.write(`  step ${n} ${(names[Number(n)] ?? '').padEnd(30)} ${sec.toFixed(1)} s\n`);
-    process.stdout.write('the study workflow, activity time by kind:\n');
-    for (const [k, v] of Object.entries(p.total).sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${k.padEnd(32)} ${v.toFixed(1)} s (${((100 * v) / activitySeconds).toFixed(1)}% of activity time)\n`);
-    process.stdout.write(`harness overhead (everything but Spark, pytest and model): ${(activitySeconds - workSeconds).toFixed(1)} s = ${((100 * (activitySeconds - workSeconds)) / activitySeconds).toFixed(1)}% of activity time\n`);
+    return await profileStudy(client, studyId);
   } finally {
     await connection.close();
   }
+}
+
+function printProfile(studyId: string, wall: number, steps: Record<number, number>, p: Profile): void {
+  const work = ['model', 'pytest', 'spark execution'];
+  const activitySeconds = Object.values(p.total).reduce((a, b) => a + b, 0);
+  const workSeconds = work.reduce((a, k) => a + (p.total[k] ?? 0), 0);
+  process.stdout.write(`\nbench/study: ${studyId}\n`);
+  process.stdout.write(`wall time of the main job: ${wall.toFixed(1)} s (study workflow: ${p.wallSeconds.toFixed(1)} s)\n`);
+  for (const [n, sec] of Object.entries(steps)) process.stdout.write(`  step ${n} ${(STEP_NAMES[Number(n)] ?? '').padEnd(30)} ${sec.toFixed(1)} s\n`);
+  process.stdout.write('the study workflow, activity time by kind:\n');
+  for (const [k, v] of Object.entries(p.total).sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${k.padEnd(32)} ${v.toFixed(1)} s (${((100 * v) / activitySeconds).toFixed(1)}% of activity time)\n`);
+  process.stdout.write(`harness overhead (everything but Spark, pytest and model): ${(activitySeconds - workSeconds).toFixed(1)} s = ${((100 * (activitySeconds - workSeconds)) / activitySeconds).toFixed(1)}% of activity time\n`);
+  const j = p.jvm;
+  process.stdout.write(`JVM start-ups of the study's pytest, smoke and execution activities: ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs, ${j.warmJobs} warm jobs, ${j.warmStarts} slot start-ups, ${j.slotRestarts} restarts)\n`);
+}
+
+interface ModeRun {
+  mode: 'cold' | 'warm';
+  studyId: string;
+  wall: number;
+  steps: Record<number, number>;
+  profile: Profile;
+  jvm: { slots: number; cold: number };
+}
+
+async function runIn(mode: 'cold' | 'warm', scale: number, model: string, tasks: string[], stamp: number): Promise<ModeRun> {
+  process.env.LOCKIN_SPARK_MODE = mode;
+  process.env.LOCKIN_MUTANTS_CACHE = fs.mkdtempSync(path.join(os.tmpdir(), `lockin-bench-mutants-${mode}-`));
+  const studyId = `bench-${mode}-sf${scale}-${stamp}`;
+  const before = jvmStartCounts();
+  const t0 = Date.now();
+  const steps = await runMainJob({ scale, model, tasks, studyId });
+  const wall = (Date.now() - t0) / 1000;
+  const after = jvmStartCounts();
+  const profile = await profileOf(studyId);
+  printProfile(studyId, wall, steps, profile);
+  return { mode, studyId, wall, steps, profile, jvm: { slots: after.slots - before.slots, cold: after.cold - before.cold } };
+}
+
+async function compareCold(scale: number, model: string, tasks: string[]): Promise<number> {
+  const stamp = Date.now();
+  const cold = await runIn('cold', scale, model, tasks, stamp);
+  const warm = await runIn('warm', scale, model, tasks, stamp);
+  const row = (name: string, c: number, w: number) => `  ${name.padEnd(36)} ${c.toFixed(1).padStart(8)} ${w.toFixed(1).padStart(8)} ${(w > 0 ? c / w : NaN).toFixed(2).padStart(7)}×\n`;
+  process.stdout.write(`\nequivalence run (issue 22): ${tasks.length} task(s) at SF=${scale}, ${model}; load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+  process.stdout.write(`  ${'step'.padEnd(36)} ${'cold s'.padStart(8)} ${'warm s'.padStart(8)} ${'ratio'.padStart(8)}\n`);
+  for (const n of Object.keys(cold.steps).map(Number)) process.stdout.write(row(`step ${n} ${STEP_NAMES[n] ?? ''}`, cold.steps[n], warm.steps[n] ?? 0));
+  process.stdout.write(row('main job', cold.wall, warm.wall));
+  for (const k of ['pytest', 'spark execution']) process.stdout.write(row(`step 4 activity time: ${k}`, cold.profile.total[k] ?? 0, warm.profile.total[k] ?? 0));
+  process.stdout.write(`  JVM start-ups through runSparkJob (pytest, smoke, execution, suites): cold ${cold.jvm.cold}, warm ${warm.jvm.slots} slot start-ups (+${warm.jvm.cold} jobs that ran cold)\n`);
+  const [a, b] = [await collectVerdicts(cold.studyId), await collectVerdicts(warm.studyId)];
+  const diffs = verdictDifferences(a, b);
+  process.stdout.write(`verdicts compared: ${Object.keys(a).length} (cold) and ${Object.keys(b).length} (warm): ${diffs.length === 0 ? 'every verdict identical' : `${diffs.length} DIFFERENT`}\n`);
+  for (const d of diffs) process.stdout.write(`  DIFFERENT ${d}\n`);
+  return diffs.length === 0 ? 0 : 1;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      scale: { type: 'string' }, model: { type: 'string', default: 'replay:lockin' }, 'study-id': { type: 'string' }, tasks: { type: 'string', default: 'all' },
+      'compare-cold': { type: 'boolean', default: false },
+    },
+  });
+  const compare = values['compare-cold']!;
+  const scale = Number(values.scale ?? (compare ? '0.01' : '1'));
+  if (compare) {
+    process.exitCode = await compareCold(scale, values.model!, parseTasks(values.tasks));
+    return;
+  }
+  const studyId = values['study-id'] ?? `bench-sf${scale}-${Date.now()}`;
+  const t0 = Date.now();
+  const steps = await runMainJob({ scale, model: values.model!, tasks: parseTasks(values.tasks), studyId });
+  printProfile(studyId, (Date.now() - t0) / 1000, steps, await profileOf(studyId));
 }
 
 main().catch((e) => {

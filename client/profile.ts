@@ -20,6 +20,25 @@ export interface Profile {
   byCondition: Record<string, Record<string, number>>;
   total: Record<string, number>;
   wallSeconds: number;
+  /**
+   * JVM start-ups of the study workflows' pytest, smoke-check and execution activities, read from
+   * their results' `spark` (issue 22): cold jobs (one JVM each), warm jobs, and the warm jobs that
+   * started their slot's JVM. Results from before issue 22 count as cold.
+   */
+  jvm: { coldJobs: number; warmJobs: number; warmStarts: number; slotRestarts: number };
+}
+
+const SPARK_ACTIVITIES = new Set(['runPytest', 'smokeCheck', 'executeCandidate']);
+
+/** The `spark` field of an activity's JSON result payload, if any. */
+function sparkOfResult(done: temporal.api.history.v1.IActivityTaskCompletedEventAttributes | null | undefined): { mode?: string; jvmStarted?: boolean; restart?: string } | undefined {
+  const data = done?.result?.payloads?.[0]?.data;
+  if (!data) return undefined;
+  try {
+    return (JSON.parse(Buffer.from(data).toString('utf8')) as { spark?: { mode?: string; jvmStarted?: boolean; restart?: string } }).spark ?? {};
+  } catch {
+    return undefined;
+  }
 }
 
 function seconds(t: temporal.api.history.v1.IHistoryEvent['eventTime']): number {
@@ -48,13 +67,21 @@ export function addHistory(profile: Profile, scope: string, events: temporal.api
       if (!s || st === undefined) continue;
       add(CATEGORY[s.type] ?? 'store and scoring', seconds(e.eventTime) - st);
       add('temporal overhead (queue wait)', st - s.at);
+      if (SPARK_ACTIVITIES.has(s.type) && e.activityTaskCompletedEventAttributes) {
+        const sp = sparkOfResult(e.activityTaskCompletedEventAttributes);
+        if (sp?.mode === 'warm') {
+          profile.jvm.warmJobs += 1;
+          if (sp.jvmStarted) profile.jvm.warmStarts += 1;
+          if (sp.restart) profile.jvm.slotRestarts += 1;
+        } else if (sp) profile.jvm.coldJobs += 1;
+      }
     }
   }
 }
 
 /** Builds the profile of study `studyId` from the study, task and condition histories. */
 export async function profileStudy(client: Client, studyId: string): Promise<Profile> {
-  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0 };
+  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0 } };
   const studyWf = `study-${studyId}`;
   for await (const wf of client.workflow.list({ query: `LockinStudy="${studyId}"` })) {
     const history = await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();

@@ -191,7 +191,9 @@ export function define(cmd: Command): void {
         const t = newTable({ head: ['scope (seconds)', ...cats] });
         for (const [scope, b] of Object.entries(p.byCondition)) t.push([scope, ...cats.map((c) => (b[c] ?? 0).toFixed(1))]);
         t.push(['total', ...cats.map((c) => p.total[c].toFixed(1))]);
-        process.stdout.write(`${t.toString()}\nstudy wall time: ${p.wallSeconds.toFixed(1)} s (activity seconds can exceed it: activities run in parallel)\n${PROFILE_LEGEND}`);
+        const j = p.jvm;
+        process.stdout.write(`${t.toString()}\nstudy wall time: ${p.wallSeconds.toFixed(1)} s (activity seconds can exceed it: activities run in parallel)\n`);
+        process.stdout.write(`JVM start-ups of the pytest, smoke and execution activities: ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs; ${j.warmJobs} warm jobs in slots started ${j.warmStarts} times, ${j.slotRestarts} restarted after a job)\n${PROFILE_LEGEND}`);
       } finally {
         await connection.close();
       }
