@@ -155,10 +155,29 @@ export function namespaceArgs(shareNet = false): string[] {
   return ['--unshare-all', ...common, '--cap-drop', 'ALL', '--uid', '1000', '--gid', '1000'];
 }
 
-/** The command prefix that drops root inside the sandbox (empty when lockin is not root). */
-export function dropPrivileges(): string[] {
+/** First of the host uids a cold sandboxed run gets one of when lockin is root (runHostUid). */
+export const SANDBOX_RUN_UID_BASE = 1_000_000_000;
+let runCounter = 0;
+
+/**
+ * A host uid of its own for one cold sandboxed run when lockin is root (else lockin's uid).
+ * RLIMIT_NPROC counts a uid's tasks machine-wide, so runs that shared one uid (two Spark slots,
+ * another lockin worker, a warm slot's JVM threads) would share their process limit: a fork bomb
+ * in one would starve the others, and a busy neighbour would make a run's limit smaller than
+ * recorded. The uid is SANDBOX_RUN_UID_BASE + (pid mod 10^6)·100 + a counter mod 100: distinct
+ * among the runs alive at once (at most 100 at a time per worker process). It owns no file: the
+ * sandbox reads world-readable binds and writes only its tmpfs and the descriptors it is given.
+ */
+export function runHostUid(): number {
+  if (!isRoot()) return process.getuid?.() ?? -1;
+  runCounter = (runCounter + 1) % 100;
+  return SANDBOX_RUN_UID_BASE + (process.pid % 1_000_000) * 100 + runCounter;
+}
+
+/** The command prefix that drops root inside the sandbox, to `uid` (default SANDBOX_HOST_UID; empty when lockin is not root). */
+export function dropPrivileges(uid: number = SANDBOX_HOST_UID): string[] {
   if (!isRoot()) return [];
-  const u = String(SANDBOX_HOST_UID);
+  const u = String(uid);
   return ['setpriv', `--reuid=${u}`, `--regid=${u}`, '--clear-groups', '--no-new-privs', '--bounding-set=-all', '--inh-caps=-all', '--'];
 }
 
@@ -204,8 +223,8 @@ export function javaHome(): string | undefined {
 }
 
 /** Files of the sandbox's /etc: a user, localhost and file-only name lookup. */
-export function writeEtc(dir: string): void {
-  const id = isRoot() ? SANDBOX_HOST_UID : 1000;
+export function writeEtc(dir: string, uid?: number): void {
+  const id = isRoot() ? (uid ?? SANDBOX_HOST_UID) : 1000;
   fs.mkdirSync(dir, { recursive: true, mode: 0o755 });
   fs.writeFileSync(path.join(dir, 'passwd'), `lockin:x:${id}:${id}:lockin candidate:/tmp:/bin/sh\n`, { mode: 0o644 });
   fs.writeFileSync(path.join(dir, 'group'), `lockin:x:${id}:\n`, { mode: 0o644 });
@@ -483,6 +502,7 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
   const cwd = at[spec.cwd ?? 'tmp'];
   let cmd: string;
   let args: string[];
+  let runUid: number | null = null;
   if (spec.slot) {
     // A job of a warm slot: its own bubblewrap, built inside the slot's mount namespace from
     // what the slot sees at the same paths (so the JVM and the job see the same files), with
@@ -496,7 +516,8 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     args = ['-t', String(spec.slot.nsPid), '-m', '-n', '-p', '--', 'bwrap', ...args];
     cmd = 'nsenter';
   } else if (mode === 'bwrap') {
-    writeEtc(path.join(scratch, 'etc'));
+    runUid = runHostUid();
+    writeEtc(path.join(scratch, 'etc'), runUid);
     fs.chmodSync(scratch, 0o755); // the unprivileged sandbox user reads etc/ from here
     // The private /tmp first: a repository (and so its venv) may itself live under /tmp, and a
     // later bind must not be hidden by it.
@@ -504,7 +525,7 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     for (const [name, m] of Object.entries(spec.mounts)) fsArgs.push('--ro-bind', path.resolve(m.source), at[name]);
     args = [...namespaceArgs(), ...withTraversableParents(fsArgs), '--clearenv'];
     for (const [k, v] of Object.entries(env)) args.push('--setenv', k, v);
-    args.push('--chdir', cwd, '--', ...dropPrivileges(), ...argv);
+    args.push('--chdir', cwd, '--', ...dropPrivileges(runUid), ...argv);
     cmd = 'bwrap';
   } else if (mode === 'unshare-net+checked') {
     cmd = 'unshare';
@@ -524,7 +545,7 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     scratchMb: mode === 'bwrap' ? scratchMb : null,
     fileMb: limiter ? scratchMb : null,
     processes: nprocHolds ? processes : null,
-    hostUid: mode === 'bwrap' ? hostUid() : (process.getuid?.() ?? -1),
+    hostUid: runUid ?? (mode === 'bwrap' ? hostUid() : (process.getuid?.() ?? -1)),
   };
 
   const started = Date.now();
