@@ -420,7 +420,7 @@ export function ownedTempDir(prefix: string): string {
 }
 
 /** Creates the output files (O_CREAT|O_EXCL|O_NOFOLLOW next to their destination) and returns their descriptors. */
-function openOutputs(outputs: Record<string, string>): { name: string; dest: string; partial: string; fd: number }[] {
+function openOutputs(outputs: Record<string, string>, owner: number): { name: string; dest: string; partial: string; fd: number }[] {
   const opened: { name: string; dest: string; partial: string; fd: number }[] = [];
   const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
   for (const [name, dest] of Object.entries(outputs)) {
@@ -428,7 +428,7 @@ function openOutputs(outputs: Record<string, string>): { name: string; dest: str
     fs.mkdirSync(path.dirname(dest), { recursive: true });
     const fd = fs.openSync(partial, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
     // The sandbox's user owns it, so a tool that reopens /proc/self/fd/N (pytest's --junitxml) may write it.
-    if (isRoot()) fs.fchownSync(fd, SANDBOX_HOST_UID, SANDBOX_HOST_UID);
+    if (isRoot()) fs.fchownSync(fd, owner, owner);
     opened.push({ name, dest, partial, fd });
   }
   return opened;
@@ -478,7 +478,9 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
   for (const name of Object.keys(spec.mounts)) at[name] = mode === 'bwrap' ? `/lockin/${name}` : path.resolve(spec.mounts[name].source);
   at.tmp = mode === 'bwrap' ? '/tmp' : tmp;
   const allowed = Object.values(spec.mounts).map((m) => path.resolve(m.source));
-  const opened = openOutputs(spec.outputs ?? {});
+  // A cold bwrap run as root has a host uid of its own (runHostUid); a warm slot's job shares the slot's.
+  const runUid: number | null = mode === 'bwrap' && !spec.slot && isRoot() ? runHostUid() : null;
+  const opened = openOutputs(spec.outputs ?? {}, runUid ?? SANDBOX_HOST_UID);
   const fds: Record<string, number> = {};
   opened.forEach((o, i) => (fds[o.name] = 4 + i));
   const jh = javaHome();
@@ -502,7 +504,6 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
   const cwd = at[spec.cwd ?? 'tmp'];
   let cmd: string;
   let args: string[];
-  let runUid: number | null = null;
   if (spec.slot) {
     // A job of a warm slot: its own bubblewrap, built inside the slot's mount namespace from
     // what the slot sees at the same paths (so the JVM and the job see the same files), with
@@ -516,8 +517,7 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     args = ['-t', String(spec.slot.nsPid), '-m', '-n', '-p', '--', 'bwrap', ...args];
     cmd = 'nsenter';
   } else if (mode === 'bwrap') {
-    runUid = runHostUid();
-    writeEtc(path.join(scratch, 'etc'), runUid);
+    writeEtc(path.join(scratch, 'etc'), runUid ?? undefined);
     fs.chmodSync(scratch, 0o755); // the unprivileged sandbox user reads etc/ from here
     // The private /tmp first: a repository (and so its venv) may itself live under /tmp, and a
     // later bind must not be hidden by it.
@@ -525,7 +525,7 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     for (const [name, m] of Object.entries(spec.mounts)) fsArgs.push('--ro-bind', path.resolve(m.source), at[name]);
     args = [...namespaceArgs(), ...withTraversableParents(fsArgs), '--clearenv'];
     for (const [k, v] of Object.entries(env)) args.push('--setenv', k, v);
-    args.push('--chdir', cwd, '--', ...dropPrivileges(runUid), ...argv);
+    args.push('--chdir', cwd, '--', ...dropPrivileges(runUid ?? undefined), ...argv);
     cmd = 'bwrap';
   } else if (mode === 'unshare-net+checked') {
     cmd = 'unshare';
