@@ -1,7 +1,8 @@
 /**
  * Contract-First (docs/protocol.md §2 "Contract-First") through the real workflows with a
  * scripted model: the budget over every scripted contract-suite sequence, the contract call
- * first and blind, and a revision that edits the frozen suite rejected and the suite restored.
+ * first and blind, a revision that edits the frozen suite rejected and the suite restored, and the
+ * UI filter on the condition search attribute (README "Inspecting and resuming in the Temporal UI").
  */
 import * as crypto from 'crypto';
 import * as fs from 'fs';
@@ -14,7 +15,7 @@ import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
 import { readRunRecords } from '../../activities/store/records';
 import { runStudy } from '../../workflows/study';
-import { STUDY_KEY } from '../../protocol/searchAttributes';
+import { CONDITION_KEY, STUDY_KEY } from '../../protocol/searchAttributes';
 import { QUEUES } from '../../protocol/queues';
 
 let env: TestWorkflowEnvironment;
@@ -84,4 +85,17 @@ test('Contract-First: ≤ 4 calls over every contract-suite sequence, C-0 first 
   expect(edit.artifacts['contract_test.py']).toBe(edit.contract!.sha256AtC0);
   // Revisions may change solution.py only: no deviation beyond it.
   expect(edit.deviations.map((d) => `${d.artifact}:${d.allowed}`)).toEqual(['solution.py:true']);
+
+  // The UI filter: the study's Contract-First workflows, one per task, by the condition search attribute.
+  const want = cases.map((c) => `study-cf/${c.task}/contract-first`).sort();
+  let got: string[] = [];
+  for (let i = 0; i < 50 && got.length < want.length; i++) {
+    got = [];
+    for await (const wf of env.client.workflow.list({ query: 'LockinStudy="cf" and LockinCondition="contract-first"' })) {
+      expect(wf.typedSearchAttributes.get(CONDITION_KEY)).toBe('contract-first');
+      got.push(wf.workflowId);
+    }
+    if (got.length < want.length) await new Promise((r) => setTimeout(r, 200));
+  }
+  expect(got.sort()).toEqual(want);
 }, 240_000);
