@@ -107,9 +107,11 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>): () => Promise<voi
     inFlight = inFlight.then(tick).catch(() => undefined);
   }, 1000);
   return async () => {
-    stopped = true;
     clearInterval(timer);
     await inFlight;
+    // The last steps' lines and times ("done in … s" of step 5), from the finished job.
+    await tick().catch(() => undefined);
+    stopped = true;
     if (studyBar) await studyBar();
     studyBar = null;
   };
@@ -149,6 +151,9 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
         studyId,
         args: [{ study: input, outDir: sdir, equivalenceScale: EQUIVALENCE_SCALE, skipMutation: o.skipMutation }],
         watch: watchMainJob,
+      }).catch((err: unknown) => {
+        // Everything recorded stays: a new run of the job skips it.
+        throw Object.assign(new Error(`the main job (workflow ${mainJobWorkflowId(studyId)}) failed; what it recorded is kept, and running the same command again starts it anew and skips that work`), { cause: err });
       });
       return { ...out, ui };
     } finally {

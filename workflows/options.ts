@@ -30,10 +30,14 @@ export const LOCAL_STEP: ActivityOptions = {
   retry: { maximumAttempts: 3, initialInterval: '1s' },
 };
 
-/** A long JVM step (SQL re-execution, a task's mutation analysis): hours, heartbeated (a dead worker's step is retried 30 s later), one retry for worker crashes. */
+/**
+ * A long JVM step (SQL re-execution, a task's mutation analysis): hours, heartbeated (a dead
+ * worker's step is retried 30 s later). Five attempts: each kill of the main job's process during
+ * the step costs one (a new-user trial killed step 3 twice and the job failed with two).
+ */
 export const SPARK_LONG: ActivityOptions = {
   taskQueue: QUEUES.spark,
   startToCloseTimeout: '6 hours',
   heartbeatTimeout: '30s',
-  retry: { maximumAttempts: 2, initialInterval: '10s' },
+  retry: { maximumAttempts: 5, initialInterval: '10s' },
 };
