@@ -5,7 +5,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { machineLines } from '../../client/commands/doctor';
 
-const KEYS = ['LOCKIN_HOME', 'LOCKIN_SPARK_CONCURRENCY', 'LOCKIN_MODEL_CONCURRENCY', 'LOCKIN_ISOLATION', 'LOCKIN_TEMPORAL_PORT', 'LOCKIN_TEMPORAL_UI_PORT', 'TEMPORAL_ADDRESS'];
+const KEYS = ['LOCKIN_HOME', 'LOCKIN_SPARK_CONCURRENCY', 'LOCKIN_MODEL_CONCURRENCY', 'LOCKIN_ISOLATION', 'LOCKIN_TEMPORAL_PORT', 'LOCKIN_TEMPORAL_UI_PORT', 'TEMPORAL_ADDRESS', 'LOCKIN_SPARK_MODE'];
 const saved: Record<string, string | undefined> = {};
 let server: net.Server;
 let takenPort = 0;
@@ -29,6 +29,7 @@ beforeAll(async () => {
   process.env.LOCKIN_MODEL_CONCURRENCY = '3';
   process.env.LOCKIN_ISOLATION = 'checked-only';
   delete process.env.TEMPORAL_ADDRESS;
+  delete process.env.LOCKIN_SPARK_MODE;
 });
 
 afterAll(async () => {
@@ -47,6 +48,7 @@ test('names the slots from the environment, the sandbox, and a gRPC port taken b
     'Spark slots (JVM activities at once): 1 (from LOCKIN_SPARK_CONCURRENCY)',
     'model calls at once: 3 (from LOCKIN_MODEL_CONCURRENCY)',
     'sandbox for candidate code and tests: checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)',
+    'Spark mode: cold (one JVM per Spark job; LOCKIN_SPARK_MODE=warm keeps one warm JVM per Spark slot)',
     `Temporal: not running; port(s) ${takenPort} taken by another process: set LOCKIN_TEMPORAL_PORT / LOCKIN_TEMPORAL_UI_PORT, or TEMPORAL_ADDRESS`,
   ]);
   expect(lines[0]).toMatch(new RegExp(`^cores: ${os.cpus().length}; memory: `));
@@ -55,8 +57,8 @@ test('names the slots from the environment, the sandbox, and a gRPC port taken b
 test('says both ports are free when nothing listens, and leaves Temporal out for a cluster', async () => {
   process.env.LOCKIN_TEMPORAL_PORT = String(freePort);
   process.env.LOCKIN_TEMPORAL_UI_PORT = String(freePort);
-  expect((await machineLines())[4]).toBe(`Temporal: not running; ports ${freePort} (gRPC) and ${freePort} (UI) are free (\`lockin server start\`, or any study command, starts it)`);
+  expect((await machineLines())[5]).toBe(`Temporal: not running; ports ${freePort} (gRPC) and ${freePort} (UI) are free (\`lockin server start\`, or any study command, starts it)`);
   process.env.TEMPORAL_ADDRESS = 'temporal.example:7233';
-  expect(await machineLines()).toHaveLength(4);
+  expect(await machineLines()).toHaveLength(5);
   delete process.env.TEMPORAL_ADDRESS;
 });
