@@ -8,7 +8,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { runPytest } from '../../activities/execution';
-import { DEFAULT_SPARK_SETTINGS, SPARK_MODES, type SparkMode, type SparkSettings } from '../../protocol/settings';
+import { DEFAULT_SPARK_SETTINGS, type SparkMode, type SparkSettings } from '../../protocol/settings';
+import { MODES_UNDER_TEST } from '../support/modes';
 import { stopAllSlots } from '../../activities/execution/slots';
 
 const SETTINGS: SparkSettings = { ...DEFAULT_SPARK_SETTINGS, master: 'local[1]', shufflePartitions: 2, defaultParallelism: 1, driverMemory: '1g' };
@@ -45,7 +46,7 @@ async function pytestIn(m: SparkMode, dir: string) {
   return out;
 }
 
-describe.each(SPARK_MODES)('%s Spark', (m) => {
+describe.each(MODES_UNDER_TEST)('%s Spark', (m) => {
   beforeAll(() => {
     mode = m;
   });

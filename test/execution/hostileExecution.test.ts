@@ -12,7 +12,8 @@ import * as path from 'path';
 import { executeCandidate } from '../../activities/execution';
 import { venvPython } from '../../activities/common/paths';
 import { nameFindings } from '../../activities/preflight/preflight';
-import { DEFAULT_SPARK_SETTINGS, SPARK_MODES, type SparkSettings } from '../../protocol/settings';
+import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/settings';
+import { MODES_UNDER_TEST } from '../support/modes';
 import { stopAllSlots } from '../../activities/execution/slots';
 
 const FIX = path.join(__dirname, '..', 'fixtures', 'execution');
@@ -43,7 +44,7 @@ function listing(root: string): string[] {
   return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.lstatSync(path.join(root, f)).isFile()).sort();
 }
 
-describe.each(SPARK_MODES)('%s Spark', (m) => {
+describe.each(MODES_UNDER_TEST)('%s Spark', (m) => {
   test('symlinks to a VICTIM and to the reference, summary.json, a forged ok line: a crash; host, reference and preflight view untouched', async () => {
     const victim = path.join(work, `VICTIM-${m}.txt`);
     fs.writeFileSync(victim, 'precious host file\n');

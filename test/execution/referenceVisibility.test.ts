@@ -11,7 +11,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { hiddenVenvPaths } from '../../activities/execution/sandbox';
 import { runSparkJob, stopAllSlots } from '../../activities/execution/slots';
-import { DEFAULT_SPARK_SETTINGS, SPARK_MODES } from '../../protocol/settings';
+import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
+import { MODES_UNDER_TEST } from '../support/modes';
 import { venvPython } from '../../activities/common/paths';
 import { referenceSql } from '../../activities/preflight/referenceSql';
 import { REFERENCE_INVENTORY } from '../../activities/tasks/schema';
@@ -63,7 +64,7 @@ print(json.dumps({"hits": hits, "scanned": len(found), "archives": len(archives)
 
 afterAll(() => stopAllSlots());
 
-test.each(SPARK_MODES)('%s Spark: no file visible in the sandbox contains any of the 33 reference query texts', async (mode) => {
+test.each(MODES_UNDER_TEST)('%s Spark: no file visible in the sandbox contains any of the 33 reference query texts', async (mode) => {
   const { texts } = await referenceSql();
   const needles: Record<string, string[]> = {};
   for (const id of REFERENCE_INVENTORY) {

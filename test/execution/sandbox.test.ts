@@ -9,7 +9,8 @@ import * as path from 'path';
 import { cleanStaleSandboxFolders, replaceFile, runSandboxed, SANDBOX_RUN_UID_BASE, toMiB, type SandboxSpec } from '../../activities/execution/sandbox';
 import { venvPython } from '../../activities/common/paths';
 import { runSparkJob, stopAllSlots } from '../../activities/execution/slots';
-import { DEFAULT_SPARK_SETTINGS, SPARK_MODES, type SparkMode } from '../../protocol/settings';
+import { DEFAULT_SPARK_SETTINGS, type SparkMode } from '../../protocol/settings';
+import { MODES_UNDER_TEST } from '../support/modes';
 
 let work: string;
 beforeAll(() => {
@@ -53,7 +54,7 @@ test('toMiB reads JVM memory strings', () => {
   expect([toMiB('4g'), toMiB('512m'), toMiB('2048k'), toMiB('1073741824'), toMiB('lots')]).toEqual([4096, 512, 2, 1024, 4096]);
 });
 
-test.each(SPARK_MODES)('%s Spark: host study folders are not there, mounts are read-only, outputs come through descriptors, no network', async (mode) => {
+test.each(MODES_UNDER_TEST)('%s Spark: host study folders are not there, mounts are read-only, outputs come through descriptors, no network', async (mode) => {
   const secret = path.join(work, 'secret', 'labels.json');
   const dest = path.join(work, 'out', 'hello.txt');
   const code = [
@@ -157,7 +158,7 @@ test('stale scratch folders of dead workers are removed on start, live ones kept
   }
 });
 
-test.each(SPARK_MODES)('%s Spark: the wall-clock limit kills the process group', async (mode) => {
+test.each(MODES_UNDER_TEST)('%s Spark: the wall-clock limit kills the process group', async (mode) => {
   const started = Date.now();
   const run = await pyIn(mode, 'import time\nwhile True: time.sleep(1)', { timeoutMs: 1500 });
   expect(run.timedOut).toBe(true);

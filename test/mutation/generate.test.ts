@@ -294,7 +294,8 @@ describe('checkEquivalence at SF=0.01', () => {
     }
   }, 900_000);
 
-  test('mutants where lock-in happens disagree with their references at SF=0.01 (q35, q69 EXISTS joins; q33 IN subquery; q2 computed names)', async () => {
+  // 39 s of Spark on four queries (the generator's semantics, not its wiring): in the full suite only (`npm run test:full`).
+  (process.env.LOCKIN_TEST_FULL === '1' ? test : test.skip)('mutants where lock-in happens disagree with their references at SF=0.01 (q35, q69 EXISTS joins; q33 IN subquery; q2 computed names)', async () => {
     const db = await ensureTestDatabase(0.01);
     const saved = process.env.LOCKIN_HOME;
     process.env.LOCKIN_HOME = db.home;
