@@ -69,5 +69,16 @@ export async function main(argv: string[]): Promise<void> {
   if (!entry && word !== undefined && word !== 'help') {
     throw Object.assign(new Error(`unknown command '${word}' (commands: ${COMMANDS.map((c) => c.name).join(', ')}; \`lockin --help\` lists them)`), { exitCode: 1 });
   }
-  await (await buildProgram(entry ? [entry] : [])).parseAsync(argv);
+  const program = await buildProgram(entry ? [entry] : []);
+  // `lockin study nosuch --help` would print the group's help and exit 0: the same rule one level down.
+  const group = entry && program.commands.find((c) => c.name() === entry.name);
+  if (group && group.commands.length > 0) {
+    const words = argv.slice(2).filter((a) => !a.startsWith('-'));
+    const sub = words[words[0] === 'help' ? 2 : 1];
+    const names = group.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+    if (sub !== undefined && sub !== 'help' && !names.includes(sub)) {
+      throw Object.assign(new Error(`unknown command '${entry.name} ${sub}' (commands of ${entry.name}: ${group.commands.map((c) => c.name()).join(', ')}; \`lockin ${entry.name} --help\` lists them)`), { exitCode: 1 });
+    }
+  }
+  await program.parseAsync(argv);
 }
