@@ -61,13 +61,18 @@ export async function buildProgram(load: readonly CommandEntry[] = []): Promise<
   return program;
 }
 
+/** The exit-code-1 error for a command name that is not one of `known` (listed under `what`; `help` is the command whose --help lists them). */
+function unknownCommand(name: string, what: string, known: string[], help: string): Error {
+  return Object.assign(new Error(`unknown command '${name}' (${what}: ${known.join(', ')}; \`${help} --help\` lists them)`), { exitCode: 1 });
+}
+
 /** Parses argv and runs the chosen command, loading only its module. */
 export async function main(argv: string[]): Promise<void> {
   const entry = requestedCommand(argv.slice(2));
   // `lockin nosuch --help` would print the top-level help and exit 0: an unknown name is an error first.
   const word = argv.slice(2).find((a) => !a.startsWith('-'));
   if (!entry && word !== undefined && word !== 'help') {
-    throw Object.assign(new Error(`unknown command '${word}' (commands: ${COMMANDS.map((c) => c.name).join(', ')}; \`lockin --help\` lists them)`), { exitCode: 1 });
+    throw unknownCommand(word, 'commands', COMMANDS.map((c) => c.name), 'lockin');
   }
   const program = await buildProgram(entry ? [entry] : []);
   // `lockin study nosuch --help` would print the group's help and exit 0: the same rule one level down.
@@ -77,7 +82,7 @@ export async function main(argv: string[]): Promise<void> {
     const sub = words[words[0] === 'help' ? 2 : 1];
     const names = group.commands.flatMap((c) => [c.name(), ...c.aliases()]);
     if (sub !== undefined && sub !== 'help' && !names.includes(sub)) {
-      throw Object.assign(new Error(`unknown command '${entry.name} ${sub}' (commands of ${entry.name}: ${group.commands.map((c) => c.name()).join(', ')}; \`lockin ${entry.name} --help\` lists them)`), { exitCode: 1 });
+      throw unknownCommand(`${entry.name} ${sub}`, `commands of ${entry.name}`, group.commands.map((c) => c.name()), `lockin ${entry.name}`);
     }
   }
   await program.parseAsync(argv);
