@@ -45,10 +45,10 @@ function arg(name: string): string | undefined {
 }
 
 /** Extra probes at the protocol's boundaries (name case ignored; doubles exact). */
-function probes(refs: { qid: string; table: PlainTable }[]): BenchCase[] {
+function probes(refs: { taskId: string; table: PlainTable }[]): BenchCase[] {
   const out: BenchCase[] = [];
   for (const r of refs.filter((x) => x.table.rows.length >= 2).slice(0, 3)) {
-    out.push({ id: `probe-name-case:${r.qid}`, reference: r.table, candidate: { ...r.table, columns: r.table.columns.map((c) => ({ ...c, name: c.name.toUpperCase() })) } });
+    out.push({ id: `probe-name-case:${r.taskId}`, reference: r.table, candidate: { ...r.table, columns: r.table.columns.map((c) => ({ ...c, name: c.name.toUpperCase() })) } });
   }
   let n = 0;
   for (const r of refs) {
@@ -57,7 +57,7 @@ function probes(refs: { qid: string; table: PlainTable }[]): BenchCase[] {
     if (j < 0) continue;
     const i = r.table.rows.findIndex((row) => typeof row[j] === 'number' && Number.isFinite(row[j] as number) && row[j] !== 0);
     const rows = r.table.rows.map((row, k) => (k === i ? row.map((v, m) => (m === j ? (v as number) * (1 + 1e-9) : v)) : row));
-    out.push({ id: `probe-double-1e-9:${r.qid}`, reference: r.table, candidate: { ...r.table, rows } });
+    out.push({ id: `probe-double-1e-9:${r.taskId}`, reference: r.table, candidate: { ...r.table, rows } });
     n++;
   }
   return out;

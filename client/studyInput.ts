@@ -108,10 +108,10 @@ export function scaleDefault(): { value: string; source: string } {
  * study is about to run, before its first model call. Throws Error listing every problem
  * (file, field, message) when one task has any; returns quietly otherwise.
  */
-export async function assertCorpusValid(scale: number, qids: readonly string[]): Promise<void> {
-  const rep = await checkCorpus({ scale, ids: [...new Set(qids)] });
+export async function assertCorpusValid(scale: number, taskIds: readonly string[]): Promise<void> {
+  const rep = await checkCorpus({ scale, ids: [...new Set(taskIds)] });
   const bad = rep.tasks.filter((t) => !t.ok);
   if (!bad.length) return;
-  const lines = bad.flatMap((t) => t.problems.map((p) => `  ${t.qid}: ${formatProblem(p)}`));
+  const lines = bad.flatMap((t) => t.problems.map((p) => `  ${t.taskId}: ${formatProblem(p)}`));
   throw new Error(`the task corpus has ${lines.length} problem(s) (\`lockin tasks check\` rules); nothing was started:\n${lines.join('\n')}`);
 }

@@ -111,7 +111,7 @@ export interface MutationActivities {
 export interface MainJobActivities {
   /** Splits `tasks` into those with a reference at `scale` and those without (left out of the study). */
   tasksWithReferences(req: { scale: number; tasks: string[] }): Promise<{ kept: string[]; missing: string[] }>;
-  /** The `lockin tasks check` rules for `tasks` (before the first model call): every problem as "qid: file field: message" (empty: valid). */
+  /** The `lockin tasks check` rules for `tasks` (before the first model call): every problem as "taskId: file field: message" (empty: valid). */
   checkStudyCorpus(req: { scale: number; tasks: string[] }): Promise<{ problems: string[] }>;
 }
 

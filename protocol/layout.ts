@@ -3,12 +3,12 @@
  * the folders of a study's run tree, relative to the study folder. String operations only (no
  * Node built-ins), so workflows can use them; activities join them onto `runs/<study>/`.
  *
- *   tasks/<qid>[/replicate-<r>]/snapshot/            the shared initial generation
- *   tasks/<qid>[/replicate-<r>]/<condition>/         one folder per condition
- *   tasks/<qid>[/replicate-<r>]/evaluation/<cond>/   candidate output, comparison, labels
- *   tasks/<qid>[/replicate-<r>]/sample-<k>/…         the same for sample k ≥ 2 (`--samples`);
+ *   tasks/<taskId>[/replicate-<r>]/snapshot/            the shared initial generation
+ *   tasks/<taskId>[/replicate-<r>]/<condition>/         one folder per condition
+ *   tasks/<taskId>[/replicate-<r>]/evaluation/<cond>/   candidate output, comparison, labels
+ *   tasks/<taskId>[/replicate-<r>]/sample-<k>/…         the same for sample k ≥ 2 (`--samples`);
  *                                                    sample 1 keeps the layout above
- *   records/<qid>[@r][~s<k>]--<condition>.json       one run record per (task, sample, condition)
+ *   records/<taskId>[@r][~s<k>]--<condition>.json       one run record per (task, sample, condition)
  * Sample 1 has no suffix anywhere, so studies recorded before `--samples` read as they are.
  */
 import type { ConditionId } from './conditions';
@@ -35,7 +35,7 @@ export function studyWorkflowId(studyId: string): string {
   return `study-${studyId}`;
 }
 
-/** Workflow id of one task run of a study: `study-<id>/<qid>[/replicate-<r>][/sample-<k>]` (no suffix for sample 1). */
+/** Workflow id of one task run of a study: `study-<id>/<taskId>[/replicate-<r>][/sample-<k>]` (no suffix for sample 1). */
 export function taskWorkflowId(studyWorkflow: string, taskId: string, replicate?: string, sample?: number): string {
   return `${studyWorkflow}/${taskId}${replicate ? `/replicate-${replicate}` : ''}${sample && sample > 1 ? `/sample-${sample}` : ''}`;
 }
@@ -45,7 +45,7 @@ export function conditionWorkflowId(taskWorkflow: string, condition: ConditionId
   return `${taskWorkflow}/${condition}`;
 }
 
-/** A task run's folder relative to the study folder: `tasks/<qid>[/replicate-<r>][/sample-<k>]` (no suffix for sample 1). */
+/** A task run's folder relative to the study folder: `tasks/<taskId>[/replicate-<r>][/sample-<k>]` (no suffix for sample 1). */
 export function taskRelDir(taskId: string, replicate?: string, sample?: number): string {
   const run = replicate ? `tasks/${taskId}/replicate-${replicate}` : `tasks/${taskId}`;
   return sample && sample > 1 ? `${run}/sample-${sample}` : run;
@@ -61,7 +61,7 @@ export function evaluationDir(conditionDir: string, condition: ConditionId): str
   return `${parent}/evaluation/${condition}`;
 }
 
-/** Record file name of one (task, sample, condition): `<qid>[@r][~s<k>]--<condition>.json`. */
+/** Record file name of one (task, sample, condition): `<taskId>[@r][~s<k>]--<condition>.json`. */
 export function recordFileName(taskId: string, condition: string, replicate?: string, sample?: number): string {
   return `${taskKey(taskId, replicate, sample)}--${condition}.json`;
 }

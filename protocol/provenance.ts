@@ -27,9 +27,9 @@ export const Provenance = z.discriminatedUnion('provenance', [
   z.object({ provenance: z.literal('recorded'), model: z.string().min(1), recorded: IsoDate, note: z.string().optional() }).strict(),
   /** Written by hand by the project, with the task's references known. */
   z.object({ provenance: z.literal('authored'), note: z.string().optional() }).strict(),
-  /** Written by `lockin tasks build-replay` from tasks/<qid>/obligations.yaml (`source`). */
+  /** Written by `lockin tasks build-replay` from tasks/<taskId>/obligations.yaml (`source`). */
   z.object({ provenance: z.literal('generated-from-obligations'), source: z.string().min(1) }).strict(),
-  /** Written by `lockin tasks build-replay` from the hand-written gold folder tasks/<qid>/gold (`source`). */
+  /** Written by `lockin tasks build-replay` from the hand-written gold folder tasks/<taskId>/gold (`source`). */
   z.object({ provenance: z.literal('generated-from-gold'), source: z.string().min(1) }).strict(),
 ]);
 export type Provenance = z.infer<typeof Provenance>;

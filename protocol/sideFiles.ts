@@ -9,13 +9,29 @@ import { z } from 'zod';
 import { FAILURE_CATEGORIES } from './records';
 import { ReproduceResult } from './data';
 
-/** One evaluator control (docs/protocol.md §4 "Evaluator controls"). */
-export const ControlRecordSchema = z.looseObject({
+/**
+ * Files written before the task was called `taskId` everywhere (controls.json rows, the mutation
+ * analysis's equivalence.json caches) name it `qid`: use as a zod preprocess step so that such a
+ * file reads as if it said `taskId` (a value that has `taskId`, or is no object, is unchanged).
+ */
+export function taskIdFromQid(v: unknown): unknown {
+  if (!v || typeof v !== 'object' || Array.isArray(v) || 'taskId' in v || !('qid' in v)) return v;
+  const { qid, ...rest } = v as Record<string, unknown>;
+  return { ...rest, taskId: qid };
+}
+
+/**
+ * One evaluator control (docs/protocol.md §4 "Evaluator controls"). controls.json files written
+ * before the task was called `taskId` everywhere name it `qid`; they are read as if it were `taskId`.
+ */
+export const ControlRecordSchema = z.preprocess(
+  taskIdFromQid,
+  z.looseObject({
   id: z.string(),
   /** unchanged, row-permutation, or one of the 7 rejection categories. */
   kind: z.string(),
   /** The reference variant it was made from. */
-  qid: z.string(),
+  taskId: z.string(),
   expected: z.enum(['accept', 'reject']),
   /** What the production comparator did; skipped when the reference is missing at this scale. */
   observed: z.enum(['accept', 'reject', 'skipped']),
@@ -24,7 +40,8 @@ export const ControlRecordSchema = z.looseObject({
   verified: z.boolean().nullable(),
   categories: z.array(z.enum(FAILURE_CATEGORIES)).optional(),
   summary: z.string().optional(),
-});
+  }),
+);
 
 /** controls.json. */
 export const ControlsFileSchema = z.looseObject({

@@ -3,7 +3,7 @@
  * bounded concurrency (task runs already recorded are skipped on resume), run the targeted
  * replication if asked (Table VII), then collect the records and write the report.
  * Sample 1 keeps the child workflow id of studies recorded before `--samples`
- * (`study-<id>/<qid>`); sample k ≥ 2 is `study-<id>/<qid>/sample-<k>`.
+ * (`study-<id>/<taskId>`); sample k ≥ 2 is `study-<id>/<taskId>/sample-<k>`.
  */
 import { executeChild, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { StudyActivities } from '../protocol/activities';

@@ -84,23 +84,23 @@ export async function compareWithReference(req: CompareRequest): Promise<Compari
 }
 
 /**
- * Loads the reference inventory from a references folder (`<dir>/<qid>/reference.arrow|.parquet`
+ * Loads the reference inventory from a references folder (`<dir>/<taskId>/reference.arrow|.parquet`
  * + `schema.json`), each twice (the unchanged-load control compares two independent loads).
- * @returns the loaded references in inventory order and the qids that are missing
+ * @returns the loaded references in inventory order and the taskIds that are missing
  * @throws InputError when the folder does not exist or a present reference is unreadable
  */
 export async function loadReferenceInventory(dir: string, inventory: readonly string[] = REFERENCE_INVENTORY): Promise<{ references: ControlReference[]; missing: string[] }> {
   if (!fs.existsSync(dir)) throw new InputError('references folder not found (build the references first, e.g. `lockin data prepare --scale S`)', dir);
   const references: ControlReference[] = [];
   const missing: string[] = [];
-  for (const qid of inventory) {
-    const qdir = path.join(dir, qid);
+  for (const taskId of inventory) {
+    const qdir = path.join(dir, taskId);
     if (!fs.existsSync(qdir) || !['reference.arrow', 'reference.parquet'].some((n) => fs.existsSync(path.join(qdir, n)))) {
-      missing.push(qid);
+      missing.push(taskId);
       continue;
     }
     const files = resolveOutput(qdir);
-    references.push({ qid, table: await loadOutputFiles(files), reload: await loadOutputFiles(files) });
+    references.push({ taskId, table: await loadOutputFiles(files), reload: await loadOutputFiles(files) });
   }
   return { references, missing };
 }

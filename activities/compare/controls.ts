@@ -46,7 +46,7 @@ export const QUERIES_PER_CATEGORY = 3;
 
 /** One reference as loaded for the controls; `reload` is an independent second load (unchanged control). */
 export interface ControlReference {
-  qid: string;
+  taskId: string;
   table: PlainTable;
   reload?: PlainTable;
 }
@@ -60,7 +60,7 @@ type Verify = (original: PlainTable, perturbed: PlainTable) => boolean;
 export interface ControlResult {
   id: string;
   kind: ControlKind;
-  qid: string;
+  taskId: string;
   expected: 'accept' | 'reject';
   observed: 'accept' | 'reject' | 'skipped';
   asExpected: boolean;
@@ -223,7 +223,7 @@ const VERIFY: Record<Exclude<ControlKind, 'unchanged'>, Verify> = {
 export interface ControlCase {
   id: string;
   kind: ControlKind;
-  qid: string;
+  taskId: string;
   expected: 'accept' | 'reject';
   /** Null when no reference was available (a skipped control). */
   candidate: PlainTable | null;
@@ -243,10 +243,10 @@ export interface ControlCase {
 export function buildControlCases(references: ControlReference[], missing: string[] = []): ControlCase[] {
   const cases: ControlCase[] = [];
   for (const ref of references) {
-    cases.push({ id: `unchanged:${ref.qid}`, kind: 'unchanged', qid: ref.qid, expected: 'accept', candidate: ref.reload ?? structuredClone(ref.table), reference: ref.table, perturbation: null, verified: null });
+    cases.push({ id: `unchanged:${ref.taskId}`, kind: 'unchanged', taskId: ref.taskId, expected: 'accept', candidate: ref.reload ?? structuredClone(ref.table), reference: ref.table, perturbation: null, verified: null });
   }
-  for (const qid of missing) {
-    cases.push({ id: `unchanged:${qid}`, kind: 'unchanged', qid, expected: 'accept', candidate: null, reference: null, perturbation: null, verified: null, skipReason: 'reference not found' });
+  for (const taskId of missing) {
+    cases.push({ id: `unchanged:${taskId}`, kind: 'unchanged', taskId, expected: 'accept', candidate: null, reference: null, perturbation: null, verified: null, skipReason: 'reference not found' });
   }
   for (const kind of CONTROL_KINDS) {
     if (kind === 'unchanged') continue;
@@ -258,10 +258,10 @@ export function buildControlCases(references: ControlReference[], missing: strin
       const p = PERTURB[kind](ref.table);
       if (!p) continue;
       chosen++;
-      cases.push({ id: `${kind}:${ref.qid}`, kind, qid: ref.qid, expected, candidate: p.table, reference: ref.table, perturbation: p.description, verified: VERIFY[kind](ref.table, p.table) });
+      cases.push({ id: `${kind}:${ref.taskId}`, kind, taskId: ref.taskId, expected, candidate: p.table, reference: ref.table, perturbation: p.description, verified: VERIFY[kind](ref.table, p.table) });
     }
     for (; chosen < QUERIES_PER_CATEGORY; chosen++) {
-      cases.push({ id: `${kind}:none-${chosen + 1}`, kind, qid: '(none)', expected, candidate: null, reference: null, perturbation: null, verified: false, skipReason: 'no suitable reference' });
+      cases.push({ id: `${kind}:none-${chosen + 1}`, kind, taskId: '(none)', expected, candidate: null, reference: null, perturbation: null, verified: false, skipReason: 'no suitable reference' });
     }
   }
   return cases;
@@ -269,7 +269,7 @@ export function buildControlCases(references: ControlReference[], missing: strin
 
 /** Runs one control through the production comparator (row order ignored). */
 export function runControlCase(c: ControlCase): ControlResult {
-  const base = { id: c.id, kind: c.kind, qid: c.qid, expected: c.expected, perturbation: c.perturbation, verified: c.verified, expectedCategory: EXPECTED_CATEGORY[c.kind] };
+  const base = { id: c.id, kind: c.kind, taskId: c.taskId, expected: c.expected, perturbation: c.perturbation, verified: c.verified, expectedCategory: EXPECTED_CATEGORY[c.kind] };
   if (!c.candidate || !c.reference) return { ...base, observed: 'skipped', asExpected: false, categories: [], summary: c.skipReason ?? 'skipped' };
   const r = compareTables(c.candidate, c.reference, { rowOrder: 'ignore' });
   const observed = r.agree ? 'accept' : 'reject';
@@ -309,7 +309,7 @@ export function controlsMarkdown(report: ControlsReport, title = 'Evaluator cont
     const cs = report.controls.filter((c) => c.kind === kind);
     if (cs.length === 0) continue;
     const verified = kind === 'unchanged' ? 'n/a' : `${cs.filter((c) => c.verified).length}/${cs.length}`;
-    lines.push(`| ${kind} | ${cs.length === 33 ? 'all 33' : cs.map((c) => c.qid).join(', ')} | ${cs[0].expected} | ${cs.filter((c) => c.asExpected).length}/${cs.length} | ${verified} |`);
+    lines.push(`| ${kind} | ${cs.length === 33 ? 'all 33' : cs.map((c) => c.taskId).join(', ')} | ${cs[0].expected} | ${cs.filter((c) => c.asExpected).length}/${cs.length} | ${verified} |`);
   }
   const k = report.counts;
   lines.push(`| **total** | ${k.controls} controls | ${k.expectedAccept} accept, ${k.expectedReject} reject | ${k.asExpected}/${k.controls} | ${k.verifiedPerturbations}/${k.perturbations} |`, '');
@@ -317,7 +317,7 @@ export function controlsMarkdown(report: ControlsReport, title = 'Evaluator cont
   lines.push('| # | Control | Query | Perturbation | Expected | Observed | Categories | Verified |', '|---|---|---|---|---|---|---|---|');
   const esc = (s: string) => s.replace(/\|/g, '\\|');
   report.controls.forEach((c, i) => {
-    lines.push(`| ${i + 1} | ${c.kind} | ${c.qid} | ${esc(c.perturbation ?? '-')} | ${c.expected} | ${c.observed}${c.asExpected ? '' : ' (UNEXPECTED)'} | ${c.categories.join(', ') || '-'} | ${c.verified === null ? '-' : c.verified ? 'yes' : 'NO'} |`);
+    lines.push(`| ${i + 1} | ${c.kind} | ${c.taskId} | ${esc(c.perturbation ?? '-')} | ${c.expected} | ${c.observed}${c.asExpected ? '' : ' (UNEXPECTED)'} | ${c.categories.join(', ') || '-'} | ${c.verified === null ? '-' : c.verified ? 'yes' : 'NO'} |`);
   });
   return `${lines.join('\n')}\n`;
 }

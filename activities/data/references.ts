@@ -29,7 +29,7 @@ function args(cmd: string, input: ReferencesInput): string[] {
 }
 
 /**
- * Builds (or resumes) the references under `referencesDir(S)/<qid>/` and `references.json`.
+ * Builds (or resumes) the references under `referencesDir(S)/<taskId>/` and `references.json`.
  * @returns built/skipped/failed ids, count stored, manifestHash, seconds per variant.
  */
 export async function buildReferences(input: ReferencesInput): Promise<BuildResult> {

@@ -21,14 +21,14 @@ interface ConfirmFile {
 
 /**
  * Re-runs the mutants `eq` marks equivalent on databaseDir(scale) and compares them with
- * referencesDir(scale)/<qid>. Returns `eq` with those mutants' verdicts updated (summary
+ * referencesDir(scale)/<taskId>. Returns `eq` with those mutants' verdicts updated (summary
  * prefixed with where each verdict was decided). Cached in `<eq.dir>/confirm-<scaleTag>.json`
  * (same mutant ids → no Spark run). A task without a reference at `scale`, or with nothing
  * equivalent, is returned unchanged.
  */
 export async function confirmEquivalents(eq: EquivalenceResult, scale: number, settings: SparkSettings, timeoutMs?: number): Promise<EquivalenceResult> {
   const ids = eq.mutants.filter((m) => m.verdict === 'equivalent').map((m) => m.id);
-  const refDir = path.join(referencesDir(scale), eq.qid);
+  const refDir = path.join(referencesDir(scale), eq.taskId);
   if (ids.length === 0 || scale === eq.scale || !fs.existsSync(path.join(refDir, 'schema.json'))) return eq;
   const tag = scaleTag(scale);
   const file = path.join(eq.dir, `confirm-${tag}.json`);

@@ -3,12 +3,12 @@
  * corpora": test-suite validity and mutation score).
  *
  * - generateMutants: runs activities/python/mutants.py (pure `ast` generator; the operators and
- *   their rules are documented in its module docstring) on tasks/<qid>/gold/solution.py.
+ *   their rules are documented in its module docstring) on tasks/<taskId>/gold/solution.py.
  * - mutantOutputs: runs activities/python/mutant_outputs.py, which executes many variants in one
  *   SparkSession (not sandboxed: the mutants are lockin's own code) and writes each output.
  * - checkEquivalence: generates, runs and compares every mutant with the task's reference
  *   (compareOutputs, the study's primary comparator), caching the verdicts per gold solution in
- *   `<lockinHome>/mutants/<scaleTag>/<qid>/<gold sha256, 12 hex>/equivalence.json`.
+ *   `<lockinHome>/mutants/<scaleTag>/<taskId>/<gold sha256, 12 hex>/equivalence.json`.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -18,6 +18,7 @@ import { InputError, SubprocessError } from '../common/errors';
 import { databaseDir, lockinHome, pythonDir, referencesDir, scaleTag, tasksRoot } from '../common/paths';
 import { runPythonJson } from '../common/python';
 import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
+import { taskIdFromQid } from '../../protocol/sideFiles';
 import { compareOutputs } from '../compare/activity';
 import { sha256File } from '../store/hash';
 import { listTaskIds, loadTask } from '../tasks/load';
@@ -74,9 +75,9 @@ export type MutantVerdict = z.infer<typeof MutantVerdict>;
 
 /** The content of equivalence.json. */
 export const EquivalenceFile = z.object({
-  qid: z.string(),
+  taskId: z.string(),
   scale: z.number(),
-  /** sha256 (64 hex) of tasks/<qid>/gold/solution.py: the cache key, with maxPerOperator and generatorSha. */
+  /** sha256 (64 hex) of tasks/<taskId>/gold/solution.py: the cache key, with maxPerOperator and generatorSha. */
   goldSha: z.string().regex(/^[0-9a-f]{64}$/),
   maxPerOperator: z.number().int().positive(),
   /** sha256 of activities/python/mutants.py: a changed generator invalidates the cache. */
@@ -93,14 +94,14 @@ const EQUIVALENCE_FILE = 'equivalence.json';
 
 /**
  * Every column name of the TPC-DS tables the corpus declares (the union of `tables[].columns`
- * over tasks/<qid>/task.yaml), sorted. Task files that cannot be read are skipped.
+ * over tasks/<taskId>/task.yaml), sorted. Task files that cannot be read are skipped.
  * Inputs: the corpus root. Returns: column names.
  */
 export function corpusTableColumns(root: string = tasksRoot()): string[] {
   const out = new Set<string>();
-  for (const qid of listTaskIds(root)) {
+  for (const taskId of listTaskIds(root)) {
     try {
-      const doc = YAML.parse(fs.readFileSync(path.join(root, qid, 'task.yaml'), 'utf8')) as { tables?: { columns?: { name?: unknown }[] }[] };
+      const doc = YAML.parse(fs.readFileSync(path.join(root, taskId, 'task.yaml'), 'utf8')) as { tables?: { columns?: { name?: unknown }[] }[] };
       for (const t of doc?.tables ?? []) for (const c of t.columns ?? []) if (typeof c.name === 'string') out.add(c.name);
     } catch {
       /* an unreadable task file adds nothing; `lockin tasks check` reports it */
@@ -142,17 +143,17 @@ export async function generateMutantsFromFile(opts: {
 }
 
 /**
- * Generates the mutants of task `qid`'s gold solution into `outDir`.
- * Inputs: qid; the corpus root (default tasks/); the output folder; at most `maxPerOperator`
+ * Generates the mutants of task `taskId`'s gold solution into `outDir`.
+ * Inputs: taskId; the corpus root (default tasks/); the output folder; at most `maxPerOperator`
  * (default 2) per operator. Output columns are the names task.yaml gives
  * (`output.columns[].name`); table columns are corpusTableColumns(root).
  * Returns: the mutants (mutants.json). @throws TaskLoadError for a bad task folder, InputError
  * when the gold is missing, SubprocessError when mutants.py fails.
  */
-export async function generateMutants(opts: { qid: string; root?: string; outDir: string; maxPerOperator?: number }): Promise<MutantInfo[]> {
+export async function generateMutants(opts: { taskId: string; root?: string; outDir: string; maxPerOperator?: number }): Promise<MutantInfo[]> {
   const root = opts.root ?? tasksRoot();
-  const task = loadTask(opts.qid, root);
-  const goldFile = path.join(root, opts.qid, 'gold', 'solution.py');
+  const task = loadTask(opts.taskId, root);
+  const goldFile = path.join(root, opts.taskId, 'gold', 'solution.py');
   if (!fs.existsSync(goldFile)) throw new InputError('no gold solution', goldFile);
   const outputColumns = task.task.output.columns.flatMap((c) => (c.name ? [c.name] : []));
   return generateMutantsFromFile({ goldFile, outputColumns, tableColumns: corpusTableColumns(root), outDir: opts.outDir, maxPerOperator: opts.maxPerOperator });
@@ -215,17 +216,18 @@ export function mutantsCacheRoot(): string {
   return process.env.LOCKIN_MUTANTS_CACHE ? path.resolve(process.env.LOCKIN_MUTANTS_CACHE) : path.join(lockinHome(), 'mutants');
 }
 
-/** `<cacheRoot>/<scaleTag>/<qid>/<goldSha[0:12]>`; cacheRoot defaults to mutantsCacheRoot(). */
-export function equivalenceDir(opts: { qid: string; scale: number; goldSha: string; cacheDir?: string }): string {
-  return path.join(opts.cacheDir ?? mutantsCacheRoot(), scaleTag(opts.scale), opts.qid, opts.goldSha.slice(0, 12));
+/** `<cacheRoot>/<scaleTag>/<taskId>/<goldSha[0:12]>`; cacheRoot defaults to mutantsCacheRoot(). */
+export function equivalenceDir(opts: { taskId: string; scale: number; goldSha: string; cacheDir?: string }): string {
+  return path.join(opts.cacheDir ?? mutantsCacheRoot(), scaleTag(opts.scale), opts.taskId, opts.goldSha.slice(0, 12));
 }
 
 /** The cached equivalence.json when it is valid and its keys match, else null. */
-function cachedEquivalence(file: string, key: { qid: string; scale: number; goldSha: string; maxPerOperator: number; generatorSha: string }): EquivalenceFile | null {
+function cachedEquivalence(file: string, key: { taskId: string; scale: number; goldSha: string; maxPerOperator: number; generatorSha: string }): EquivalenceFile | null {
   if (!fs.existsSync(file)) return null;
   try {
-    const v = EquivalenceFile.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
-    const same = v.qid === key.qid && v.scale === key.scale && v.goldSha === key.goldSha && v.maxPerOperator === key.maxPerOperator && v.generatorSha === key.generatorSha;
+    // Caches written before the rename say `qid`; they stay valid.
+    const v = EquivalenceFile.parse(taskIdFromQid(JSON.parse(fs.readFileSync(file, 'utf8'))));
+    const same = v.taskId === key.taskId && v.scale === key.scale && v.goldSha === key.goldSha && v.maxPerOperator === key.maxPerOperator && v.generatorSha === key.generatorSha;
     // A run cut short (time limit, crash) is not a result to keep: run it again.
     const complete = v.gold.status !== 'not-run' && v.mutants.every((m) => m.status !== 'not-run');
     return same && complete ? v : null;
@@ -240,13 +242,13 @@ function firstLine(text: string | undefined, n = 300): string {
 }
 
 /**
- * Decides which mutants of task `qid`'s gold are equivalent at a scale: each mutant runs on
- * databaseDir(scale) and its output is compared with referencesDir(scale)/<qid> by compareOutputs.
+ * Decides which mutants of task `taskId`'s gold are equivalent at a scale: each mutant runs on
+ * databaseDir(scale) and its output is compared with referencesDir(scale)/<taskId> by compareOutputs.
  * A mutant that agrees is "equivalent" (the caller drops and counts it); one that disagrees or
  * raises is "killable"; one that could not be run or compared is "error". The gold runs too
  * (`gold` in the result): a gold that disagrees makes "killable" meaningless at that scale.
  *
- * Inputs: qid; scale; Spark settings (default: the study's with a 3g driver); maxPerOperator
+ * Inputs: taskId; scale; Spark settings (default: the study's with a 3g driver); maxPerOperator
  * (default 2); cacheDir (default `<lockinHome>/mutants`); root (the corpus, default tasks/);
  * timeoutMs for the Spark process (default 30 min).
  * Returns: equivalence.json's content plus `dir`. Cached: an equivalence.json with the same
@@ -254,7 +256,7 @@ function firstLine(text: string | undefined, n = 300): string {
  * @throws InputError when the gold or the reference is missing; SubprocessError when Spark did not start.
  */
 export async function checkEquivalence(opts: {
-  qid: string;
+  taskId: string;
   scale: number;
   settings?: SparkSettings;
   maxPerOperator?: number;
@@ -262,22 +264,22 @@ export async function checkEquivalence(opts: {
   root?: string;
   timeoutMs?: number;
 }): Promise<EquivalenceResult> {
-  const { qid, scale } = opts;
+  const { taskId, scale } = opts;
   const root = opts.root ?? tasksRoot();
   const maxPerOperator = opts.maxPerOperator ?? 2;
-  const goldFile = path.join(root, qid, 'gold', 'solution.py');
+  const goldFile = path.join(root, taskId, 'gold', 'solution.py');
   if (!fs.existsSync(goldFile)) throw new InputError('no gold solution', goldFile);
   const goldSha = sha256File(goldFile);
   const genSha = generatorSha();
-  const dir = equivalenceDir({ qid, scale, goldSha, cacheDir: opts.cacheDir });
+  const dir = equivalenceDir({ taskId, scale, goldSha, cacheDir: opts.cacheDir });
   const file = path.join(dir, EQUIVALENCE_FILE);
-  const hit = cachedEquivalence(file, { qid, scale, goldSha, maxPerOperator, generatorSha: genSha });
+  const hit = cachedEquivalence(file, { taskId, scale, goldSha, maxPerOperator, generatorSha: genSha });
   if (hit && fs.existsSync(path.join(dir, 'gold', 'solution.py'))) return { ...hit, dir };
 
-  const refDir = path.join(referencesDir(scale), qid);
-  if (!fs.existsSync(path.join(refDir, 'schema.json'))) throw new InputError(`no reference for ${qid} at scale ${scale} (lockin data prepare --scale ${scale})`, refDir);
+  const refDir = path.join(referencesDir(scale), taskId);
+  if (!fs.existsSync(path.join(refDir, 'schema.json'))) throw new InputError(`no reference for ${taskId} at scale ${scale} (lockin data prepare --scale ${scale})`, refDir);
   fs.rmSync(file, { force: true });
-  const mutants = await generateMutants({ qid, root, outDir: dir, maxPerOperator });
+  const mutants = await generateMutants({ taskId, root, outDir: dir, maxPerOperator });
   const goldDir = path.join(dir, 'gold');
   fs.mkdirSync(goldDir, { recursive: true });
   fs.copyFileSync(goldFile, path.join(goldDir, 'solution.py'));
@@ -306,7 +308,7 @@ export async function checkEquivalence(opts: {
     verdicts.push({ ...m, ...(await judge(path.join(dir, m.id), r)), status: r.status });
   }
   const value: EquivalenceFile = {
-    qid,
+    taskId,
     scale,
     goldSha,
     maxPerOperator,

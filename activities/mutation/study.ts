@@ -124,18 +124,18 @@ function resolve(opts: Pick<MutationStudyOptions, 'equivalenceScale' | 'maxPerOp
  * again is cheap. @returns the verdicts, the scale used and one progress line; throws what
  * checkEquivalence throws (e.g. a missing gold solution).
  */
-async function equivalenceOf(basics: StudyBasics, r: Resolved, qid: string, confirmScale: number | undefined): Promise<{ eq: EquivalenceResult; scale: number; lines: string[] }> {
-  const scale = fs.existsSync(path.join(referencesDir(r.eqScale), qid, 'schema.json')) ? r.eqScale : basics.scale;
+async function equivalenceOf(basics: StudyBasics, r: Resolved, taskId: string, confirmScale: number | undefined): Promise<{ eq: EquivalenceResult; scale: number; lines: string[] }> {
+  const scale = fs.existsSync(path.join(referencesDir(r.eqScale), taskId, 'schema.json')) ? r.eqScale : basics.scale;
   const lines: string[] = [];
-  let eq = await checkEquivalence({ qid, scale, settings: basics.settings, maxPerOperator: r.maxPerOperator });
+  let eq = await checkEquivalence({ taskId, scale, settings: basics.settings, maxPerOperator: r.maxPerOperator });
   const before = eq.mutants.filter((m) => m.verdict === 'equivalent').length;
   if (confirmScale !== undefined) eq = await confirmEquivalents(eq, confirmScale, basics.settings);
   const moved = before - eq.mutants.filter((m) => m.verdict === 'equivalent').length;
-  if (moved) lines.push(`${qid}: ${moved} of ${before} mutants equivalent at SF=${scale} differ at SF=${confirmScale}: killable`);
+  if (moved) lines.push(`${taskId}: ${moved} of ${before} mutants equivalent at SF=${scale} differ at SF=${confirmScale}: killable`);
   const killable = eq.mutants.filter((m) => m.verdict === 'killable').length;
   const nEq = eq.mutants.filter((m) => m.verdict === 'equivalent').length;
   const undecided = eq.mutants.length - killable - nEq;
-  lines.push(`${qid}: ${eq.mutants.length} at SF=${scale}: ${killable} non-equivalent, ${nEq} equivalent${undecided ? `, ${undecided} undecided` : ''}`);
+  lines.push(`${taskId}: ${eq.mutants.length} at SF=${scale}: ${killable} non-equivalent, ${nEq} equivalent${undecided ? `, ${undecided} undecided` : ''}`);
   return { eq, scale, lines };
 }
 
@@ -146,14 +146,14 @@ async function equivalenceOf(basics: StudyBasics, r: Resolved, qid: string, conf
  * @returns the suite's score and its progress line (without the counter).
  */
 async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef, eq: EquivalenceResult, inFlight: Map<string, Promise<VariantRun[]>>): Promise<{ row: SuiteScore; line: string }> {
-  const qid = rec.taskId;
+  const taskId = rec.taskId;
   const killable = eq.mutants.filter((x) => x.verdict === 'killable');
   const suiteName = scoredSuite(rec.condition as ConditionId);
-  const suiteFile = path.join(taskDir(studyId, qid, rec.replicate), rec.condition, suiteName);
-  const label = `${qid}/${rec.condition}${rec.replicate ? ` (${rec.replicate})` : ''}`;
+  const suiteFile = path.join(taskDir(studyId, taskId, rec.replicate), rec.condition, suiteName);
+  const label = `${taskId}/${rec.condition}${rec.replicate ? ` (${rec.replicate})` : ''}`;
   if (!fs.existsSync(suiteFile)) {
     const none = (variant: string): VariantRun => ({ variant, exitCode: null, passed: false, status: 'crash', ms: 0 });
-    return { row: scoreSuite(qid, rec.condition, 'missing', eq.mutants, [none('gold'), ...killable.map((x) => none(x.id))]), line: `${label}: no ${suiteName}: invalid` };
+    return { row: scoreSuite(taskId, rec.condition, 'missing', eq.mutants, [none('gold'), ...killable.map((x) => none(x.id))]), line: `${label}: no ${suiteName}: invalid` };
   }
   const suiteSha = sha256File(suiteFile);
   // v3: a suite that fails gold is not run on the mutants, and gold's first failure is kept
@@ -175,7 +175,7 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
       variants: [{ id: 'gold', solutionFile: path.join(eq.dir, 'gold', 'solution.py') }, ...killable.map((x) => ({ id: x.id, solutionFile: path.join(eq.dir, x.id, 'solution.py') }))],
       settings: basics.settings,
       sparkMode: basics.sparkMode,
-      outDir: path.join(basics.sdir, 'mutation', qid, rec.replicate ? `${rec.condition}-${rec.replicate}` : rec.condition),
+      outDir: path.join(basics.sdir, 'mutation', taskId, rec.replicate ? `${rec.condition}-${rec.replicate}` : rec.condition),
     }).then((r) => {
       fs.mkdirSync(path.dirname(cache), { recursive: true });
       fs.writeFileSync(cache, JSON.stringify(r));
@@ -183,7 +183,7 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
     });
     inFlight.set(key, runs);
   }
-  const row = scoreSuite(qid, rec.condition, suiteSha, eq.mutants, await runs);
+  const row = scoreSuite(taskId, rec.condition, suiteSha, eq.mutants, await runs);
   return { row, line: `${label}: ${row.validOnGold ? `valid on gold, killed ${row.killed}/${row.total}` : `INVALID: fails gold: ${row.goldFailure}`}${reused}` };
 }
 
@@ -205,19 +205,19 @@ export async function analyzeStudyMutation(opts: MutationStudyOptions): Promise<
   // Phase 1: mutants and their equivalence verdicts, per task (cached per gold solution).
   const eqs = new Map<string, { eq: EquivalenceResult; scale: number }>();
   let n = 0;
-  await pool(tasks, concurrency, async (qid) => {
+  await pool(tasks, concurrency, async (taskId) => {
     try {
-      const { eq, scale, lines } = await equivalenceOf(basics, r, qid, opts.confirmScale);
-      eqs.set(qid, { eq, scale });
+      const { eq, scale, lines } = await equivalenceOf(basics, r, taskId, opts.confirmScale);
+      eqs.set(taskId, { eq, scale });
       n += 1;
       for (const [i, line] of lines.entries()) say(i === lines.length - 1 ? `[mutation] mutants ${n}/${tasks.length} ${line}` : `[mutation]   ${line}`);
     } catch (err) {
-      say(`[mutation] mutants ${++n}/${tasks.length} ${qid}: SKIPPED: ${(err as Error).message.split('\n')[0]}`);
+      say(`[mutation] mutants ${++n}/${tasks.length} ${taskId}: SKIPPED: ${(err as Error).message.split('\n')[0]}`);
     }
   });
-  for (const qid of tasks) {
-    const e = eqs.get(qid);
-    if (e) out.mutants[qid] = { goldSha: e.eq.goldSha, scale: e.scale, mutants: e.eq.mutants };
+  for (const taskId of tasks) {
+    const e = eqs.get(taskId);
+    if (e) out.mutants[taskId] = { goldSha: e.eq.goldSha, scale: e.scale, mutants: e.eq.mutants };
   }
 
   // Phase 2: every record's frozen suite against gold and the non-equivalent mutants. Identical

@@ -60,7 +60,7 @@ export interface ObligationCheck {
 
 /** The check of one task. */
 export interface TaskObligationsCheck {
-  qid: string;
+  taskId: string;
   scale: number;
   /** No failure in any obligation and no format problem. */
   ok: boolean;
@@ -117,20 +117,20 @@ function firstLine(s: string | undefined, n = 240): string {
 
 /**
  * Checks one task's executable obligations at `scale`.
- * Inputs: qid; scale (database and reference); Spark settings; corpus root (default tasks/);
+ * Inputs: taskId; scale (database and reference); Spark settings; corpus root (default tasks/);
  * workDir for staged variants and outputs (default a fresh temporary folder, removed after).
  * Returns: the TaskObligationsCheck. A task with no executable form at all is ok with a note.
  * @throws TaskLoadError for a task folder that does not load.
  */
-export async function checkTaskObligations(opts: { qid: string; scale: number; settings: SparkSettings; root?: string; workDir?: string; skipReference?: boolean }): Promise<TaskObligationsCheck> {
+export async function checkTaskObligations(opts: { taskId: string; scale: number; settings: SparkSettings; root?: string; workDir?: string; skipReference?: boolean }): Promise<TaskObligationsCheck> {
   const root = opts.root ?? tasksRoot();
-  const task = loadTask(opts.qid, root);
+  const task = loadTask(opts.taskId, root);
   const obligations = task.obligations.obligations;
-  const forms = readTaskForms(task.dir, task.qid, obligations, task.obligationsFile);
+  const forms = readTaskForms(task.dir, task.taskId, obligations, task.obligationsFile);
   const problems = forms.problems.map((p: TaskProblem) => formatProblem(p));
   const notes: string[] = [];
   const goldFile = path.join(task.dir, GOLD_SOLUTION);
-  const work = opts.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `lockin-obligations-${task.qid}-`));
+  const work = opts.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `lockin-obligations-${task.taskId}-`));
   // The applied violations, `<work>/violations/<id>/solution.py`; a diff that does not apply is
   // already a problem of readTaskForms (naming the file) and its obligation is not run.
   const solutions = new Map<string, string>();
@@ -157,9 +157,9 @@ export async function checkTaskObligations(opts: { qid: string; scale: number; s
       const res = await runSuiteOnVariants({ suiteFile: forms.acceptance, variants, settings: opts.settings, outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) } });
       runs = new Map(res.map((r) => [r.variant, r]));
     } else notes.push('no acceptance tests (acceptance/test_acceptance.py)');
-    const refDir = path.join(referencesDir(opts.scale), task.qid);
+    const refDir = path.join(referencesDir(opts.scale), task.taskId);
     if (opts.skipReference) notes.push('violations not compared with the reference (--skip-reference)');
-    else if (!fs.existsSync(path.join(refDir, 'schema.json'))) notes.push(`no reference for ${task.qid} at SF=${opts.scale}: violations not compared`);
+    else if (!fs.existsSync(path.join(refDir, 'schema.json'))) notes.push(`no reference for ${task.taskId} at SF=${opts.scale}: violations not compared`);
     else {
       const ids = ['gold', ...withViolation.map((f) => f.id)];
       const dirs = ids.map((id) => {
@@ -229,5 +229,5 @@ export async function checkTaskObligations(opts: { qid: string; scale: number; s
   }
   const labellers = measureLabellers(obligations, forms.forms, evidence);
   const ok = problems.length === 0 && goldFailures.length === 0 && checks.every((c) => c.failures.length === 0);
-  return { qid: task.qid, scale: opts.scale, ok, obligations: checks, problems, goldFailures, labellers, notes };
+  return { taskId: task.taskId, scale: opts.scale, ok, obligations: checks, problems, goldFailures, labellers, notes };
 }

@@ -71,7 +71,7 @@ export interface ExecutableLabelsInput {
 export async function executableLabels(input: ExecutableLabelsInput): Promise<{ file: string; labels: ExecutableLabelsFile }> {
   const root = input.tasksDir ?? tasksRoot();
   const task = loadTask(input.taskId, root);
-  const forms = readTaskForms(task.dir, task.qid, task.obligations.obligations, task.obligationsFile);
+  const forms = readTaskForms(task.dir, task.taskId, task.obligations.obligations, task.obligationsFile);
   const executable = forms.forms.filter((f) => f.status === 'executable');
   const work = input.workDir ?? path.join(input.conditionDir, 'executable-labels');
   const solution = path.join(input.conditionDir, 'solution.py');
@@ -79,7 +79,7 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
   const gold = path.join(task.dir, 'gold', 'solution.py');
   // Everything the labels depend on: the run's two artifacts, the task's acceptance tests, gold and violations, the settings.
   const key = reuseKey([
-    'executable-labels-v1', task.qid, { file: solution }, { file: suite }, forms.acceptance ? { file: forms.acceptance } : 'no-acceptance', { file: gold },
+    'executable-labels-v1', task.taskId, { file: solution }, { file: suite }, forms.acceptance ? { file: forms.acceptance } : 'no-acceptance', { file: gold },
     ...executable.flatMap((f) => [f.id, f.tests.join(','), { file: f.violation! }]), JSON.stringify(input.settings), input.sparkMode ?? 'default-mode', JSON.stringify(tablesJson(task.task)),
   ]);
   const { labels: out } = await reuseRun({
@@ -98,7 +98,7 @@ async function labelRuns(
   input: ExecutableLabelsInput, task: ReturnType<typeof loadTask>, executable: ReturnType<typeof readTaskForms>['forms'], acceptance: string | null | undefined,
   work: string, solution: string, suite: string, goldFile: string,
 ): Promise<{ labels: ExecutableLabelsFile; stable: boolean }> {
-  const out: ExecutableLabelsFile = { schemaVersion: 1, taskId: task.qid, code: {}, test: {}, suiteOnGold: { passed: false } };
+  const out: ExecutableLabelsFile = { schemaVersion: 1, taskId: task.taskId, code: {}, test: {}, suiteOnGold: { passed: false } };
   let stable = true;
   const unstable = (r: { status: string }) => r.status === 'timeout' || r.status === 'crash';
   const forms = { acceptance };

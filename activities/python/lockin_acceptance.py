@@ -1,4 +1,4 @@
-"""Helpers for the acceptance tests of tasks/<qid>/acceptance/ (issue 17; tasks/README.md
+"""Helpers for the acceptance tests of tasks/<taskId>/acceptance/ (issue 17; tasks/README.md
 "Executable obligations").
 
 An acceptance test checks ONE obligation on a small, discriminating fixture, and must not fail
@@ -88,7 +88,7 @@ def _convert(value, type_name: str):
 class TaskTables:
     """The task's input tables with every column task.yaml declares (types and nullability),
     read from `tables.json` beside the acceptance test (staged there by the harness; written by
-    `lockin obligations tables <qid>` for a run by hand). A fixture row names only the columns
+    `lockin obligations tables <taskId>` for a run by hand). A fixture row names only the columns
     it needs; every other column is NULL, so a candidate that reads any declared column runs."""
 
     def __init__(self, test_file: str):

@@ -2,7 +2,7 @@
 
 Subcommands (progress on stderr, ONE JSON line last on stdout):
   build     --scale S --settings JSON [--ids ...] [--db-dir D] [--refs-dir R] [--jar J]
-            executes each reference variant's SQL and stores <R>/<qid>/reference.arrow (Arrow IPC
+            executes each reference variant's SQL and stores <R>/<taskId>/reference.arrow (Arrow IPC
             file), reference.parquet, schema.json, plus <R>/references.json. Variants already
             stored for the same database, text and settings are skipped (resume).
   reproduce --scale S --settings JSON [...]   re-executes in a fresh session (this process) and
@@ -208,7 +208,7 @@ def first_row_difference(expected, actual):
 def reproduce(settings, ids, db_dir, refs_dir, jar, outputs_dir=None) -> dict:
     """Re-executes each reference variant in this (fresh) session and compares it with the stored
     reference: schema (Spark schema JSON) and multiset of rows (docs/protocol.md §4, SQL re-execution).
-    With `outputs_dir`, each re-executed output is also written as `<outputs_dir>/<qid>/output.arrow`
+    With `outputs_dir`, each re-executed output is also written as `<outputs_dir>/<taskId>/output.arrow`
     + schema.json (candidate form) so the TypeScript comparator can judge it too.
 
     Returns: {"reproduced": n, "total": n, "results": [{id, reproduced, reason, seconds}]}.

@@ -26,7 +26,7 @@ The last stdout line is {"status": "ok", "variants": n}.
 
 With --full every variant runs the whole suite (no -x), and each row also lists every test's
 outcome and the obligations its `@pytest.mark.obligation("O3")` markers name (issue 17, the
-acceptance tests of tasks/<qid>/acceptance/):
+acceptance tests of tasks/<taskId>/acceptance/):
     "tests": [{"name": "test_x", "obligations": ["O3"], "outcome": "passed" | "failed" | "error" | "skipped"}]
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 /**
  * What share of a study's model replies had each provenance (protocol/provenance.ts), read from
- * the call files (`runs/<id>/tasks/<qid>/…/calls/NN-<stage>.json`, which copy the provenance of
+ * the call files (`runs/<id>/tasks/<taskId>/…/calls/NN-<stage>.json`, which copy the provenance of
  * the reply), and the sentences the report opens with and Table III's caption repeats.
  *
  * Counted: every protocol-level call that returned a reply (status ok or protocol-error) in the

@@ -34,7 +34,7 @@ export interface ReportAnalyses {
   intervals: IntervalAnalysis;
   /** The replies' provenance, from the call files (activities/report/provenance.ts). */
   provenance: ReplyProvenance;
-  /** Per task with a tasks/<qid>/evaluation.yaml: its robustness keys ([] = one group). */
+  /** Per task with a tasks/<taskId>/evaluation.yaml: its robustness keys ([] = one group). */
   robustnessKeys: Record<string, string[]>;
   /** Per study task: does its reference discriminate on the study's database. */
   discrimination: TaskDiscrimination[];

@@ -9,10 +9,10 @@ import type { z } from 'zod';
 import { InputError } from '../common/errors';
 import { ControlsFileSchema, MutationFileSchema, ReproduceFileSchema } from '../../protocol/sideFiles';
 
-/** One evaluator control: category, query, expected and observed outcome. */
+/** One evaluator control: category, task id (the reference variant), expected and observed outcome. */
 export interface ControlRow {
   category: string;
-  query: string;
+  taskId: string;
   expected: 'accept' | 'reject';
   outcome: string;
   asExpected: boolean;
@@ -30,7 +30,7 @@ function parseWith<T extends z.ZodTypeAny>(schema: T, json: unknown, file: strin
 export function parseControls(json: unknown, file = 'controls.json'): ControlRow[] {
   return parseWith(ControlsFileSchema, json, file).controls.map((c) => ({
     category: c.kind,
-    query: c.qid,
+    taskId: c.taskId,
     expected: c.expected,
     outcome: c.observed,
     asExpected: c.observed === c.expected,
@@ -40,14 +40,14 @@ export function parseControls(json: unknown, file = 'controls.json'): ControlRow
 
 /** One reference's SQL re-execution verdict. */
 export interface ReproduceRow {
-  query: string;
+  taskId: string;
   reproduced: boolean;
   detail: string;
 }
 
 /** reproduce.json as reexecuteReferences writes it (ReproduceFileSchema): one row per reference. */
 export function parseReproduce(json: unknown, file = 'reproduce.json'): ReproduceRow[] {
-  return parseWith(ReproduceFileSchema, json, file).results.map((r) => ({ query: r.id, reproduced: r.reproduced, detail: r.reason }));
+  return parseWith(ReproduceFileSchema, json, file).results.map((r) => ({ taskId: r.id, reproduced: r.reproduced, detail: r.reason }));
 }
 
 /** One mutation-score row. */
@@ -91,10 +91,10 @@ function operatorCounts(mutants: { operator: string; killed: boolean | null }[])
 }
 
 /**
- * The gold mutants' verdicts per task from mutation.json (`mutants[<qid>].mutants`: id,
+ * The gold mutants' verdicts per task from mutation.json (`mutants[<taskId>].mutants`: id,
  * operator, verdict). @throws InputError naming the file when it does not match its schema
  */
 export function parseMutationVerdicts(json: unknown, file = 'mutation.json'): Record<string, { id: string; operator: string; verdict: string }[]> {
   const m = parseWith(MutationFileSchema, json, file).mutants;
-  return Object.fromEntries(Object.entries(m).map(([qid, v]) => [qid, v.mutants.map((x) => ({ id: x.id, operator: x.operator, verdict: x.verdict }))]));
+  return Object.fromEntries(Object.entries(m).map(([taskId, v]) => [taskId, v.mutants.map((x) => ({ id: x.id, operator: x.operator, verdict: x.verdict }))]));
 }

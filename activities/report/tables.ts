@@ -48,11 +48,11 @@ export function tableII(controls: ControlRow[] | null): string {
   const rows = cats.map((cat) => {
     const cs = controls.filter((c) => c.category === cat);
     const verified = cs.filter((c) => c.verified === true).length;
-    return [cat, [...new Set(cs.map((c) => c.expected))].join('/'), new Set(cs.map((c) => c.query)).size, cs.length, `${cs.filter((c) => c.asExpected).length}/${cs.length}`, cs.some((c) => c.verified !== null) ? verified : '—'];
+    return [cat, [...new Set(cs.map((c) => c.expected))].join('/'), new Set(cs.map((c) => c.taskId)).size, cs.length, `${cs.filter((c) => c.asExpected).length}/${cs.length}`, cs.some((c) => c.verified !== null) ? verified : '—'];
   });
   const acc = controls.filter((c) => c.expected === 'accept');
   const rej = controls.filter((c) => c.expected === 'reject');
-  rows.push(['**Total**', `${acc.length} accept / ${rej.length} reject`, new Set(controls.map((c) => c.query)).size, controls.length, `${controls.filter((c) => c.asExpected).length}/${controls.length}`, controls.some((c) => c.verified !== null) ? controls.filter((c) => c.verified).length : '—']);
+  rows.push(['**Total**', `${acc.length} accept / ${rej.length} reject`, new Set(controls.map((c) => c.taskId)).size, controls.length, `${controls.filter((c) => c.asExpected).length}/${controls.length}`, controls.some((c) => c.verified !== null) ? controls.filter((c) => c.verified).length : '—']);
   return mdTable(['Control category', 'Expected', 'Queries', 'Controls', 'As expected', 'Verified perturbations'], rows);
 }
 
@@ -94,9 +94,9 @@ export function tableIV(paired: Partial<Record<ConditionId, Record<keyof TaskSco
 /** Table V (part A): SQL re-execution of the reference inventory. */
 export function tableVReproduce(rows: ReproduceRow[] | null, studyTasks: string[]): string {
   if (!rows) return '_SQL re-execution: not run (no reproduce.json in the study folder)._';
-  const inStudy = rows.filter((r) => studyTasks.includes(r.query));
+  const inStudy = rows.filter((r) => studyTasks.includes(r.taskId));
   const head = `Reproduced: ${rows.filter((r) => r.reproduced).length}/${rows.length} references; ${inStudy.filter((r) => r.reproduced).length}/${studyTasks.length} study tasks.`;
-  return `${head}\n\n${mdTable(['Query', 'In study', 'Reproduced', 'Detail'], rows.map((r) => [r.query, studyTasks.includes(r.query) ? 'yes' : 'no', r.reproduced ? 'yes' : 'no', r.detail]))}`;
+  return `${head}\n\n${mdTable(['Query', 'In study', 'Reproduced', 'Detail'], rows.map((r) => [r.taskId, studyTasks.includes(r.taskId) ? 'yes' : 'no', r.reproduced ? 'yes' : 'no', r.detail]))}`;
 }
 
 /** One sensitivity restriction's results. */
@@ -285,7 +285,7 @@ function tolText(t: number): string {
 
 /**
  * Robustness (a) per task (docs/protocol.md §4; paper: "Robustness analyses"): for each task
- * with recorded keys (tasks/<qid>/evaluation.yaml) or a recorded key-aligned result, per
+ * with recorded keys (tasks/<taskId>/evaluation.yaml) or a recorded key-aligned result, per
  * condition the primary verdict and the tightest tolerance of the key-aligned ladder that
  * agrees. "disagree → 1e-6": the exact comparison fails and the keyed one agrees from 1e-6 on;
  * "agree (1e-8)": both agree; "no tolerance": the keyed comparison fails at every tolerance;
@@ -297,7 +297,7 @@ function tolText(t: number): string {
  */
 export function tableKeyedRobustness(runs: RunExtras[], keys: Record<string, string[]>, tasks: string[]): string {
   const shown = tasks.filter((t) => keys[t] !== undefined || runs.some((r) => r.taskId === t && r.toleranceAgreement !== undefined));
-  if (shown.length === 0) return '_No task of this study has recorded keys (tasks/<qid>/evaluation.yaml)._';
+  if (shown.length === 0) return '_No task of this study has recorded keys (tasks/<taskId>/evaluation.yaml)._';
   const cell = (r: RunExtras | undefined): string => {
     if (!r) return '—';
     if (r.toleranceAgreement === undefined) return 'not computed';

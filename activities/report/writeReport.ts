@@ -32,7 +32,7 @@ export interface WriteReportInput {
   studyId: string;
   /** Folder holding <studyId>/ (default runsRoot()). */
   runsDir?: string;
-  /** Folder holding <qid>/obligations.yaml (default tasksRoot()). */
+  /** Folder holding <taskId>/obligations.yaml (default tasksRoot()). */
   tasksDir?: string;
   /**
    * Table V's sensitivity subsets, overriding the study's setting (study.json `sensitivity`,
@@ -86,7 +86,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   const controls = study.controls === null ? null : parseControls(study.controls, path.join(studyDir, 'controls.json'));
   const reproduce = study.reproduce === null ? null : parseReproduce(study.reproduce, path.join(studyDir, 'reproduce.json'));
   const mutation = study.mutation === null ? null : parseMutation(study.mutation, path.join(studyDir, 'mutation.json'));
-  const reproduced = reproduce ? new Map(reproduce.map((r) => [r.query, r.reproduced])) : null;
+  const reproduced = reproduce ? new Map(reproduce.map((r) => [r.taskId, r.reproduced])) : null;
   const subsets = sensitivitySubsets(study, input.sensitivity);
   const sensitivity: T.SensitivityResult[] = [{ label: 'Primary (all assigned tasks)', rule: 'every assigned task', tasks, ...primary }];
   const rep = reproduced ? new Set([...reproduced].filter(([, v]) => v).map(([k]) => k)) : null;

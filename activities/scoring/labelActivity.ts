@@ -19,7 +19,7 @@ export interface LabelObligationsInput {
   studyId: string;
   taskId: string;
   condition: ConditionId;
-  /** runs/<studyId>/tasks/<qid>/<condition>/ with the frozen plan.md, solution.py, test_solution.py. */
+  /** runs/<studyId>/tasks/<taskId>/<condition>/ with the frozen plan.md, solution.py, test_solution.py. */
   conditionDir: string;
   /** Set for a targeted-replication run (Table VII): the judge reply is looked up under replicate-<r>/. */
   replicate?: string;
@@ -30,7 +30,7 @@ export interface LabelObligationsInput {
   /** The judge's model spec (e.g. "replay:lockin", "anthropic:claude-sonnet-4-6"); absent = heuristic only. */
   model?: string;
   params?: ModelParams;
-  /** Folder holding <qid>/obligations.yaml (default: tasksRoot()). */
+  /** Folder holding <taskId>/obligations.yaml (default: tasksRoot()). */
   tasksDir?: string;
   /**
    * The judge's reply when the workflow obtained it itself (a `callModel` on the model queue,

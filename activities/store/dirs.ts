@@ -9,7 +9,7 @@ import { evaluationDir } from '../../protocol/layout';
 
 /**
  * Activity: creates a fresh directory for the shared snapshot or for one condition
- * (runs/<study>/tasks/<qid>[/sample-<k>]/<condition>/, layout.ts), removing what an earlier, unfinished attempt left;
+ * (runs/<study>/tasks/<taskId>[/sample-<k>]/<condition>/, layout.ts), removing what an earlier, unfinished attempt left;
  * with `fromDir`, copies the snapshot's artifacts (plan.md, solution.py, test_solution.py) into it,
  * writable again. The snapshot's calls/ are not copied: each condition has its own context.
  * @returns the directory's absolute path.

@@ -35,7 +35,7 @@ export interface EvaluateRunRequest {
 
 /**
  * Task-specific key columns for the key-aligned tolerance comparison, from the optional
- * `tasks/<qid>/evaluation.yaml` (activities/tasks/evaluation.ts); undefined when the task has
+ * `tasks/<taskId>/evaluation.yaml` (activities/tasks/evaluation.ts); undefined when the task has
  * none, [] when the whole output is one key group.
  * @throws TaskLoadError naming the file and field when the file is invalid
  */

@@ -1,13 +1,13 @@
 /**
  * The readable run tree of a study:
  *   runs/<study>/study.json                         the study manifest (frozen inputs)
- *   runs/<study>/tasks/<qid>/snapshot/              the shared initial generation
- *   runs/<study>/tasks/<qid>/<condition>/           one directory per condition
- *   runs/<study>/tasks/<qid>/evaluation/<condition> candidate output, comparison, labels
- *   runs/<study>/tasks/<qid>/replicate-<r>/…        the same for a targeted replication
- *   runs/<study>/tasks/<qid>[/replicate-<r>]/sample-<k>/…  the same for sample k ≥ 2 (`--samples`);
+ *   runs/<study>/tasks/<taskId>/snapshot/              the shared initial generation
+ *   runs/<study>/tasks/<taskId>/<condition>/           one directory per condition
+ *   runs/<study>/tasks/<taskId>/evaluation/<condition> candidate output, comparison, labels
+ *   runs/<study>/tasks/<taskId>/replicate-<r>/…        the same for a targeted replication
+ *   runs/<study>/tasks/<taskId>[/replicate-<r>]/sample-<k>/…  the same for sample k ≥ 2 (`--samples`);
  *                                                   sample 1 keeps the layout above (older studies read as is)
- *   runs/<study>/records/<qid>[@r][~s<k>]--<condition>.json and records.jsonl
+ *   runs/<study>/records/<taskId>[@r][~s<k>]--<condition>.json and records.jsonl
  *   runs/<study>/report/
  */
 import * as path from 'path';

@@ -164,7 +164,7 @@ export function checkTablesAgainstManifest(
  * Output columns declared with a name and/or a type against the reference schema, by position:
  * output.columns[k] describes the reference's k-th column. The column count must match; a
  * declared name must equal the reference's (lower-cased), a declared type must equal its type.
- * Inputs: the task; the reference columns (from referencesDir(S)/<qid>/schema.json).
+ * Inputs: the task; the reference columns (from referencesDir(S)/<taskId>/schema.json).
  * Returns: problems naming task.yaml fields (output.columns[k].name ...).
  */
 export function checkOutputAgainstReference(task: Pick<LoadedTask, 'task' | 'taskFile'>, reference: readonly ColumnType[]): TaskProblem[] {

@@ -29,7 +29,7 @@ import { conventionNullable, manifestTables, structColumns, TPCDS_PRIMARY_KEYS, 
 
 /** The verdict of one task. */
 export interface TaskCheckResult {
-  qid: string;
+  taskId: string;
   ok: boolean;
   problems: TaskProblem[];
   /** Obligation counts (0 when the task did not load). */
@@ -87,7 +87,7 @@ export function checkConventionNullability(t: Pick<LoadedTask, 'task' | 'taskFil
 }
 
 /** The leak problem of one task.yaml text against its query text, or null (see check.ts LEAK_NGRAM). */
-export function leakProblem(file: string, qid: string, taskText: string, queryText: string): TaskProblem | null {
+export function leakProblem(file: string, taskId: string, taskText: string, queryText: string): TaskProblem | null {
   const leak = leakCheck(taskText, queryText);
   if (!leak.leak) return null;
   let fields: string[] = [];
@@ -99,7 +99,7 @@ export function leakProblem(file: string, qid: string, taskText: string, queryTe
   return {
     file,
     field: fields.join(', '),
-    message: `reference SQL leak: ${leak.shared} shared ${leak.n}-token runs with the ${qid} query text (threshold ${leak.threshold}), e.g. "${leak.examples[0]}"`,
+    message: `reference SQL leak: ${leak.shared} shared ${leak.n}-token runs with the ${taskId} query text (threshold ${leak.threshold}), e.g. "${leak.examples[0]}"`,
   };
 }
 
@@ -133,28 +133,28 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
   let refsMissing = 0;
   const fragments: Record<SqlFragmentKind, number> = { 'column-predicate': 0, 'literal-expression': 0, 'query-alias': 0, 'reference-mention': 0 };
   const tableNames = new Set(Object.keys(TPCDS_PRIMARY_KEYS));
-  for (const qid of ids) {
+  for (const taskId of ids) {
     const checked = { manifest: false, reference: false, leak: false };
     let loaded: LoadedTask;
     try {
-      loaded = loadTaskFolder(path.join(root, qid));
+      loaded = loadTaskFolder(path.join(root, taskId));
     } catch (e) {
-      const problems = e instanceof TaskLoadError ? [...e.problems] : [{ file: displayPath(path.join(root, qid)), field: '', message: (e as Error).message }];
-      const rawPath = path.join(root, qid, 'task.yaml');
-      if (texts[qid] !== undefined && fs.existsSync(rawPath)) {
+      const problems = e instanceof TaskLoadError ? [...e.problems] : [{ file: displayPath(path.join(root, taskId)), field: '', message: (e as Error).message }];
+      const rawPath = path.join(root, taskId, 'task.yaml');
+      if (texts[taskId] !== undefined && fs.existsSync(rawPath)) {
         checked.leak = true;
-        const p = leakProblem(displayPath(rawPath), qid, fs.readFileSync(rawPath, 'utf8'), texts[qid]);
+        const p = leakProblem(displayPath(rawPath), taskId, fs.readFileSync(rawPath, 'utf8'), texts[taskId]);
         if (p) problems.push(p);
       }
-      results.push({ qid, ok: false, problems, obligations: 0, checked });
+      results.push({ taskId, ok: false, problems, obligations: 0, checked });
       continue;
     }
-    const problems = [...checkTaskSelf(loaded), ...checkConventionNullability(loaded), ...readTaskForms(loaded.dir, qid, loaded.obligations.obligations, loaded.obligationsFile).problems];
+    const problems = [...checkTaskSelf(loaded), ...checkConventionNullability(loaded), ...readTaskForms(loaded.dir, taskId, loaded.obligations.obligations, loaded.obligationsFile).problems];
     if (manifest) {
       checked.manifest = true;
       problems.push(...checkTablesAgainstManifest(loaded, manifest, manifestHasNullability));
     }
-    const refSchemaPath = path.join(referencesDir(opts.scale), qid, 'schema.json');
+    const refSchemaPath = path.join(referencesDir(opts.scale), taskId, 'schema.json');
     const refSchema = readJson(refSchemaPath);
     if (refSchema !== undefined) {
       const cols: ColumnType[] | null = structColumns(refSchema);
@@ -163,15 +163,15 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
         checked.reference = true;
         problems.push(...checkOutputAgainstReference(loaded, cols));
         problems.push(...checkRulesAgainstReference(loaded.obligations.obligations, cols, loaded.obligationsFile));
-        problems.push(...evaluationProblems(qid, root, cols.map((c) => c.name)));
+        problems.push(...evaluationProblems(taskId, root, cols.map((c) => c.name)));
       }
     } else refsMissing++;
-    const text = texts[qid];
+    const text = texts[taskId];
     if (text !== undefined) {
       checked.leak = true;
-      const p = leakProblem(loaded.taskFile, qid, loaded.taskText, text);
+      const p = leakProblem(loaded.taskFile, taskId, loaded.taskText, text);
       if (p) problems.push(p);
-    } else if (!opts.skipLeak && Object.keys(texts).length > 0) notes.push(`${qid}: no query text found: leak check skipped`);
+    } else if (!opts.skipLeak && Object.keys(texts).length > 0) notes.push(`${taskId}: no query text found: leak check skipped`);
     // SQL fragments in the prose (the query's aliases only when its text is at hand).
     const found = sqlFragments(YAML.parse(loaded.taskText), text === undefined ? [] : queryAliases(text, tableNames));
     for (const f of found) fragments[f.kind]++;
@@ -180,7 +180,7 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
       byClass[o.class] = (byClass[o.class] ?? 0) + 1;
       byKind[o.kind] = (byKind[o.kind] ?? 0) + 1;
     }
-    results.push({ qid, ok: problems.length === 0, problems, obligations: loaded.obligations.obligations.length, checked });
+    results.push({ taskId, ok: problems.length === 0, problems, obligations: loaded.obligations.obligations.length, checked });
   }
   if (refsMissing > 0) notes.push(`${refsMissing} task(s) without a reference schema under ${displayPath(referencesDir(opts.scale))}: output checks skipped for them`);
   const elig = loadEligibility(root);
@@ -202,10 +202,10 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
 }
 
 /** evaluation.yaml problems of one task (invalid file, keys that are not reference columns); none without the file. */
-function evaluationProblems(qid: string, root: string, referenceColumns: string[]): TaskProblem[] {
+function evaluationProblems(taskId: string, root: string, referenceColumns: string[]): TaskProblem[] {
   try {
-    const spec = loadEvaluationSpec(qid, root);
-    return spec ? checkEvaluationKeys(spec, referenceColumns, displayPath(evaluationFile(qid, root))) : [];
+    const spec = loadEvaluationSpec(taskId, root);
+    return spec ? checkEvaluationKeys(spec, referenceColumns, displayPath(evaluationFile(taskId, root))) : [];
   } catch (e) {
     if (e instanceof TaskLoadError) return [...e.problems];
     throw e;

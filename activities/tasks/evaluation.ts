@@ -1,5 +1,5 @@
 /**
- * `tasks/<qid>/evaluation.yaml`: evaluation configuration of one task, never shown to the model
+ * `tasks/<taskId>/evaluation.yaml`: evaluation configuration of one task, never shown to the model
  * (kept out of task.yaml for that reason). Today it holds the keys of the key-aligned tolerance
  * comparison, robustness (a) of docs/protocol.md §4 (paper: "Robustness analyses").
  *

@@ -1,8 +1,8 @@
 /**
  * The executable forms of a task's obligations (tasks/README.md "Executable obligations";
  * issue 17): per obligation either
- *   - a violation `tasks/<qid>/obligations/<Oid>/violation.diff` (a unified diff against
- *     gold/solution.py that breaks this one obligation; violation.ts) and at least one acceptance test in `tasks/<qid>/acceptance/test_acceptance.py`
+ *   - a violation `tasks/<taskId>/obligations/<Oid>/violation.diff` (a unified diff against
+ *     gold/solution.py that breaks this one obligation; violation.ts) and at least one acceptance test in `tasks/<taskId>/acceptance/test_acceptance.py`
  *     marked `@pytest.mark.obligation("<Oid>")`, or
  *   - `executable: false` with a `reason` in obligations.yaml.
  * This module only reads the layout and checks it names existing obligations; running the
@@ -52,7 +52,7 @@ export interface ObligationForm {
 
 /** Every obligation's form plus the format problems of the folder. */
 export interface TaskForms {
-  qid: string;
+  taskId: string;
   /** Absolute path of the acceptance test file, when present. */
   acceptance?: string;
   tests: AcceptanceTest[];
@@ -103,7 +103,7 @@ export function parseAcceptanceTests(text: string, file: string): { tests: Accep
  * (reported, not a format problem: the corpus is written one obligation at a time).
  * Inputs: the task folder, its obligations, the display name of obligations.yaml.
  */
-export function readTaskForms(taskDir: string, qid: string, obligations: ReadonlyArray<Obligation>, obligationsFile: string): TaskForms {
+export function readTaskForms(taskDir: string, taskId: string, obligations: ReadonlyArray<Obligation>, obligationsFile: string): TaskForms {
   const problems: TaskProblem[] = [];
   const ids = new Set(obligations.map((o) => o.id));
   const accAbs = acceptanceFile(taskDir);
@@ -160,5 +160,5 @@ export function readTaskForms(taskDir: string, qid: string, obligations: Readonl
     problems.push({ file: obligationsFile, field: `obligations[${i}]`, message: note });
     return { id: o.id, status: 'incomplete', ...(violation ? { violation } : {}), tests: own, note };
   });
-  return { qid, ...(fs.existsSync(accAbs) ? { acceptance: accAbs } : {}), tests, forms, problems };
+  return { taskId, ...(fs.existsSync(accAbs) ? { acceptance: accAbs } : {}), tests, forms, problems };
 }

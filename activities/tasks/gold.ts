@@ -1,5 +1,5 @@
 /**
- * Gold check: runs every task's gold solution (tasks/<qid>/gold/solution.py) on the study
+ * Gold check: runs every task's gold solution (tasks/<taskId>/gold/solution.py) on the study
  * database through the production path (execution: executeCandidate, sandboxed; comparison:
  * compareWithReference, the primary comparator of docs/protocol.md §4) and reports whether it
  * agrees with the stored reference. A reference-positive candidate per task proves the harness
@@ -15,7 +15,7 @@ import { listTaskIds } from './load';
 
 /** The verdict of one gold solution. */
 export interface GoldVerdict {
-  qid: string;
+  taskId: string;
   verdict: 'agree' | 'disagree' | 'execution-failed' | 'no-reference' | 'no-gold';
   /** One line: the comparator's summary, the execution failure, or what is missing. */
   summary: string;
@@ -23,25 +23,25 @@ export interface GoldVerdict {
   durationMs?: number;
 }
 
-/** Where the gold check writes outputs: `<home>/gold-check/sf<S>/<qid>/` (outside the repo). */
-export function goldCheckDir(scale: number, qid: string): string {
-  return path.join(lockinHome(), 'gold-check', scaleTag(scale), qid);
+/** Where the gold check writes outputs: `<home>/gold-check/sf<S>/<taskId>/` (outside the repo). */
+export function goldCheckDir(scale: number, taskId: string): string {
+  return path.join(lockinHome(), 'gold-check', scaleTag(scale), taskId);
 }
 
 /**
  * Checks one task's gold solution at a scale.
- * Inputs: qid; scale; Spark settings (passed explicitly to the candidate process); wall-clock
+ * Inputs: taskId; scale; Spark settings (passed explicitly to the candidate process); wall-clock
  * limit (ms) and memory headroom (MiB) of the sandboxed run.
  * Returns: the GoldVerdict. Never throws for candidate behaviour; InputError for bad settings.
  */
-export async function checkGold(opts: { qid: string; scale: number; settings?: SparkSettings; timeoutMs?: number; memoryMb?: number; root?: string }): Promise<GoldVerdict> {
-  const { qid, scale } = opts;
-  const goldDir = path.join(opts.root ?? tasksRoot(), qid, 'gold');
-  if (!fs.existsSync(path.join(goldDir, 'solution.py'))) return { qid, verdict: 'no-gold', summary: `${goldDir}/solution.py missing` };
-  const refDir = path.join(referencesDir(scale), qid);
+export async function checkGold(opts: { taskId: string; scale: number; settings?: SparkSettings; timeoutMs?: number; memoryMb?: number; root?: string }): Promise<GoldVerdict> {
+  const { taskId, scale } = opts;
+  const goldDir = path.join(opts.root ?? tasksRoot(), taskId, 'gold');
+  if (!fs.existsSync(path.join(goldDir, 'solution.py'))) return { taskId, verdict: 'no-gold', summary: `${goldDir}/solution.py missing` };
+  const refDir = path.join(referencesDir(scale), taskId);
   if (!fs.existsSync(path.join(refDir, 'schema.json')))
-    return { qid, verdict: 'no-reference', summary: `no reference at ${refDir} (build it: lockin data prepare --scale ${scale})` };
-  const outDir = goldCheckDir(scale, qid);
+    return { taskId, verdict: 'no-reference', summary: `no reference at ${refDir} (build it: lockin data prepare --scale ${scale})` };
+  const outDir = goldCheckDir(scale, taskId);
   const exec = await executeCandidate({
     dir: goldDir,
     scale,
@@ -51,9 +51,9 @@ export async function checkGold(opts: { qid: string; scale: number; settings?: S
     memoryMb: opts.memoryMb ?? 2048,
   });
   if (exec.status !== 'ok')
-    return { qid, verdict: 'execution-failed', summary: `${exec.status}: ${(exec.reason ?? '').split('\n')[0].slice(0, 300)}`, durationMs: exec.durationMs };
+    return { taskId, verdict: 'execution-failed', summary: `${exec.status}: ${(exec.reason ?? '').split('\n')[0].slice(0, 300)}`, durationMs: exec.durationMs };
   const cmp = await compareOutputs({ candidateDir: outDir, referenceDir: refDir, outDir, execution: { status: exec.status } });
-  return { qid, verdict: cmp.outcome.agree ? 'agree' : 'disagree', summary: cmp.outcome.summary, rows: exec.rows, durationMs: exec.durationMs };
+  return { taskId, verdict: cmp.outcome.agree ? 'agree' : 'disagree', summary: cmp.outcome.summary, rows: exec.rows, durationMs: exec.durationMs };
 }
 
 /**
@@ -70,8 +70,8 @@ export async function checkGoldAll(opts: {
 }): Promise<GoldVerdict[]> {
   const ids = opts.ids && opts.ids.length > 0 ? opts.ids : listTaskIds();
   const out: GoldVerdict[] = [];
-  for (const qid of ids) {
-    const v = await checkGold({ qid, scale: opts.scale, settings: opts.settings, timeoutMs: opts.timeoutMs });
+  for (const taskId of ids) {
+    const v = await checkGold({ taskId, scale: opts.scale, settings: opts.settings, timeoutMs: opts.timeoutMs });
     out.push(v);
     opts.onVerdict?.(v);
   }

@@ -27,7 +27,7 @@ export async function checkTaskCorpus(input: { scale: number; ids?: string[] }):
 }
 
 /** Runs one gold solution and compares it with its reference (see gold.ts checkGold). Starts a JVM: lockin-spark. */
-export async function checkGoldSolution(input: { qid: string; scale: number; settings?: SparkSettings; timeoutMs?: number }): Promise<GoldVerdict> {
+export async function checkGoldSolution(input: { taskId: string; scale: number; settings?: SparkSettings; timeoutMs?: number }): Promise<GoldVerdict> {
   return boundary(() => checkGold(input));
 }
 
@@ -38,7 +38,7 @@ export async function buildReplayCorpus(input: { ids?: string[] }): Promise<Buil
 
 /**
  * Activity of the main job (workflows/mainJob.ts): splits `tasks` into those whose reference
- * exists at `scale` (`referencesDir(scale)/<qid>/reference.arrow`) and those without (e.g. q12 at
+ * exists at `scale` (`referencesDir(scale)/<taskId>/reference.arrow`) and those without (e.g. q12 at
  * SF=0.01, whose reference query divides by zero under ANSI), in the given order.
  */
 export async function tasksWithReferences(req: { scale: number; tasks: string[] }): Promise<{ kept: string[]; missing: string[] }> {
@@ -49,9 +49,9 @@ export async function tasksWithReferences(req: { scale: number; tasks: string[] 
 /**
  * Activity of the main job: the `lockin tasks check` rules (corpus.ts checkCorpus) for the tasks
  * a study is about to run, before its first model call. @returns every problem as
- * "<qid>: <file> <field>: <message>" (empty when the corpus is valid).
+ * "<taskId>: <file> <field>: <message>" (empty when the corpus is valid).
  */
 export async function checkStudyCorpus(req: { scale: number; tasks: string[] }): Promise<{ problems: string[] }> {
   const rep = await boundary(() => checkCorpus({ scale: req.scale, ids: [...new Set(req.tasks)] }));
-  return { problems: rep.tasks.filter((t) => !t.ok).flatMap((t) => t.problems.map((p) => `${t.qid}: ${formatProblem(p)}`)) };
+  return { problems: rep.tasks.filter((t) => !t.ok).flatMap((t) => t.problems.map((p) => `${t.taskId}: ${formatProblem(p)}`)) };
 }

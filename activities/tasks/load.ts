@@ -1,6 +1,6 @@
 /**
- * Loads and validates one task folder of the corpus: `tasks/<qid>/task.yaml` and
- * `tasks/<qid>/obligations.yaml` (docs/protocol.md §1), against the zod schemas of schema.ts.
+ * Loads and validates one task folder of the corpus: `tasks/<taskId>/task.yaml` and
+ * `tasks/<taskId>/obligations.yaml` (docs/protocol.md §1), against the zod schemas of schema.ts.
  *
  * Every problem is reported as "<file>: <field path>: <problem>", e.g.
  *   tasks/q3/task.yaml: tables[0].columns[2].type: not a Spark type name such as int, ...
@@ -37,7 +37,7 @@ export class TaskLoadError extends InputError {
 /** A loaded, schema-valid task folder. */
 export interface LoadedTask {
   /** The variant id, e.g. "q3" (the folder name; equals task.yaml `id`). */
-  qid: string;
+  taskId: string;
   /** Absolute folder path. */
   dir: string;
   /** Display paths (repo-relative when inside the repo). */
@@ -115,7 +115,7 @@ function readText(abs: string, display: string): { text?: string; problem?: Task
  */
 export function loadTaskFolder(dir: string): LoadedTask {
   const abs = path.resolve(dir);
-  const qid = path.basename(abs);
+  const taskId = path.basename(abs);
   const taskAbs = path.join(abs, 'task.yaml');
   const oblAbs = path.join(abs, 'obligations.yaml');
   const taskFile = displayPath(taskAbs);
@@ -131,19 +131,19 @@ export function loadTaskFolder(dir: string): LoadedTask {
     const r = parseYamlWith(taskFile, t.text!, TaskSpec);
     problems.push(...r.problems);
     task = r.value;
-    if (task && task.id !== qid)
-      problems.push({ file: taskFile, field: 'id', message: `is "${task.id}" but the folder is "${qid}"` });
+    if (task && task.id !== taskId)
+      problems.push({ file: taskFile, field: 'id', message: `is "${task.id}" but the folder is "${taskId}"` });
   }
   if (o.problem) problems.push(o.problem);
   else {
     const r = parseYamlWith(obligationsFile, o.text!, ObligationsFile);
     problems.push(...r.problems);
     obligations = r.value;
-    if (obligations && obligations.task !== qid)
-      problems.push({ file: obligationsFile, field: 'task', message: `is "${obligations.task}" but the folder is "${qid}"` });
+    if (obligations && obligations.task !== taskId)
+      problems.push({ file: obligationsFile, field: 'task', message: `is "${obligations.task}" but the folder is "${taskId}"` });
   }
   if (problems.length > 0 || !task || !obligations) throw new TaskLoadError(problems);
-  return { qid, dir: abs, taskFile, obligationsFile, taskText: t.text!, task, obligations };
+  return { taskId, dir: abs, taskFile, obligationsFile, taskText: t.text!, task, obligations };
 }
 
 /**
@@ -169,12 +169,12 @@ export function compareVariantIds(a: string, b: string): number {
 }
 
 /**
- * Loads task `qid` from the corpus root.
+ * Loads task `taskId` from the corpus root.
  * @throws TaskLoadError (folder missing or invalid).
  */
-export function loadTask(qid: string, root: string = tasksRoot()): LoadedTask {
-  const dir = path.join(root, qid);
+export function loadTask(taskId: string, root: string = tasksRoot()): LoadedTask {
+  const dir = path.join(root, taskId);
   if (!fs.existsSync(path.join(dir, 'task.yaml')) && !fs.existsSync(dir))
-    throw new TaskLoadError([{ file: displayPath(dir), field: '', message: `no task folder for ${qid}` }]);
+    throw new TaskLoadError([{ file: displayPath(dir), field: '', message: `no task folder for ${taskId}` }]);
   return loadTaskFolder(dir);
 }

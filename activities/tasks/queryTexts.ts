@@ -3,7 +3,7 @@
  * Texts are never copied into the repository (docs/protocol.md §1).
  *
  * Source: `activities/python/queries.py texts --ids q1,q3` when that script exists (the data
- * engineer's reader), else the tests jar read directly with Python's zipfile (`tpcds/<qid>.sql`).
+ * engineer's reader), else the tests jar read directly with Python's zipfile (`tpcds/<taskId>.sql`).
  */
 import execa from 'execa';
 import * as fs from 'fs';
@@ -19,7 +19,7 @@ const ZIP_READER = [
   'print(json.dumps({"texts": out}))',
 ].join('\n');
 
-/** Extracts {qid: text} from the last JSON line of a reader's stdout (accepts {texts:{..}}, {queries:{..}}, or a flat map). */
+/** Extracts {taskId: text} from the last JSON line of a reader's stdout (accepts {texts:{..}}, {queries:{..}}, or a flat map). */
 function parseTexts(stdout: string): Record<string, string> {
   const last = stdout.trim().split('\n').pop() ?? '';
   const obj = JSON.parse(last) as Record<string, unknown>;
@@ -37,7 +37,7 @@ function parseTexts(stdout: string): Record<string, string> {
 }
 
 /**
- * Returns {qid: query text} for the requested variant ids (missing ids are absent from the map).
+ * Returns {taskId: query text} for the requested variant ids (missing ids are absent from the map).
  * Inputs: variant ids; the jar path (default sparkTestsJar()).
  * @throws Error when neither reader works (names the jar path).
  */

@@ -1,12 +1,12 @@
 /**
  * The replay-corpus builder (`lockin tasks build-replay`).
  *
- * (a) `replay/gold/<qid>/` for every task with a gold folder: generate.md carries the gold
+ * (a) `replay/gold/<taskId>/` for every task with a gold folder: generate.md carries the gold
  *     plan, solution and tests; the PlanAudit replies extract the prompt-inferable obligations
  *     (C-1), assess them all as stated (C-2), need no grounding (C-2.5), find every one covered
  *     (C-3) and recommend nothing (C-4: not actionable, so C-5 is skipped). The gold suite passes,
  *     so Test-Guided stops without a revision.
- * (b) `replay/lockin/<qid>/plan-audit/`: C-1/C-2/C-2.5 derived honestly from obligations.yaml
+ * (b) `replay/lockin/<taskId>/plan-audit/`: C-1/C-2/C-2.5 derived honestly from obligations.yaml
  *     (prompt-inferable -> stated; schema-grounded -> inferable, with a grounding; hidden-reference
  *     obligations are not extracted, because the prompt does not state them), and C-3/C-4
  *     defaults (all covered; not actionable).
@@ -31,14 +31,14 @@ import type { Obligation } from './schema';
 /** The comment in the front matter of every file the builder writes. */
 export const BUILDER_COMMENT = 'written by `lockin tasks build-replay`: edit the sources (tasks/<qid>/), or set provenance: authored to keep a hand-edited copy';
 
-/** The front matter of a file generated from tasks/<qid>/obligations.yaml. */
-export function fromObligations(qid: string): Provenance {
-  return { provenance: 'generated-from-obligations', source: `tasks/${qid}/obligations.yaml` };
+/** The front matter of a file generated from tasks/<taskId>/obligations.yaml. */
+export function fromObligations(taskId: string): Provenance {
+  return { provenance: 'generated-from-obligations', source: `tasks/${taskId}/obligations.yaml` };
 }
 
-/** The front matter of a file generated from the gold folder tasks/<qid>/gold. */
-export function fromGold(qid: string): Provenance {
-  return { provenance: 'generated-from-gold', source: `tasks/${qid}/gold` };
+/** The front matter of a file generated from the gold folder tasks/<taskId>/gold. */
+export function fromGold(taskId: string): Provenance {
+  return { provenance: 'generated-from-gold', source: `tasks/${taskId}/gold` };
 }
 
 type C1 = z.infer<typeof C1Reply>;
@@ -108,9 +108,9 @@ export function notActionable(): C4 {
 }
 
 /** The artifact reply of the gold corpus: the gold plan, solution and tests as fenced blocks. */
-export function goldGenerateReply(qid: string, goldDir: string): string {
+export function goldGenerateReply(taskId: string, goldDir: string): string {
   const read = (n: string) => fs.readFileSync(path.join(goldDir, n), 'utf8');
-  return `${renderFrontMatter(fromGold(qid), BUILDER_COMMENT)}${renderArtifacts([
+  return `${renderFrontMatter(fromGold(taskId), BUILDER_COMMENT)}${renderArtifacts([
     { name: 'plan.md', content: read('plan.md') },
     { name: 'solution.py', content: read('solution.py') },
     { name: 'test_solution.py', content: read('test_solution.py') },
@@ -153,26 +153,26 @@ export function buildReplay(opts: { ids?: string[]; root?: string; replay?: stri
     fs.writeFileSync(file, text);
     return 'written';
   };
-  for (const qid of ids) {
+  for (const taskId of ids) {
     let t: LoadedTask;
     try {
-      t = loadTaskFolder(path.join(root, qid));
+      t = loadTaskFolder(path.join(root, taskId));
     } catch (e) {
-      rep.problems.push(`${qid}: ${(e as Error).message.split('\n')[0]}`);
+      rep.problems.push(`${taskId}: ${(e as Error).message.split('\n')[0]}`);
       continue;
     }
     const obls = t.obligations.obligations;
     const parts: string[] = [];
     // (a) the gold corpus
-    const goldDir = path.join(root, qid, 'gold');
+    const goldDir = path.join(root, taskId, 'gold');
     const goldFiles = ['plan.md', 'solution.py', 'test_solution.py'];
     if (goldFiles.every((f) => fs.existsSync(path.join(goldDir, f)))) {
-      const dir = path.join(replay, 'gold', qid);
+      const dir = path.join(replay, 'gold', taskId);
       const c1 = goldC1(obls);
       const ids1 = obls.filter((o) => o.class === 'prompt-inferable');
-      const fo = fromObligations(qid);
+      const fo = fromObligations(taskId);
       const files: [string, string][] = [
-        ['generate.md', goldGenerateReply(qid, goldDir)],
+        ['generate.md', goldGenerateReply(taskId, goldDir)],
         ['plan-audit/c1-extract.md', jsonReply(fo, 'Obligations the task prompt states.', c1)],
         ['plan-audit/c2-assess.md', jsonReply(fo, 'Each obligation is stated by the prompt.', { assessments: ids1.map((o) => ({ id: o.id, support: 'stated', note: `task.yaml: "${o.passage}"` })) })],
         ['plan-audit/c2_5-ground.md', jsonReply(fo, 'No ambiguity needs schema grounding.', { groundings: [] })],
@@ -187,8 +187,8 @@ export function buildReplay(opts: { ids?: string[]; root?: string; replay?: stri
     } else parts.push('gold: no gold folder');
     // (b) the lockin corpus's plan-audit defaults
     const ex = extractable(obls);
-    const pa = path.join(replay, 'lockin', qid, 'plan-audit');
-    const fo = fromObligations(qid);
+    const pa = path.join(replay, 'lockin', taskId, 'plan-audit');
+    const fo = fromObligations(taskId);
     const lockinFiles: [string, string][] = [
       ['c1-extract.md', jsonReply(fo, 'Obligations the task prompt states or the input schema implies.', lockinC1(obls))],
       ['c2-assess.md', jsonReply(fo, 'Support for each obligation in the prompt.', assess(ex))],
@@ -205,7 +205,7 @@ export function buildReplay(opts: { ids?: string[]; root?: string; replay?: stri
     rep.lockinWritten += w;
     rep.lockinKept += k;
     parts.push(`lockin plan-audit ${w} written, ${k} authored kept`);
-    rep.lines.push(`${qid}: ${parts.join('; ')}`);
+    rep.lines.push(`${taskId}: ${parts.join('; ')}`);
   }
   return rep;
 }

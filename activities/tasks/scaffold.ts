@@ -1,5 +1,5 @@
 /**
- * `lockin tasks scaffold <qid> --tables a,b`: writes a task.yaml skeleton whose input tables
+ * `lockin tasks scaffold <taskId> --tables a,b`: writes a task.yaml skeleton whose input tables
  * carry every column with its Spark type (docs/tpcds-types.md) and nullability (corpus convention).
  * Column types come from the database manifest (databaseDir(S)/manifest.json) when present, else
  * from the generator's Parquet (`/tmp/tpcds1/<table>.parquet` or LOCKIN_RAW_TPCDS) read with pyarrow
@@ -58,9 +58,9 @@ export async function tableColumns(tables: string[], scale: number): Promise<{ c
  * Renders a task.yaml skeleton: identity, TODO prose fields, the tables with full column lists.
  * Inputs: the variant id; {table: columns} in the order to list them. Returns: YAML text.
  */
-export function renderScaffold(qid: string, columns: Record<string, ColumnType[]>): string {
+export function renderScaffold(taskId: string, columns: Record<string, ColumnType[]>): string {
   const lines = [
-    `id: ${qid}`,
+    `id: ${taskId}`,
     'title: TODO short title',
     'question: >-',
     '  TODO the business question in prose, as a careful analyst would state it (no SQL).',
@@ -90,16 +90,16 @@ export function renderScaffold(qid: string, columns: Record<string, ColumnType[]
 }
 
 /**
- * Writes tasks/<qid>/task.yaml from the skeleton. Refuses to overwrite an existing file unless `force`.
+ * Writes tasks/<taskId>/task.yaml from the skeleton. Refuses to overwrite an existing file unless `force`.
  * Returns: the written path and the column source.
  * @throws InputError when the file exists (and not force) or a table is unknown.
  */
-export async function scaffoldTask(qid: string, tables: string[], opts: { scale: number; force?: boolean; root?: string }): Promise<{ path: string; source: string }> {
-  if (!/^q\d+[ab]?$/.test(qid)) throw new InputError(`"${qid}" is not a variant id such as q3 or q14a`, undefined, 'qid');
-  const file = path.join(opts.root ?? tasksRoot(), qid, 'task.yaml');
+export async function scaffoldTask(taskId: string, tables: string[], opts: { scale: number; force?: boolean; root?: string }): Promise<{ path: string; source: string }> {
+  if (!/^q\d+[ab]?$/.test(taskId)) throw new InputError(`"${taskId}" is not a variant id such as q3 or q14a`, undefined, 'taskId');
+  const file = path.join(opts.root ?? tasksRoot(), taskId, 'task.yaml');
   if (fs.existsSync(file) && !opts.force) throw new InputError('exists already (pass --force to overwrite)', file);
   const { columns, source } = await tableColumns(tables, opts.scale);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, renderScaffold(qid, columns));
+  fs.writeFileSync(file, renderScaffold(taskId, columns));
   return { path: file, source };
 }

@@ -1,5 +1,5 @@
 /**
- * zod schemas for the task corpus: tasks/<qid>/task.yaml and tasks/<qid>/obligations.yaml
+ * zod schemas for the task corpus: tasks/<taskId>/task.yaml and tasks/<taskId>/obligations.yaml
  * (docs/protocol.md §1). These are the contract between the corpus, the prompts, the
  * audit stages and scoring.
  */

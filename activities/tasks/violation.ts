@@ -1,6 +1,6 @@
 /**
  * Violations stored as diffs (tasks/README.md "Executable obligations"; issue 17): the violation
- * of obligation O is `tasks/<qid>/obligations/<O>/violation.diff`, a unified diff against the
+ * of obligation O is `tasks/<taskId>/obligations/<O>/violation.diff`, a unified diff against the
  * task's `gold/solution.py` that shows the one change, opened by a comment line saying what it
  * breaks:
  *
@@ -57,15 +57,15 @@ const ALSO = /^Also violates (O\d+): (\S.*)$/;
  * Inputs: task id, obligation id, what the violation does (one line, no parentheses at its end).
  * @throws ViolationError (an InputError) when `what` is empty or spans lines.
  */
-export function violationHeader(qid: string, id: string, what: string): string {
+export function violationHeader(taskId: string, id: string, what: string): string {
   const w = what.trim();
   if (!w || /[\r\n]/.test(w)) throw new ViolationError('the violation\'s description must be one non-empty line', undefined, 'what');
-  return `# Violation of ${id} (${w}) in the gold solution for ${qid}.`;
+  return `# Violation of ${id} (${w}) in the gold solution for ${taskId}.`;
 }
 
 /**
  * Parses the text of a violation.diff: the comment lines before the "---" file header (the
- * first reads "# Violation of <id> (<what>) in the gold solution for <qid>."; later ones may
+ * first reads "# Violation of <id> (<what>) in the gold solution for <taskId>."; later ones may
  * declare "# Also violates O7: why", one per obligation, or be notes) and exactly one file patch
  * with at least one hunk.
  * Inputs: the text, the file's display name (for errors), the obligation id its folder names.
@@ -81,7 +81,7 @@ export function parseViolationDiff(text: string, file: string, id: string): Pars
     if (!l.startsWith('#')) break;
     comments.push(l.replace(/^#\s?/, '').trim());
   }
-  if (comments.length === 0) throw new ViolationError(`the first line must be a comment "# Violation of ${id} (what it does) in the gold solution for <qid>."`, file, 'line 1');
+  if (comments.length === 0) throw new ViolationError(`the first line must be a comment "# Violation of ${id} (what it does) in the gold solution for <taskId>."`, file, 'line 1');
   const header = comments[0];
   const also: { id: string; reason: string }[] = [];
   comments.slice(1).forEach((c, i) => {
@@ -95,7 +95,7 @@ export function parseViolationDiff(text: string, file: string, id: string): Pars
     also.push({ id: a[1], reason: a[2].trim() });
   });
   const m = HEADER.exec(header);
-  if (!m) throw new ViolationError(`the header must read "Violation of ${id} (what it does) in the gold solution for <qid>.", found: ${header.slice(0, 120)}`, file, 'line 1');
+  if (!m) throw new ViolationError(`the header must read "Violation of ${id} (what it does) in the gold solution for <taskId>.", found: ${header.slice(0, 120)}`, file, 'line 1');
   if (m[1] !== id) throw new ViolationError(`the header names ${m[1]}, but the folder is ${id}`, file, 'line 1');
   let patches: StructuredPatch[];
   try {
@@ -132,11 +132,11 @@ export function applyViolation(gold: string, diffText: string, file: string, id:
  * Returns: the diff text (ends with a newline). Pure.
  * @throws ViolationError (an InputError) when the edited text equals gold (a violation changes something).
  */
-export function violationDiff(opts: { qid: string; id: string; what: string; gold: string; edited: string; also?: ReadonlyArray<{ id: string; reason: string }> }): string {
+export function violationDiff(opts: { taskId: string; id: string; what: string; gold: string; edited: string; also?: ReadonlyArray<{ id: string; reason: string }> }): string {
   if (opts.edited === opts.gold) throw new ViolationError(`the edited copy is ${GOLD_SOLUTION} unchanged`, undefined, opts.id);
   const body = createTwoFilesPatch(GOLD_SOLUTION, GOLD_SOLUTION, opts.gold, opts.edited, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY });
   const also = (opts.also ?? []).map((a) => `# Also violates ${a.id}: ${a.reason}\n`).join('');
-  return `${violationHeader(opts.qid, opts.id, opts.what)}\n${also}${body}`;
+  return `${violationHeader(opts.taskId, opts.id, opts.what)}\n${also}${body}`;
 }
 
 /**

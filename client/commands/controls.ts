@@ -1,7 +1,7 @@
 /**
  * `lockin controls run [--scale S] [--out DIR] [--references DIR]`: the evaluator controls of
  * Table II (docs/protocol.md §4) through the production comparator with row order ignored.
- * Reads the references from referencesDir(S) (`<qid>/reference.arrow` + `schema.json`), writes
+ * Reads the references from referencesDir(S) (`<taskId>/reference.arrow` + `schema.json`), writes
  * controls.json and controls.md, prints the Table II summary. Exit 0 when all 57 controls
  * return the expected outcome with every perturbation verified, 1 otherwise, 2 for bad input.
  */
@@ -37,7 +37,7 @@ export function define(cmd: Command): void {
         const lines = [`references: ${referencesDir}`];
         for (const kind of CONTROL_KINDS) {
           const cs = report.controls.filter((c) => c.kind === kind);
-          lines.push(`  ${kind.padEnd(22)} ${String(cs.filter((c) => c.asExpected).length).padStart(2)}/${String(cs.length).padEnd(2)} as expected (${cs[0]?.expected ?? '-'})${kind === 'unchanged' ? '' : `  verified ${cs.filter((c) => c.verified).length}/${cs.length}  [${cs.map((c) => c.qid).join(' ')}]`}`);
+          lines.push(`  ${kind.padEnd(22)} ${String(cs.filter((c) => c.asExpected).length).padStart(2)}/${String(cs.length).padEnd(2)} as expected (${cs[0]?.expected ?? '-'})${kind === 'unchanged' ? '' : `  verified ${cs.filter((c) => c.verified).length}/${cs.length}  [${cs.map((c) => c.taskId).join(' ')}]`}`);
         }
         for (const c of report.controls.filter((x) => !x.asExpected || x.verified === false)) lines.push(`  UNEXPECTED ${c.id}: expected ${c.expected}, observed ${c.observed}${c.verified === false ? ', perturbation not verified' : ''}: ${c.summary}`);
         lines.push(`${k.asExpected}/${k.controls} controls as expected: ${k.accepted} acceptances, ${k.rejected} rejections, ${k.skipped} skipped; ${k.verifiedPerturbations}/${k.perturbations} perturbations verified`);

@@ -18,7 +18,7 @@ export function define(cmd: Command): void {
     .action((file: string, opts: { runs?: string }) => {
       if (!fs.existsSync(file)) throw new InputError('file not found', file);
       const rows = parseFinalLabels(fs.readFileSync(file, 'utf8'), file);
-      // Every row must name an obligation of its task (tasks/<qid>/obligations.yaml).
+      // Every row must name an obligation of its task (tasks/<taskId>/obligations.yaml).
       const known = new Map<string, Set<string>>();
       rows.forEach((r, i) => {
         if (!known.has(r.task)) known.set(r.task, new Set(loadObligations(r.task).map((o) => o.id)));

@@ -2,8 +2,8 @@
  * `lockin obligations check [--scale S] [--tasks q3,q98] [--json]`: validates the executable
  * obligations of the corpus (activities/obligations/check.ts): a table per task, the labellers'
  * accuracy on known truth, totals; exit 1 on any failure.
- * `lockin obligations diff <qid> <Oid> <edited>` stores an edited copy of gold as the violation
- * `obligations/<Oid>/violation.diff`; `lockin obligations apply <qid> <Oid>` prints (or writes)
+ * `lockin obligations diff <taskId> <Oid> <edited>` stores an edited copy of gold as the violation
+ * `obligations/<Oid>/violation.diff`; `lockin obligations apply <taskId> <Oid>` prints (or writes)
  * the violation applied to gold, to edit it again (activities/tasks/violation.ts).
  */
 import { Command } from 'commander';
@@ -20,7 +20,7 @@ const yn = (b: boolean | null): string => (b === null ? '-' : b ? 'yes' : 'NO');
 
 /** The table of one task, as printed. */
 export function formatTaskCheck(r: TaskObligationsCheck): string {
-  const lines = [`${r.qid} (SF=${r.scale}): ${r.ok ? 'OK' : 'FAILED'}`];
+  const lines = [`${r.taskId} (SF=${r.scale}): ${r.ok ? 'OK' : 'FAILED'}`];
   lines.push('  id   kind                form            tests  gold  killed  reference');
   for (const o of r.obligations) {
     lines.push(`  ${o.id.padEnd(4)} ${o.kind.padEnd(19)} ${o.form.padEnd(15)} ${String(o.tests).padStart(5)}  ${yn(o.goldPasses).padEnd(4)}  ${yn(o.killed).padEnd(6)}  ${o.reference}`);
@@ -52,20 +52,20 @@ export function formatAccuracy(acc: ReadonlyArray<LabellerAccuracy>): string {
 }
 
 /**
- * Writes `tasks/<qid>/obligations/<id>/violation.diff` from an edited copy of gold. The header's
+ * Writes `tasks/<taskId>/obligations/<id>/violation.diff` from an edited copy of gold. The header's
  * description is `what`, else the one of the diff already there, whose "Also violates" lines are kept.
  * Returns: the diff's path and text.
  * @throws InputError (the edited copy equals gold; no description) or Error (no such obligation).
  */
-export function writeViolationDiff(opts: { qid: string; id: string; edited: string; what?: string; root: string }): { file: string; text: string } {
-  const task = loadTask(opts.qid, opts.root);
+export function writeViolationDiff(opts: { taskId: string; id: string; edited: string; what?: string; root: string }): { file: string; text: string } {
+  const task = loadTask(opts.taskId, opts.root);
   if (!task.obligations.obligations.some((o) => o.id === opts.id)) throw new Error(`${task.obligationsFile}: no obligation ${opts.id}`);
   const file = path.join(task.dir, 'obligations', opts.id, VIOLATION_FILE);
   const before = fs.existsSync(file) ? parseViolationDiff(fs.readFileSync(file, 'utf8'), displayPath(file), opts.id) : undefined;
   const what = opts.what ?? before?.what;
   if (!what) throw new Error(`--what: say what the violation does (no ${displayPath(file)} to take it from)`);
   const gold = fs.readFileSync(path.join(task.dir, GOLD_SOLUTION), 'utf8');
-  const text = violationDiff({ qid: task.qid, id: opts.id, what, gold, edited: fs.readFileSync(opts.edited, 'utf8'), also: before?.also ?? [] });
+  const text = violationDiff({ taskId: task.taskId, id: opts.id, what, gold, edited: fs.readFileSync(opts.edited, 'utf8'), also: before?.also ?? [] });
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
   return { file, text };
@@ -74,20 +74,20 @@ export function writeViolationDiff(opts: { qid: string; id: string; edited: stri
 /** Defines `lockin obligations` on `cmd` (client/cli.ts loads this module only when it runs). */
 export function define(cmd: Command): void {
   const ob = cmd;
-  ob.command('diff <qid> <oid> <edited>')
+  ob.command('diff <taskId> <oid> <edited>')
     .description(`store an edited copy of ${GOLD_SOLUTION} as the violation obligations/<oid>/${VIOLATION_FILE} (a unified diff against gold)`)
-    .option('--what <text>', 'what the violation does, for the header "# Violation of <oid> (<text>) in the gold solution for <qid>." (default: the existing diff\'s)')
+    .option('--what <text>', 'what the violation does, for the header "# Violation of <oid> (<text>) in the gold solution for <taskId>." (default: the existing diff\'s)')
     .option('--root <dir>', 'corpus root (default: tasks/)')
-    .action((qid: string, oid: string, edited: string, opts: { what?: string; root?: string }) => {
-      const { file, text } = writeViolationDiff({ qid, id: oid, edited: path.resolve(edited), what: opts.what, root: opts.root ? path.resolve(opts.root) : tasksRoot() });
+    .action((taskId: string, oid: string, edited: string, opts: { what?: string; root?: string }) => {
+      const { file, text } = writeViolationDiff({ taskId, id: oid, edited: path.resolve(edited), what: opts.what, root: opts.root ? path.resolve(opts.root) : tasksRoot() });
       console.log(`wrote ${displayPath(file)}\n${text}`);
     });
-  ob.command('apply <qid> <oid>')
+  ob.command('apply <taskId> <oid>')
     .description(`print ${GOLD_SOLUTION} with the violation of <oid> applied (or write it with --out), to edit and store again with obligations diff`)
     .option('--out <file>', 'write the applied violation here instead of printing it')
     .option('--root <dir>', 'corpus root (default: tasks/)')
-    .action((qid: string, oid: string, opts: { out?: string; root?: string }) => {
-      const task = loadTask(qid, opts.root ? path.resolve(opts.root) : tasksRoot());
+    .action((taskId: string, oid: string, opts: { out?: string; root?: string }) => {
+      const task = loadTask(taskId, opts.root ? path.resolve(opts.root) : tasksRoot());
       const file = path.join(task.dir, 'obligations', oid, VIOLATION_FILE);
       if (!fs.existsSync(file)) throw new Error(`${displayPath(file)}: no such file`);
       const text = applyViolation(fs.readFileSync(path.join(task.dir, GOLD_SOLUTION), 'utf8'), fs.readFileSync(file, 'utf8'), displayPath(file), oid);
@@ -110,8 +110,8 @@ export function define(cmd: Command): void {
       const ids = opts.tasks ? opts.tasks.split(',').map((s) => s.trim()).filter(Boolean) : listTaskIds(root);
       const settings = { ...DEFAULT_SPARK_SETTINGS, driverMemory: opts.driverMemory };
       const results: TaskObligationsCheck[] = [];
-      for (const qid of ids) {
-        const r = await checkTaskObligations({ qid, scale, settings, root, skipReference: opts.skipReference, ...(opts.keep ? { workDir: path.resolve(opts.keep, qid) } : {}) });
+      for (const taskId of ids) {
+        const r = await checkTaskObligations({ taskId, scale, settings, root, skipReference: opts.skipReference, ...(opts.keep ? { workDir: path.resolve(opts.keep, taskId) } : {}) });
         results.push(r);
         if (!opts.json) console.log(formatTaskCheck(r) + '\n');
       }

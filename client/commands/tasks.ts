@@ -1,9 +1,9 @@
 /**
  * `lockin tasks`: the task corpus (docs/protocol.md §1).
- *   tasks check [--scale S] [qid…]        validate task folders + eligibility.yaml; exit 1 on any problem
- *   tasks show <qid>                       print the prompt exactly as the model sees it
- *   tasks scaffold <qid> --tables a,b      write a task.yaml skeleton with full column lists
- *   tasks build-replay [qid…]              write replay/gold/ and default replay/lockin/<qid>/plan-audit/ files
+ *   tasks check [--scale S] [taskId…]        validate task folders + eligibility.yaml; exit 1 on any problem
+ *   tasks show <taskId>                       print the prompt exactly as the model sees it
+ *   tasks scaffold <taskId> --tables a,b      write a task.yaml skeleton with full column lists
+ *   tasks build-replay [taskId…]              write replay/gold/ and default replay/lockin/<taskId>/plan-audit/ files
  */
 import { Command } from 'commander';
 import * as fs from 'fs';
@@ -34,15 +34,15 @@ export function define(cmd: Command): void {
     .command('check')
     .description('validate task folders (zod, passages, ids, SQL leak, SQL fragments in prompts, manifest, reference schema) and eligibility.yaml')
     .option('--scale <S>', 'scale whose database manifest and reference schemas are used (default: 1 if built, else 0.01)', parseScale)
-    .argument('[qid...]', 'variant ids (default: every task folder)')
-    .action(async (qids: string[], opts: { scale?: number }) => {
+    .argument('[taskId...]', 'variant ids (default: every task folder)')
+    .action(async (taskIds: string[], opts: { scale?: number }) => {
       const scale = opts.scale ?? defaultScale();
-      const rep = await checkCorpus({ scale, ids: qids });
+      const rep = await checkCorpus({ scale, ids: taskIds });
       for (const t of rep.tasks) {
         const ran = Object.entries(t.checked).filter(([, v]) => v).map(([k]) => k);
-        if (t.ok) console.log(`${t.qid}: OK (${t.obligations} obligations; checked: schema, passages, ids${ran.length ? ', ' + ran.join(', ') : ''})`);
+        if (t.ok) console.log(`${t.taskId}: OK (${t.obligations} obligations; checked: schema, passages, ids${ran.length ? ', ' + ran.join(', ') : ''})`);
         else {
-          console.log(`${t.qid}: ${t.problems.length} problem(s)`);
+          console.log(`${t.taskId}: ${t.problems.length} problem(s)`);
           for (const p of t.problems) console.log(`  ${formatProblem(p)}`);
         }
       }
@@ -67,31 +67,31 @@ export function define(cmd: Command): void {
   tasks
     .command('show')
     .description('print the task prompt exactly as the model sees it')
-    .argument('<qid>', 'variant id, e.g. q3')
-    .action((qid: string) => {
-      const t = loadTask(qid);
+    .argument('<taskId>', 'variant id, e.g. q3')
+    .action((taskId: string) => {
+      const t = loadTask(taskId);
       process.stdout.write(renderTaskPrompt(t.task));
     });
 
   tasks
     .command('scaffold')
-    .description('write tasks/<qid>/task.yaml with the full column lists of the given tables')
-    .argument('<qid>', 'variant id, e.g. q3')
+    .description('write tasks/<taskId>/task.yaml with the full column lists of the given tables')
+    .argument('<taskId>', 'variant id, e.g. q3')
     .requiredOption('--tables <a,b>', 'comma-separated TPC-DS table names')
     .option('--scale <S>', 'scale whose manifest gives the column types (default: 1 if built, else 0.01)', parseScale)
     .option('--force', 'overwrite an existing task.yaml')
-    .action(async (qid: string, opts: { tables: string; scale?: number; force?: boolean }) => {
+    .action(async (taskId: string, opts: { tables: string; scale?: number; force?: boolean }) => {
       const tables = opts.tables.split(',').map((s) => s.trim()).filter(Boolean);
-      const r = await scaffoldTask(qid, tables, { scale: opts.scale ?? defaultScale(), force: opts.force });
+      const r = await scaffoldTask(taskId, tables, { scale: opts.scale ?? defaultScale(), force: opts.force });
       console.log(`wrote ${r.path} (column types from ${r.source})`);
     });
 
   tasks
     .command('build-replay')
-    .description('write replay/gold/<qid>/ from gold folders and default replay/lockin/<qid>/plan-audit/ files (never overwrites authored ones)')
-    .argument('[qid...]', 'variant ids (default: every task folder)')
-    .action((qids: string[]) => {
-      const rep = buildReplay({ ids: qids });
+    .description('write replay/gold/<taskId>/ from gold folders and default replay/lockin/<taskId>/plan-audit/ files (never overwrites authored ones)')
+    .argument('[taskId...]', 'variant ids (default: every task folder)')
+    .action((taskIds: string[]) => {
+      const rep = buildReplay({ ids: taskIds });
       for (const line of rep.lines) console.log(line);
       console.log(`replay/gold: ${rep.goldTasks} task(s), ${rep.goldFiles} file(s) written; replay/lockin: ${rep.lockinWritten} default file(s) written, ${rep.lockinKept} authored file(s) kept`);
       if (rep.problems.length > 0) {

@@ -8,12 +8,12 @@ import { FixtureSpec, fixtureDir, plain, SALES, writeFixture } from '../support/
 /** Synthetic references in inventory order; the first ones are deliberately unsuitable for some perturbations. */
 function syntheticSpecs(): Record<string, FixtureSpec> {
   const specs: Record<string, FixtureSpec> = {};
-  REFERENCE_INVENTORY.forEach((qid, i) => {
-    if (i === 0) specs[qid] = { ...SALES, rows: [SALES.rows[0]] }; // 1 row: only the unchanged load
-    else if (i === 1) specs[qid] = { columns: [{ name: 'n', type: 'string' }], rows: [['x'], ['y']] }; // no numeric, 1 column
-    else if (i === 2) specs[qid] = { columns: [{ name: 'cnt', type: 'int' }, { name: 'name', type: 'string' }], rows: [[1, 'a'], [2, null]] }; // int, no decimal
-    else if (i === 3) specs[qid] = { columns: [{ name: 'v', type: 'string' }, { name: 'w', type: 'string' }], rows: [['a', 'b'], ['a', 'b']] }; // identical rows: no permutation
-    else specs[qid] = { ...SALES, rows: SALES.rows.map((r) => [r[0], (r[1] as number) + i, ...r.slice(2)]) };
+  REFERENCE_INVENTORY.forEach((taskId, i) => {
+    if (i === 0) specs[taskId] = { ...SALES, rows: [SALES.rows[0]] }; // 1 row: only the unchanged load
+    else if (i === 1) specs[taskId] = { columns: [{ name: 'n', type: 'string' }], rows: [['x'], ['y']] }; // no numeric, 1 column
+    else if (i === 2) specs[taskId] = { columns: [{ name: 'cnt', type: 'int' }, { name: 'name', type: 'string' }], rows: [[1, 'a'], [2, null]] }; // int, no decimal
+    else if (i === 3) specs[taskId] = { columns: [{ name: 'v', type: 'string' }, { name: 'w', type: 'string' }], rows: [['a', 'b'], ['a', 'b']] }; // identical rows: no permutation
+    else specs[taskId] = { ...SALES, rows: SALES.rows.map((r) => [r[0], (r[1] as number) + i, ...r.slice(2)]) };
   });
   return specs;
 }
@@ -24,13 +24,13 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 describe('evaluator controls (Table II)', () => {
   test('on 33 synthetic references: 57 controls, 36 acceptances, 21 rejections, 24 verified perturbations', async () => {
     const refsDir = path.join(dir, 'refs');
-    for (const [qid, spec] of Object.entries(syntheticSpecs())) writeFixture(refsDir, qid, spec, 'reference.arrow');
+    for (const [taskId, spec] of Object.entries(syntheticSpecs())) writeFixture(refsDir, taskId, spec, 'reference.arrow');
     const { report, controlsFile, markdownFile } = await runControlsOnDisk({ referencesDir: refsDir, outDir: path.join(dir, 'out') });
     expect(report.counts).toEqual({
       controls: 57, expectedAccept: 36, expectedReject: 21, accepted: 36, rejected: 21, skipped: 0, asExpected: 57, unexpected: 0, perturbations: 24, verifiedPerturbations: 24,
     });
     expect(report.allAsExpected).toBe(true);
-    const chosen = (kind: string) => report.controls.filter((c) => c.kind === kind).map((c) => c.qid);
+    const chosen = (kind: string) => report.controls.filter((c) => c.kind === kind).map((c) => c.taskId);
     const inv = REFERENCE_INVENTORY;
     expect(chosen('row-permutation')).toEqual([inv[1], inv[2], inv[4]]);
     expect(chosen('column-rename')).toEqual([inv[1], inv[2], inv[3]]);
@@ -51,7 +51,7 @@ describe('evaluator controls (Table II)', () => {
 
   test('a missing reference is a skipped control and makes the run fail', () => {
     const specs = syntheticSpecs();
-    const refs: ControlReference[] = REFERENCE_INVENTORY.slice(1).map((qid) => ({ qid, table: plain(specs[qid]) }));
+    const refs: ControlReference[] = REFERENCE_INVENTORY.slice(1).map((taskId) => ({ taskId, table: plain(specs[taskId]) }));
     const report = runControls(refs, [REFERENCE_INVENTORY[0]]);
     expect(report.counts.controls).toBe(57);
     expect(report.counts.skipped).toBe(1);
@@ -59,7 +59,7 @@ describe('evaluator controls (Table II)', () => {
   });
 
   test('too few suitable references leave skipped, unverified perturbation controls', () => {
-    const one = [{ qid: 'q1', table: plain(SALES) }];
+    const one = [{ taskId: 'q1', table: plain(SALES) }];
     const report = runControls(one);
     expect(report.counts.controls).toBe(1 + 24);
     expect(report.counts.skipped).toBe(16);

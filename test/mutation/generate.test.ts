@@ -204,9 +204,9 @@ describe('mutants of the 30 corpus golds', () => {
     expect(ids).toHaveLength(30);
     const counts: Record<string, number> = Object.fromEntries(MUTATION_OPERATORS.map((o) => [o, 0]));
     const files: string[] = [];
-    for (const qid of ids) {
-      const outDir = path.join(work, 'corpus', qid);
-      const mutants = await generateMutants({ qid, outDir });
+    for (const taskId of ids) {
+      const outDir = path.join(work, 'corpus', taskId);
+      const mutants = await generateMutants({ taskId, outDir });
       for (const m of mutants) {
         counts[m.operator] += 1;
         files.push(path.join(outDir, m.id, 'solution.py'));
@@ -223,7 +223,7 @@ describe('mutants of the 30 corpus golds', () => {
     expect(counts.rollup).toBe(9); // the 9 golds that use .rollup, one site each
     // Where lock-in happens: the EXISTS joins of q35 and q69 (semi, and q69's NOT EXISTS anti),
     // q33's IN subquery (a semi join on item manufacturers), q2's computed ratio names.
-    const listed = (qid: string) => JSON.parse(fs.readFileSync(path.join(work, 'corpus', qid, 'mutants.json'), 'utf8')) as MutantInfo[];
+    const listed = (taskId: string) => JSON.parse(fs.readFileSync(path.join(work, 'corpus', taskId, 'mutants.json'), 'utf8')) as MutantInfo[];
     expect(listed('q35').filter((m) => m.operator === 'semi-join').map((m) => m.line)).toEqual([20, 21]);
     expect(listed('q69').filter((m) => m.operator !== 'join-type' && m.operator.endsWith('-join')).map((m) => `${m.operator}@${m.line}`)).toEqual(['semi-join@21', 'anti-join@22', 'anti-join@23']);
     expect(listed('q33').filter((m) => m.operator === 'semi-join').map((m) => m.line)).toEqual([14]);
@@ -244,7 +244,7 @@ describe('checkEquivalence at SF=0.01', () => {
     try {
       // The default cache under the test home: the e2e mutation test reuses these verdicts.
       const t0 = Date.now();
-      const eq = await checkEquivalence({ qid: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS });
+      const eq = await checkEquivalence({ taskId: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS });
       const ms = Date.now() - t0;
       expect(eq.gold).toMatchObject({ status: 'ok', agree: true });
       const byId = Object.fromEntries(eq.mutants.map((m) => [m.id, m]));
@@ -265,7 +265,7 @@ describe('checkEquivalence at SF=0.01', () => {
       // Second call: from the cache (no Spark run: no mutant output is rewritten).
       const stamp = (f: string) => fs.statSync(path.join(eq.dir, f)).mtimeMs;
       const before = [stamp('equivalence.json'), stamp('join-type-1/out/output.arrow')];
-      const again = await checkEquivalence({ qid: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS });
+      const again = await checkEquivalence({ taskId: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS });
       expect(again.mutants).toEqual(eq.mutants);
       expect([stamp('equivalence.json'), stamp('join-type-1/out/output.arrow')]).toEqual(before);
 
@@ -307,24 +307,24 @@ describe('checkEquivalence at SF=0.01', () => {
       ? { q35: ['gold', 'semi-join-1', 'semi-join-2'], q69: ['gold', 'semi-join-1', 'anti-join-1', 'anti-join-2'], q33: ['gold', 'semi-join-1'], q2: ['gold', 'alias-rename-1'] }
       : { q35: ['semi-join-1'], q69: ['semi-join-1', 'anti-join-1'], q33: ['semi-join-1'] };
     try {
-      const variants: { qid: string; id: string; dir: string }[] = [];
-      for (const [qid, ids] of Object.entries(picks)) {
-        const outDir = path.join(work, 'lockin-mutants', qid);
-        await generateMutants({ qid, outDir });
+      const variants: { taskId: string; id: string; dir: string }[] = [];
+      for (const [taskId, ids] of Object.entries(picks)) {
+        const outDir = path.join(work, 'lockin-mutants', taskId);
+        await generateMutants({ taskId, outDir });
         fs.mkdirSync(path.join(outDir, 'gold'), { recursive: true });
-        fs.copyFileSync(path.join('tasks', qid, 'gold', 'solution.py'), path.join(outDir, 'gold', 'solution.py'));
-        for (const id of ids) variants.push({ qid, id, dir: path.join(outDir, id) });
+        fs.copyFileSync(path.join('tasks', taskId, 'gold', 'solution.py'), path.join(outDir, 'gold', 'solution.py'));
+        for (const id of ids) variants.push({ taskId, id, dir: path.join(outDir, id) });
       }
       const results = await mutantOutputs({ dirs: variants.map((v) => v.dir), scale: 0.01, settings: TEST_SPARK_SETTINGS });
       const verdicts: string[] = [];
       for (const [i, v] of variants.entries()) {
         const r = results[i];
         if (r.status !== 'ok') {
-          verdicts.push(`${v.qid}/${v.id}:${r.status}`);
+          verdicts.push(`${v.taskId}/${v.id}:${r.status}`);
           continue;
         }
-        const cmp = await compareOutputs({ candidateDir: path.join(v.dir, 'out'), referenceDir: path.join(db.referencesDir, v.qid), outDir: v.dir });
-        verdicts.push(`${v.qid}/${v.id}:${cmp.outcome.agree ? 'agree' : cmp.outcome.primaryCategory}`);
+        const cmp = await compareOutputs({ candidateDir: path.join(v.dir, 'out'), referenceDir: path.join(db.referencesDir, v.taskId), outDir: v.dir });
+        verdicts.push(`${v.taskId}/${v.id}:${cmp.outcome.agree ? 'agree' : cmp.outcome.primaryCategory}`);
       }
       console.log(`lock-in mutants at SF=0.01: ${verdicts.join(', ')}`);
       if (full) expect(verdicts.filter((x) => x.includes('/gold:'))).toEqual(['q35/gold:agree', 'q69/gold:agree', 'q33/gold:agree', 'q2/gold:agree']);

@@ -31,7 +31,7 @@ test('markers are read per test; a marker naming no id or no test is a problem',
 
 test('the fixture task: forms per obligation, and the test marked O99 is a problem naming the file', () => {
   const t = loadTaskFolder(path.join(ROOT, 'q3'));
-  const f = readTaskForms(t.dir, t.qid, t.obligations.obligations, t.obligationsFile);
+  const f = readTaskForms(t.dir, t.taskId, t.obligations.obligations, t.obligationsFile);
   expect(f.forms.filter((x) => x.status === 'executable').map((x) => x.id)).toEqual(['O8', 'O9', 'O12']);
   expect(f.forms.filter((x) => x.status === 'not-executable')).toHaveLength(9);
   expect(f.problems).toHaveLength(1);
@@ -67,7 +67,7 @@ describe('on the SF=0.01 database', () => {
   });
 
   test('obligations check reports the known answers of the fixture', async () => {
-    const r = await checkTaskObligations({ qid: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS, root: ROOT });
+    const r = await checkTaskObligations({ taskId: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS, root: ROOT });
     const by = Object.fromEntries(r.obligations.map((o) => [o.id, o]));
     expect(r.ok).toBe(false);
     expect(r.goldFailures).toEqual([]);

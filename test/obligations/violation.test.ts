@@ -15,7 +15,7 @@ const GOLD = ['"""Gold."""', 'def solve(spark, tables):', '    a = 1', '    b = 
 const EDITED = GOLD.replace('    return a + b', '    return a - b');
 
 test('an edited copy becomes a diff with one header line, and applies back to exactly the edited copy', () => {
-  const text = violationDiff({ qid: 'q9', id: 'O4', what: 'subtracts', gold: GOLD, edited: EDITED });
+  const text = violationDiff({ taskId: 'q9', id: 'O4', what: 'subtracts', gold: GOLD, edited: EDITED });
   expect(text.split('\n').slice(0, 5)).toEqual([
     '# Violation of O4 (subtracts) in the gold solution for q9.',
     '--- gold/solution.py',
@@ -29,17 +29,17 @@ test('an edited copy becomes a diff with one header line, and applies back to ex
 });
 
 test('a diff that no longer applies to gold, or names another obligation, is refused naming the file', () => {
-  const text = violationDiff({ qid: 'q9', id: 'O4', what: 'subtracts', gold: GOLD, edited: EDITED });
+  const text = violationDiff({ taskId: 'q9', id: 'O4', what: 'subtracts', gold: GOLD, edited: EDITED });
   expect(() => applyViolation(GOLD.replace('return a + b', 'return b + a'), text, 'tasks/q9/obligations/O4/violation.diff', 'O4')).toThrow(
     /^tasks\/q9\/obligations\/O4\/violation\.diff: no longer applies to gold\/solution\.py/,
   );
   expect(() => applyViolation(GOLD, text, 'x/O5/violation.diff', 'O5')).toThrow(/x\/O5\/violation\.diff \(line 1\): the header names O4, but the folder is O5/);
   expect(() => applyViolation(GOLD, text.split('\n').slice(1).join('\n'), 'v.diff', 'O4')).toThrow(/v\.diff \(line 1\): the first line must be a comment/);
-  expect(() => violationDiff({ qid: 'q9', id: 'O4', what: 'x', gold: GOLD, edited: GOLD })).toThrow(/unchanged/);
+  expect(() => violationDiff({ taskId: 'q9', id: 'O4', what: 'x', gold: GOLD, edited: GOLD })).toThrow(/unchanged/);
 });
 
 test('"Also violates" lines declare the other obligations a violation cannot help breaking', () => {
-  const text = violationDiff({ qid: 'q9', id: 'O4', what: 'subtracts', gold: GOLD, edited: EDITED, also: [{ id: 'O7', reason: 'the sign is the order key too' }] });
+  const text = violationDiff({ taskId: 'q9', id: 'O4', what: 'subtracts', gold: GOLD, edited: EDITED, also: [{ id: 'O7', reason: 'the sign is the order key too' }] });
   expect(text.split('\n')[1]).toBe('# Also violates O7: the sign is the order key too');
   expect(parseViolationDiff(text, 'v.diff', 'O4').also).toEqual([{ id: 'O7', reason: 'the sign is the order key too' }]);
   expect(() => parseViolationDiff(text.replace('Also violates O7', 'Also violates O4'), 'v.diff', 'O4')).toThrow(/v\.diff \(line 2\): "Also violates O4" names the violation's own obligation/);
@@ -60,7 +60,7 @@ describe('in a task folder', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('the applied violations are written for a run; a stale diff, a leftover violation.py and an unknown "Also violates" are problems', () => {
-    fs.writeFileSync(path.join(dir, 'obligations', 'O1', 'violation.diff'), violationDiff({ qid: 'q9', id: 'O1', what: 'subtracts', gold: GOLD, edited: EDITED, also: [{ id: 'O9', reason: 'r' }] }));
+    fs.writeFileSync(path.join(dir, 'obligations', 'O1', 'violation.diff'), violationDiff({ taskId: 'q9', id: 'O1', what: 'subtracts', gold: GOLD, edited: EDITED, also: [{ id: 'O9', reason: 'r' }] }));
     fs.writeFileSync(path.join(dir, 'obligations', 'O2', 'violation.py'), EDITED);
     const f = readTaskForms(dir, 'q9', [ob('O1'), ob('O2')], 'obligations.yaml');
     expect(f.forms.map((x) => [x.id, x.status, x.also])).toEqual([['O1', 'executable', ['O9']], ['O2', 'incomplete', undefined]]);

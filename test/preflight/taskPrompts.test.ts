@@ -1,5 +1,5 @@
 /**
- * Every task of the corpus (tasks/<qid>/task.yaml) renders a generation prompt that passes the
+ * Every task of the corpus (tasks/<taskId>/task.yaml) renders a generation prompt that passes the
  * reference-SQL check: a task prompt that reads like its query would stop the study at its first call.
  */
 import * as fs from 'fs';

@@ -2,7 +2,7 @@
 import { parseControls, parseReproduce, parseMutation } from '../../activities/report/sideFiles';
 import { tableII, tableVReproduce, tableMutation, tableSurvivors } from '../../activities/report/tables';
 
-const control = (kind: string, qid: string, expected: 'accept' | 'reject', observed: 'accept' | 'reject' | 'skipped', verified: boolean | null) => ({ id: `${kind}:${qid}`, kind, qid, expected, observed, asExpected: expected === observed, verified });
+const control = (kind: string, taskId: string, expected: 'accept' | 'reject', observed: 'accept' | 'reject' | 'skipped', verified: boolean | null) => ({ id: `${kind}:${taskId}`, kind, taskId, expected, observed, asExpected: expected === observed, verified });
 
 test('controls.json as activities/compare writes it: rows per control, Table II totals', () => {
   const file = {
@@ -11,9 +11,15 @@ test('controls.json as activities/compare writes it: rows per control, Table II 
     controls: [control('unchanged', 'q1', 'accept', 'accept', null), control('row-permutation', 'q1', 'accept', 'accept', true), control('null-injection', 'q3', 'reject', 'reject', true), control('type-change', 'q4', 'reject', 'skipped', false)],
   };
   const rows = parseControls(file);
-  expect(rows.map((r) => [r.category, r.query, r.asExpected])).toEqual([['unchanged', 'q1', true], ['row-permutation', 'q1', true], ['null-injection', 'q3', true], ['type-change', 'q4', false]]);
+  expect(rows.map((r) => [r.category, r.taskId, r.asExpected])).toEqual([['unchanged', 'q1', true], ['row-permutation', 'q1', true], ['null-injection', 'q3', true], ['type-change', 'q4', false]]);
   expect(tableII(rows)).toContain('| **Total** | 2 accept / 2 reject | 3 | 4 | 3/4 | 2 |');
   expect(tableII(null)).toContain('not run');
+});
+
+test('controls.json written before the rename names the task `qid`: read as taskId (test/fixtures/study/runs/fx1 is one)', () => {
+  const { taskId, ...old } = control('null-injection', 'q7', 'reject', 'reject', true);
+  const rows = parseControls({ counts: { controls: 1, asExpected: 1 }, allAsExpected: true, controls: [{ ...old, qid: taskId }] });
+  expect(rows.map((r) => [r.category, r.taskId, r.asExpected])).toEqual([['null-injection', 'q7', true]]);
 });
 
 test('controls.json in any other shape is an error naming the file and field (no guessing)', () => {
@@ -25,7 +31,7 @@ test('controls.json in any other shape is an error naming the file and field (no
 test('reproduce.json as reexecuteReferences writes it ({scale, reproduced, total, querySource, results: [{id, reproduced, reason, seconds}]})', () => {
   const file = { scale: 1, reproduced: 2, total: 3, querySource: 'jar', databaseManifestHash: 'h', results: [{ id: 'q1', reproduced: true, reason: '', seconds: 1 }, { id: 'q2', reproduced: false, reason: '2513 rows vs 53', seconds: 2 }, { id: 'q54', reproduced: true, reason: '', seconds: 1 }] };
   const rows = parseReproduce(file);
-  expect(rows).toEqual([{ query: 'q1', reproduced: true, detail: '' }, { query: 'q2', reproduced: false, detail: '2513 rows vs 53' }, { query: 'q54', reproduced: true, detail: '' }]);
+  expect(rows).toEqual([{ taskId: 'q1', reproduced: true, detail: '' }, { taskId: 'q2', reproduced: false, detail: '2513 rows vs 53' }, { taskId: 'q54', reproduced: true, detail: '' }]);
   expect(tableVReproduce(rows, ['q1', 'q2', 'q3'])).toContain('Reproduced: 2/3 references; 1/3 study tasks.');
   // The old lenient shapes ({q1: true}) are not guessed at.
   expect(() => parseReproduce({ q1: true, q2: { status: 'mismatch' } }, 'r.json')).toThrow(/r\.json/);

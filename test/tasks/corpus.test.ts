@@ -16,10 +16,10 @@ describe('the shipped task corpus', () => {
     for (const q of ids) expect(STUDY_TASKS as readonly string[]).toContain(q);
   });
 
-  test.each(listTaskIds())('%s validates (zod, ids, passages, nullability rule)', (qid) => {
+  test.each(listTaskIds())('%s validates (zod, ids, passages, nullability rule)', (taskId) => {
     let problems: string[] = [];
     try {
-      const t = loadTaskFolder(path.join(tasksRoot(), qid));
+      const t = loadTaskFolder(path.join(tasksRoot(), taskId));
       problems = [...checkTaskSelf(t), ...checkConventionNullability(t)].map(formatProblem);
     } catch (e) {
       problems = e instanceof TaskLoadError ? e.problems.map(formatProblem) : [(e as Error).message];

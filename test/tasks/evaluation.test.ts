@@ -1,5 +1,5 @@
 /**
- * tasks/<qid>/evaluation.yaml: the keys of the key-aligned tolerance comparison (robustness (a),
+ * tasks/<taskId>/evaluation.yaml: the keys of the key-aligned tolerance comparison (robustness (a),
  * docs/protocol.md §4). Each file validates, names reference columns, and on the SF=0.01
  * references the reference agrees with itself keyed (rows reversed) while a double moved by
  * 1e-3 relative does not.
@@ -49,15 +49,15 @@ describe('keys against the SF=0.01 references', () => {
     db = await ensureTestDatabase(0.01);
   }, 45 * 60_000);
 
-  test.each(withFile)('%s: keys are reference columns; the reference agrees with itself keyed, a moved double does not', async (qid) => {
-    const spec = loadEvaluationSpec(qid)!;
-    const ref = await loadOutput(path.join(db.referencesDir, qid));
-    expect(checkEvaluationKeys(spec, ref.columns.map((c) => c.name), `tasks/${qid}/evaluation.yaml`).map(formatProblem)).toEqual([]);
+  test.each(withFile)('%s: keys are reference columns; the reference agrees with itself keyed, a moved double does not', async (taskId) => {
+    const spec = loadEvaluationSpec(taskId)!;
+    const ref = await loadOutput(path.join(db.referencesDir, taskId));
+    expect(checkEvaluationKeys(spec, ref.columns.map((c) => c.name), `tasks/${taskId}/evaluation.yaml`).map(formatProblem)).toEqual([]);
     const reversed = { ...ref, rows: [...ref.rows].reverse() };
     const self = compareKeyAligned(reversed, ref, spec.keys);
-    expect([qid, self.failure, self.tightest]).toEqual([qid, null, TOLERANCE_LADDER[0]]);
+    expect([taskId, self.failure, self.tightest]).toEqual([taskId, null, TOLERANCE_LADDER[0]]);
     const d = ref.columns.findIndex((c) => isFloatingType(c.type));
-    expect(d).toBeGreaterThanOrEqual(qid === 'q2' ? -1 : 0); // q2's ratios are decimals: exact within its key groups
+    expect(d).toBeGreaterThanOrEqual(taskId === 'q2' ? -1 : 0); // q2's ratios are decimals: exact within its key groups
     const row = ref.rows.findIndex((r) => typeof r[d] === 'number' && Number.isFinite(r[d] as number) && r[d] !== 0);
     if (d < 0 || row < 0) return; // q2: no double; q78: 0 rows at SF=0.01 (and at SF=1)
     const moved = ref.rows.map((r, i) => (i === row ? r.map((v, j) => (j === d ? (v as number) * (1 + 1e-3) + 1e-3 : v)) : r));

@@ -56,11 +56,11 @@ export function fixtureObligations(): Record<string, unknown> {
   };
 }
 
-/** Writes a task folder `<tmp>/<qid>/` from the given values (or texts) and returns the corpus root. */
-export function writeFixtureCorpus(task: unknown = fixtureTask(), obligations: unknown = fixtureObligations(), qid = 'q3'): string {
+/** Writes a task folder `<tmp>/<taskId>/` from the given values (or texts) and returns the corpus root. */
+export function writeFixtureCorpus(task: unknown = fixtureTask(), obligations: unknown = fixtureObligations(), taskId = 'q3'): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-tasks-'));
-  fs.mkdirSync(path.join(root, qid));
-  fs.writeFileSync(path.join(root, qid, 'task.yaml'), typeof task === 'string' ? task : YAML.stringify(task));
-  fs.writeFileSync(path.join(root, qid, 'obligations.yaml'), typeof obligations === 'string' ? obligations : YAML.stringify(obligations));
+  fs.mkdirSync(path.join(root, taskId));
+  fs.writeFileSync(path.join(root, taskId, 'task.yaml'), typeof task === 'string' ? task : YAML.stringify(task));
+  fs.writeFileSync(path.join(root, taskId, 'obligations.yaml'), typeof obligations === 'string' ? obligations : YAML.stringify(obligations));
   return root;
 }

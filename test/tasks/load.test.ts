@@ -21,7 +21,7 @@ describe('loadTaskFolder', () => {
   test('a valid fixture loads and passes the self checks', () => {
     const root = writeFixtureCorpus();
     const t = loadTaskFolder(path.join(root, 'q3'));
-    expect(t.qid).toBe('q3');
+    expect(t.taskId).toBe('q3');
     expect(t.obligations.obligations).toHaveLength(8);
     expect(checkTaskSelf(t)).toEqual([]);
   });
