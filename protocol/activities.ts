@@ -86,7 +86,7 @@ export interface CheckActivities {
   /** The 57 evaluator controls through the production comparator; writes controls.json/.md into outDir. */
   runEvaluatorControls(req: { scale?: number; referencesDir?: string; outDir: string }): Promise<{ counts: ControlCounts; allAsExpected: boolean; controlsFile: string; markdownFile: string }>;
   /** The SQL re-execution of the 33 references, recorded in outFile (skipped when recorded on this database). */
-  reexecuteReferences(req: { scale: number; settings: SparkSettings; outFile: string }): Promise<{ reproduced: number; total: number; recordedEarlier: boolean }>;
+  reexecuteReferences(req: { scale: number; settings: SparkSettings; outFile: string }): Promise<{ reproduced: number; total: number; recordedEarlier: boolean; resumed?: number }>;
 }
 
 /** The options of one mutation analysis (README "Test-suite validity and mutation scores"). */

@@ -25,7 +25,7 @@ export interface EvaluatorChecksInput {
 /** Result of evaluatorChecks. */
 export interface EvaluatorChecksResult {
   controls: { counts: ControlCounts; allAsExpected: boolean };
-  reexecution: { reproduced: number; total: number; recordedEarlier: boolean };
+  reexecution: { reproduced: number; total: number; recordedEarlier: boolean; resumed?: number };
 }
 
 export async function evaluatorChecks(input: EvaluatorChecksInput): Promise<EvaluatorChecksResult> {

@@ -83,7 +83,7 @@ export async function mainJob(input: MainJobInput): Promise<MainJobResult> {
     const s3 = begin(3, 'evaluator controls (Table II) and SQL re-execution (Table V)', checksWorkflowId(studyId));
     const checks = await executeChild(evaluatorChecks, { workflowId: checksWorkflowId(studyId), args: [{ scale: study.scale, settings: study.settings, outDir: input.outDir }], typedSearchAttributes: attrs });
     s3.lines.push(`controls: ${controlsLine(checks.controls.counts, checks.controls.allAsExpected)}`);
-    s3.lines.push(`SQL re-execution: ${checks.reexecution.reproduced}/${checks.reexecution.total} reproduced${checks.reexecution.recordedEarlier ? ' (recorded earlier)' : ''}`);
+    s3.lines.push(`SQL re-execution: ${checks.reexecution.reproduced}/${checks.reexecution.total} reproduced${checks.reexecution.recordedEarlier ? ' (recorded earlier)' : ''}${checks.reexecution.resumed ? ` (${checks.reexecution.resumed} of them kept from an attempt cut short)` : ''}`);
     end(s3, t0);
 
     // A task without a reference at this scale cannot be evaluated: left out, and said.

@@ -36,30 +36,82 @@ export async function buildReferences(input: ReferencesInput): Promise<BuildResu
   return runDataScript('references.py', args('build', input), BuildResult);
 }
 
+/** What reproduceReferences may resume from (reexecuteReferences passes it). */
+export interface ReproduceResume {
+  /**
+   * A folder kept across attempts: `results.jsonl` (one line per finished variant, written by
+   * references.py as it finishes) and `<id>/output.arrow` + schema.json per re-executed output.
+   */
+  dir: string;
+  /** The database's manifest hash: lines recorded on another database are not reused. */
+  manifestHash: string | null;
+}
+
+type ReproduceRow = ReproduceResult['results'][number];
+
+/** The finished variants recorded in `<dir>/results.jsonl` on this database (a torn last line is dropped). */
+function finishedEarlier(resume: ReproduceResume): Map<string, ReproduceRow & { querySource: string }> {
+  const file = path.join(resume.dir, 'results.jsonl');
+  const out = new Map<string, ReproduceRow & { querySource: string }>();
+  if (!fs.existsSync(file)) return out;
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    let v: { id?: unknown; reproduced?: unknown; reason?: unknown; seconds?: unknown; querySource?: unknown; manifestHash?: unknown };
+    try {
+      v = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (v.manifestHash !== resume.manifestHash || typeof v.id !== 'string' || typeof v.reproduced !== 'boolean') continue;
+    out.set(v.id, { id: v.id, reproduced: v.reproduced, reason: String(v.reason ?? ''), seconds: Number(v.seconds ?? 0), querySource: String(v.querySource ?? '') });
+  }
+  return out;
+}
+
 /**
  * Re-executes each reference in a fresh Spark session and compares it with the stored reference
  * twice: in Python (schema + order-independent content hash, then a row diff) and with the study's
  * comparator (activities/compare, the primary reference-agreement verdict). Reproduced = both agree.
- * @returns {reproduced, total, results: [{id, reproduced, reason, seconds, comparator}]}.
+ * With `resume`, the variants already recorded in `resume.dir` on this database are not run again
+ * (their recorded results and outputs are used; `resumed` counts them) and every variant finished
+ * in this attempt is recorded there as it finishes.
+ * @returns {reproduced, total, results: [{id, reproduced, reason, seconds, comparator}], resumed} in `ids` order.
  */
-export async function reproduceReferences(input: ReferencesInput): Promise<ReproduceResult> {
-  const outputs = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-reproduce-'));
+export async function reproduceReferences(input: ReferencesInput & { resume?: ReproduceResume }): Promise<ReproduceResult & { resumed: number }> {
+  const outputs = input.resume?.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-reproduce-'));
+  fs.mkdirSync(outputs, { recursive: true });
+  const ids = input.ids?.length ? input.ids : [...REFERENCE_INVENTORY];
+  const earlier = input.resume ? finishedEarlier(input.resume) : new Map<string, ReproduceRow & { querySource: string }>();
+  const todo = ids.filter((id) => !earlier.has(id));
   try {
-    const res = await runDataScript('references.py', [...args('reproduce', input), '--outputs-dir', outputs], ReproduceResult);
-    for (const r of res.results) {
-      const candidateDir = path.join(outputs, r.id);
-      if (!fs.existsSync(path.join(candidateDir, 'output.arrow'))) continue;
-      const { outcome } = await compareOutputs({ candidateDir, referenceDir: path.join(referencesDir(input.scale), r.id), outDir: candidateDir });
-      r.comparator = { agree: outcome.agree, summary: outcome.summary };
-      if (r.reproduced && !outcome.agree) {
-        r.reproduced = false;
-        r.reason = `comparator: ${outcome.summary}`;
-      }
+    let querySource = [...earlier.values()][0]?.querySource ?? '';
+    const fresh = new Map<string, ReproduceRow>();
+    if (todo.length > 0) {
+      const resultsFile = path.join(outputs, 'results.jsonl');
+      // Keep only the lines reused: a torn last line would otherwise swallow the next append.
+      if (input.resume) fs.writeFileSync(resultsFile, [...earlier.values()].map((r) => `${JSON.stringify({ ...r, manifestHash: input.resume!.manifestHash })}\n`).join(''));
+      const extra = input.resume ? ['--results-file', resultsFile] : [];
+      const res = await runDataScript('references.py', [...args('reproduce', { ...input, ids: todo }), '--outputs-dir', outputs, ...extra], ReproduceResult);
+      querySource = res.querySource;
+      for (const r of res.results) fresh.set(r.id, r);
     }
-    res.reproduced = res.results.filter((r) => r.reproduced).length;
-    return res;
+    const results: ReproduceRow[] = [];
+    for (const id of ids) {
+      const prior = earlier.get(id);
+      const r: ReproduceRow = prior ? { id, reproduced: prior.reproduced, reason: prior.reason, seconds: prior.seconds } : fresh.get(id)!;
+      const candidateDir = path.join(outputs, r.id);
+      if (fs.existsSync(path.join(candidateDir, 'output.arrow'))) {
+        const { outcome } = await compareOutputs({ candidateDir, referenceDir: path.join(referencesDir(input.scale), r.id), outDir: candidateDir });
+        r.comparator = { agree: outcome.agree, summary: outcome.summary };
+        if (r.reproduced && !outcome.agree) {
+          r.reproduced = false;
+          r.reason = `comparator: ${outcome.summary}`;
+        }
+      }
+      results.push(r);
+    }
+    return { scale: input.scale, reproduced: results.filter((r) => r.reproduced).length, total: results.length, querySource, results, resumed: ids.length - todo.length };
   } finally {
-    fs.rmSync(outputs, { recursive: true, force: true });
+    if (!input.resume) fs.rmSync(outputs, { recursive: true, force: true });
   }
 }
 
@@ -78,22 +130,30 @@ export interface ReexecuteInput {
   settings: SparkSettings;
   /** Where the result is recorded (runs/<study>/reproduce.json). */
   outFile: string;
+  /** Variant ids (default: REFERENCE_INVENTORY, the 33). */
+  ids?: string[];
 }
 
 /**
  * Activity: the SQL re-execution (docs/protocol.md §4; Table V's input), recorded in `outFile`
  * with the database's manifest hash. Skipped when `outFile` already records a re-execution on
- * this database, so a resumed main job does not redo it.
- * @returns reproduced/total and whether the result was recorded earlier.
+ * this database, so a resumed main job does not redo it. An attempt cut short (the worker or
+ * the main job's process killed) keeps each variant it finished in `<outFile>.partial/`; the next
+ * attempt re-executes only the others (`resumed` says how many it took from there), and the
+ * folder is removed once `outFile` is written.
+ * @returns reproduced/total, whether the result was recorded earlier, and how many variants were resumed.
  */
-export async function reexecuteReferences(input: ReexecuteInput): Promise<{ reproduced: number; total: number; recordedEarlier: boolean }> {
+export async function reexecuteReferences(input: ReexecuteInput): Promise<{ reproduced: number; total: number; recordedEarlier: boolean; resumed: number }> {
   const manifest = path.join(databaseDir(input.scale), 'manifest.json');
   const dbHash: string | null = fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, 'utf8')).manifestHash ?? null) : null;
   const prior = fs.existsSync(input.outFile) ? JSON.parse(fs.readFileSync(input.outFile, 'utf8')) : null;
-  if (prior && prior.databaseManifestHash === dbHash) return { reproduced: prior.reproduced, total: prior.total, recordedEarlier: true };
-  const rep = await reproduceReferences({ scale: input.scale, settings: input.settings });
+  if (prior && prior.databaseManifestHash === dbHash) return { reproduced: prior.reproduced, total: prior.total, recordedEarlier: true, resumed: 0 };
+  const partial = `${input.outFile}.partial`;
+  const rep = await reproduceReferences({ scale: input.scale, settings: input.settings, ids: input.ids, resume: { dir: partial, manifestHash: dbHash } });
+  const { resumed, ...recorded } = rep;
   fs.mkdirSync(path.dirname(input.outFile), { recursive: true });
-  fs.writeFileSync(`${input.outFile}.tmp`, JSON.stringify({ ...rep, databaseManifestHash: dbHash }, null, 2));
+  fs.writeFileSync(`${input.outFile}.tmp`, JSON.stringify({ ...recorded, databaseManifestHash: dbHash }, null, 2));
   fs.renameSync(`${input.outFile}.tmp`, input.outFile);
-  return { reproduced: rep.reproduced, total: rep.total, recordedEarlier: false };
+  fs.rmSync(partial, { recursive: true, force: true });
+  return { reproduced: rep.reproduced, total: rep.total, recordedEarlier: false, resumed };
 }

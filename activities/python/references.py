@@ -205,11 +205,15 @@ def first_row_difference(expected, actual):
     return None
 
 
-def reproduce(settings, ids, db_dir, refs_dir, jar, outputs_dir=None) -> dict:
+def reproduce(settings, ids, db_dir, refs_dir, jar, outputs_dir=None, results_file=None) -> dict:
     """Re-executes each reference variant in this (fresh) session and compares it with the stored
     reference: schema (Spark schema JSON) and multiset of rows (docs/protocol.md §4, SQL re-execution).
     With `outputs_dir`, each re-executed output is also written as `<outputs_dir>/<taskId>/output.arrow`
     + schema.json (candidate form) so the TypeScript comparator can judge it too.
+    With `results_file`, each result is appended to it as one JSON line (its fields plus
+    `querySource` and the database's `manifestHash`) as soon as it is known, written and synced
+    before the next query starts: a run killed part way keeps what it finished (the activity
+    resumes from it; activities/data/references.ts reexecuteReferences).
 
     Returns: {"reproduced": n, "total": n, "results": [{id, reproduced, reason, seconds}]}.
     """
@@ -258,6 +262,11 @@ def reproduce(settings, ids, db_dir, refs_dir, jar, outputs_dir=None) -> dict:
                         res["reason"] = diff
             res["seconds"] = round(time.monotonic() - t0, 3)
             results.append(res)
+            if results_file:
+                with open(results_file, "a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({**res, "querySource": source, "manifestHash": mhash}) + "\n")
+                    fh.flush()
+                    os.fsync(fh.fileno())
             progress(f"reproduce: [{i}/{len(ids)}] {vid}: "
                      f"{'reproduced' if res['reproduced'] else 'NOT reproduced: ' + res['reason']} "
                      f"({res['seconds']:.1f}s)")
@@ -404,6 +413,7 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--jar")
         if name == "reproduce":
             sp.add_argument("--outputs-dir", help="also write each re-executed output here (candidate form)")
+            sp.add_argument("--results-file", help="append each result here as a JSON line as soon as it is known")
     return p
 
 
@@ -422,7 +432,7 @@ def main(argv=None) -> None:
         if args.cmd == "build":
             out = build(args.scale, settings, ids, db_dir, refs_dir, jar)
         elif args.cmd == "reproduce":
-            out = reproduce(settings, ids, db_dir, refs_dir, jar, args.outputs_dir)
+            out = reproduce(settings, ids, db_dir, refs_dir, jar, args.outputs_dir, args.results_file)
         else:
             out = golden(settings, ids, refs_dir, jar)
         emit({"scale": args.scale, **out})

@@ -12,7 +12,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { ensureTestDatabase, TEST_SPARK_SETTINGS, type TestDatabase } from '../support/database';
-import { buildReferences, reproduceReferences } from '../../activities/data';
+import { buildReferences, reexecuteReferences, reproduceReferences } from '../../activities/data';
 import { REFERENCE_INVENTORY } from '../../activities/tasks/schema';
 
 let db: TestDatabase;
@@ -55,15 +55,40 @@ test('each reference folder holds reference.arrow, reference.parquet and schema.
   expect(index.variants.q1.rows).toBe(100);
 });
 
-test('re-execution in a fresh session reproduces every re-run variant (schema + multiset, hash and comparator)', async () => {
+test('re-execution in a fresh session reproduces every re-run variant (schema + multiset, hash and comparator); an attempt cut short is resumed, not redone', async () => {
   const prev = process.env.LOCKIN_HOME;
   process.env.LOCKIN_HOME = db.home;
+  const study = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-reexec-'));
+  const outFile = path.join(study, 'reproduce.json');
+  const partial = `${outFile}.partial`;
   try {
-    const res = await reproduceReferences({ scale: 0.01, settings: TEST_SPARK_SETTINGS, ids: [...REPRODUCED] });
+    // What an earlier attempt finished before it was killed: q3 and q7 (their outputs in candidate
+    // form, results with a marker time), a line from another database and a torn last line.
+    for (const id of ['q3', 'q7']) {
+      fs.mkdirSync(path.join(partial, id), { recursive: true });
+      fs.copyFileSync(path.join(db.referencesDir, id, 'reference.arrow'), path.join(partial, id, 'output.arrow'));
+      fs.copyFileSync(path.join(db.referencesDir, id, 'schema.json'), path.join(partial, id, 'schema.json'));
+    }
+    const line = (id: string, manifestHash: string) => JSON.stringify({ id, reproduced: true, reason: 'earlier attempt', seconds: 999, querySource: 'spark-tests-jar', manifestHash });
+    fs.writeFileSync(path.join(partial, 'results.jsonl'), `${line('q3', db.manifestHash)}\n${line('q7', db.manifestHash)}\n${line('q1', 'another-database')}\n{"id": "q17", "repr`);
+    const ids = [...REPRODUCED, 'q3', 'q7'];
+    const res = await reproduceReferences({ scale: 0.01, settings: TEST_SPARK_SETTINGS, ids, resume: { dir: partial, manifestHash: db.manifestHash } });
+    expect(res.resumed).toBe(2);
+    expect(res.results.map((r) => r.id)).toEqual(ids);
     expect(res.results.filter((r) => !r.reproduced)).toEqual([]);
     expect(res.results.every((r) => r.comparator?.agree === true)).toBe(true);
-    expect(res.reproduced).toBe(REPRODUCED.length);
-    expect(res.total).toBe(REPRODUCED.length);
+    expect([res.reproduced, res.total]).toEqual([ids.length, ids.length]);
+    // Only the four not finished earlier ran (the marker time is kept for the two resumed) ...
+    expect(res.results.map((r) => r.seconds === 999)).toEqual([...REPRODUCED.map(() => false), true, true]);
+    // ... and each was recorded as it finished, with this database's hash.
+    const lines = fs.readFileSync(path.join(partial, 'results.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => { try { return JSON.parse(l); } catch { return null; } }).filter(Boolean);
+    expect(lines.filter((l) => l.manifestHash === db.manifestHash).map((l) => l.id).sort()).toEqual([...ids].sort());
+    // The activity, resumed with everything finished: no Spark, the result recorded, the partial folder gone.
+    const act = await reexecuteReferences({ scale: 0.01, settings: TEST_SPARK_SETTINGS, outFile, ids });
+    expect(act).toEqual({ reproduced: ids.length, total: ids.length, recordedEarlier: false, resumed: ids.length });
+    expect(fs.existsSync(partial)).toBe(false);
+    expect(JSON.parse(fs.readFileSync(outFile, 'utf8'))).toMatchObject({ reproduced: ids.length, total: ids.length, databaseManifestHash: db.manifestHash });
+    expect(await reexecuteReferences({ scale: 0.01, settings: TEST_SPARK_SETTINGS, outFile, ids })).toMatchObject({ recordedEarlier: true });
   } finally {
     if (prev === undefined) delete process.env.LOCKIN_HOME;
     else process.env.LOCKIN_HOME = prev;
