@@ -11,7 +11,7 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ControlCounts } from '../protocol/activities';
-import type { MainJobStep } from '../protocol/inputs';
+import type { MainJobProgress, MainJobStep } from '../protocol/inputs';
 import { mainJobProgressQuery, mutationProgressQuery } from '../protocol/queries';
 import { controlsLine, mainJob } from '../workflows/mainJob';
 import { showProgress } from './progress';
@@ -173,3 +173,21 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
   reportFailures({ reportDir: res.reportDir, alreadyComplete: false, failed: res.failed }, studyId);
   return { ...stepSeconds };
 }
+
+/**
+ * What `lockin study status <id>` prints for the study's main job (workflow `main-<id>`): its
+ * status and start, then one line per step started so far (from the `mainJobProgress` query;
+ * `progress` null when the job is not running or no worker answers the query).
+ * Inputs: the study id; the workflow status name (RUNNING, COMPLETED, FAILED, …); its start time.
+ * Returns: the lines, without newlines, e.g. "  step 3 evaluator checks (checks-x): running".
+ */
+export function mainJobStatusLines(studyId: string, status: string, startTime: Date, progress: MainJobProgress | null): string[] {
+  const lines = [`main job main-${studyId}: ${status} (started ${startTime.toISOString()})`];
+  if (status === 'RUNNING' && !progress) lines.push('  steps not available (no worker answered): `npm run study` again runs one and resumes');
+  for (const s of progress?.steps ?? []) {
+    const state = s.seconds === undefined ? 'running' : `done in ${s.seconds.toFixed(1)} s`;
+    lines.push(`  step ${s.n} ${s.title} (${s.workflowId}): ${state}${s.lines.length ? `; ${s.lines[s.lines.length - 1]}` : ''}`);
+  }
+  return lines;
+}
+

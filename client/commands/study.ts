@@ -2,7 +2,7 @@
  * `lockin study run|status|resume|history|replay-check|profile|main`.
  */
 import { CONDITIONS } from '../../protocol/conditions';
-import { progressQuery } from '../../protocol/queries';
+import { mainJobProgressQuery, progressQuery } from '../../protocol/queries';
 import * as fs from 'fs';
 import * as path from 'path';
 import { referencesDir } from '../../activities/common/paths';
@@ -13,14 +13,14 @@ import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-uti
 import { newTable } from '../table';
 import { assertCorpusValid, buildStudyInput, defaultModel, parseConditions, parseModels, parseSamples, parseScale, parseTasks, scaleDefault } from '../studyInput';
 import { parseModelSpec } from '../../activities/model/spec';
-import { modelStudyId } from '../../protocol/layout';
+import { mainJobWorkflowId, modelStudyId } from '../../protocol/layout';
 import type { StudyInput } from '../../protocol/inputs';
 import { loadInput, printSummary, reportFailures, runStudyWorkflow, studyWorkflowId, whileServerAway } from '../studyRunner';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { connectClient } from '../temporal';
 import { profileStudy } from '../profile';
 import { installQuietRuntime, workflowBundle } from '../../worker/createWorkers';
-import { runMainJob } from '../mainJob';
+import { mainJobStatusLines, runMainJob } from '../mainJob';
 import { runMutationAnalysis } from '../mutation';
 import type { StudyProgress } from '../../protocol/inputs';
 
@@ -117,9 +117,12 @@ export function define(cmd: Command): void {
   study
     .command('status <id>')
     .description('the state of a study: workflow status, progress, records')
-    .action(async (id: string) => {
+    .action(async (given: string) => {
       const { client, connection } = await connectClient();
       try {
+        // The main job's workflow id (main-<id>, as `npm run study` prints it) names its study too.
+        const bare = given.startsWith('main-') ? given.slice('main-'.length) : null;
+        const id = bare && (await client.workflow.getHandle(mainJobWorkflowId(bare)).describe().then(() => true, () => false)) ? bare : given;
         const handle = client.workflow.getHandle(studyWorkflowId(id));
         // A server that was just restarted may take a moment to answer: ask again for a while.
         const d = await whileServerAway(
@@ -127,9 +130,20 @@ export function define(cmd: Command): void {
           (cause) => new Error(`the Temporal server is not answering (${cause}); start it with \`npx lockin server start\` and ask again`),
           STATUS_RETRY_DELAYS_MS,
         ).catch((e: unknown) => {
-          if (e instanceof WorkflowNotFoundError) throw new Error(`no study named "${id}" on this Temporal server (workflow study-${id} not found)`);
+          if (e instanceof WorkflowNotFoundError) return null;
           throw e;
         });
+        // The main job of this study (`npm run study`, `lockin study main`), when there is one.
+        const mainHandle = client.workflow.getHandle(mainJobWorkflowId(id));
+        const main = await mainHandle.describe().catch(() => null);
+        if (main) {
+          const p = main.status.name === 'RUNNING' ? await mainHandle.query(mainJobProgressQuery).catch(() => null) : null;
+          for (const line of mainJobStatusLines(id, main.status.name, main.startTime, p)) process.stdout.write(`${line}\n`);
+        }
+        if (!d) {
+          if (main) return;
+          throw new Error(`no study named "${id}" on this Temporal server (workflows study-${id} and main-${id} not found)`);
+        }
         process.stdout.write(`study ${id}: ${d.status.name} (started ${d.startTime.toISOString()})\n`);
         if (d.status.name === 'RUNNING') {
           const p = await handle.query(progressQuery).catch((e: Error) => e);

@@ -1,0 +1,27 @@
+/** `lockin study status <id>`'s lines for the study's main job (client/mainJob.ts mainJobStatusLines). */
+import { mainJobStatusLines } from '../../client/mainJob';
+
+const start = new Date('2026-12-02T10:00:00.000Z');
+
+test('a running main job: one line per step started, the running one last, with its latest line', () => {
+  const progress = {
+    studyId: 'main-sf1-replay-lockin',
+    steps: [
+      { n: 2, title: 'database and references', workflowId: 'lockin-prepare-sf1', seconds: 412.25, lines: ['24 tables loaded', '33 references stored'] },
+      { n: 3, title: 'evaluator checks', workflowId: 'checks-main-sf1-replay-lockin', lines: [] },
+    ],
+  };
+  expect(mainJobStatusLines('main-sf1-replay-lockin', 'RUNNING', start, progress)).toEqual([
+    'main job main-main-sf1-replay-lockin: RUNNING (started 2026-12-02T10:00:00.000Z)',
+    '  step 2 database and references (lockin-prepare-sf1): done in 412.3 s; 33 references stored',
+    '  step 3 evaluator checks (checks-main-sf1-replay-lockin): running',
+  ]);
+});
+
+test('a running main job whose query nobody answers says how to resume; a finished one is one line', () => {
+  expect(mainJobStatusLines('x', 'RUNNING', start, null)).toEqual([
+    'main job main-x: RUNNING (started 2026-12-02T10:00:00.000Z)',
+    '  steps not available (no worker answered): `npm run study` again runs one and resumes',
+  ]);
+  expect(mainJobStatusLines('x', 'COMPLETED', start, null)).toEqual(['main job main-x: COMPLETED (started 2026-12-02T10:00:00.000Z)']);
+});
