@@ -13,21 +13,47 @@ TPCDS_TABLES = (
 )
 
 
+def recorded_schemas(db_dir: str) -> dict:
+    """The Spark schema of each table as `<db_dir>/manifest.json` records it.
+
+    The manifest's schema is the one Spark read back from the written file
+    (tpcds_data.py `_write_typed_table`), i.e. exactly what `spark.read.parquet` would infer.
+    Returns: {table name: schema JSON (dict)}; {} when the manifest is absent or unreadable (the
+    caller then lets Spark infer, as before).
+    """
+    try:
+        with open(os.path.join(db_dir, "manifest.json"), "r", encoding="utf-8") as fh:
+            manifest = _json.load(fh)
+        return {name: rec["schema"] for name, rec in manifest["tables"].items() if isinstance(rec.get("schema"), dict)}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
 def load_tables(spark, db_dir: str, register_views: bool = True) -> dict:
     """Reads every table of the typed database under `db_dir` (`<db_dir>/<table>/` Parquet).
 
     Inputs: a SparkSession; `db_dir` = databaseDir(S) (holds manifest.json and one folder per table).
+    Each table is read with the schema manifest.json records for it (`recorded_schemas`: the
+    schema Spark infers from that file, so the DataFrame is the same) instead of having Spark
+    infer it: inference runs a Spark job per table, about 0.4 s each of a cold run's start-up
+    (issue 22). A table the manifest does not describe is inferred.
     Returns: {table name: DataFrame} for the 24 tables; when `register_views`, each is also
     registered as a temporary view under its name so the query texts resolve.
     Raises: FileNotFoundError naming the missing table folder.
     """
+    from pyspark.sql.types import StructType
+
+    schemas = recorded_schemas(db_dir)
     out = {}
     for name in TPCDS_TABLES:
         path = os.path.join(db_dir, name)
         if not os.path.isdir(path):
             raise FileNotFoundError(
                 f"{path}: table folder missing (run `lockin data prepare` for this scale)")
-        df = spark.read.parquet(path)
+        reader = spark.read
+        if name in schemas:
+            reader = reader.schema(StructType.fromJson(schemas[name]))
+        df = reader.parquet(path)
         if register_views:
             df.createOrReplaceTempView(name)
         out[name] = df

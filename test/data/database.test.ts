@@ -7,6 +7,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ensureTestDatabase, TEST_SPARK_SETTINGS, type TestDatabase } from '../support/database';
 import { analyzeQueries, verifyDatabase } from '../../activities/data';
+import execa from 'execa';
+import { pythonDir, venvPython } from '../../activities/common/paths';
 
 let db: TestDatabase;
 let manifest: any;
@@ -120,3 +122,24 @@ test('all 103 query variants pass Spark analysis on the loaded tables', async ()
     fs.writeFileSync(file, JSON.stringify(rec));
   }
 }, 20 * 60_000);
+
+test('load_tables reads each table with its recorded schema: the same schema and rows as Spark infers; no manifest = inferred', async () => {
+  const code = `
+import json, os, shutil, sys, tempfile
+from spark_session import build_session
+from tables import load_tables, recorded_schemas, TPCDS_TABLES
+db = sys.argv[1]
+spark = build_session(json.loads(sys.argv[2]), "lockin-test-tables")
+given = load_tables(spark, db, register_views=False)
+same = [n for n in TPCDS_TABLES if spark.read.parquet(os.path.join(db, n)).schema == given[n].schema]
+counts = {n: given[n].count() for n in ("store", "date_dim", "store_sales")}
+# A folder without manifest.json records no schema: load_tables then lets Spark infer each table.
+bare = tempfile.mkdtemp()
+print(json.dumps({"recorded": len(recorded_schemas(db)), "same": len(same), "counts": counts, "bare": recorded_schemas(bare)}))
+spark.stop()
+`;
+  const res = await execa(venvPython(), ['-c', code, db.dbDir, JSON.stringify(TEST_SPARK_SETTINGS)], { env: { ...process.env, PYTHONPATH: pythonDir() } });
+  const out = JSON.parse(res.stdout.trim().split('\n').pop() as string);
+  const manifest = JSON.parse(fs.readFileSync(path.join(db.dbDir, 'manifest.json'), 'utf8'));
+  expect(out).toEqual({ recorded: 24, same: 24, counts: { store: manifest.tables.store.rows, date_dim: manifest.tables.date_dim.rows, store_sales: manifest.tables.store_sales.rows }, bare: {} });
+}, 300_000);
