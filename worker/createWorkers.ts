@@ -8,8 +8,8 @@
  * queue rate limit; activities/model/config.ts).
  */
 import * as os from 'os';
-import * as path from 'path';
-import { NativeConnection, Worker, bundleWorkflowCode, WorkflowBundleWithSourceMap, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { NativeConnection, Worker, WorkflowBundleWithSourceMap, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
+import { cachedWorkflowBundle } from './bundle';
 import { LockinLogger, parseLogLevel } from './log';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -40,12 +40,9 @@ export function installQuietRuntime(): void {
   }
 }
 
-/** The workflow bundle (built once per process). */
+/** The workflow bundle (built once per version of the workflow code and cached on disk: worker/bundle.ts; read once per process). */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundlePromise ??= bundleWorkflowCode({
-    workflowsPath: require.resolve(path.join(__dirname, '..', 'workflows')),
-    logger: new LockinLogger('WARN'),
-  });
+  bundlePromise ??= cachedWorkflowBundle();
   return bundlePromise;
 }
 
@@ -64,14 +61,16 @@ const PERMANENT = new Set(['InputError', 'LeakError', 'PreflightError', 'BudgetE
 type ActivityFn = (...args: any[]) => Promise<unknown>;
 
 /**
- * Wraps an activity: heartbeats every 5 s while it runs (so a dead worker's activity is
- * retried after the heartbeat timeout, not the start-to-close timeout), and turns permanent
- * errors into non-retryable failures that keep the error's name.
+ * Wraps an activity: heartbeats every 5 s while it runs, or every third of its heartbeat timeout
+ * when that is shorter (workflows/interceptors.ts), so a dead worker's activity is retried after
+ * the heartbeat timeout, not the start-to-close timeout; and turns permanent errors into
+ * non-retryable failures that keep the error's name.
  */
 export function wrapActivity(fn: ActivityFn): ActivityFn {
   return async (...args: unknown[]) => {
     const ctx = Context.current();
-    const timer = setInterval(() => ctx.heartbeat(), 5000);
+    const timeoutMs = ctx.info.heartbeatTimeoutMs;
+    const timer = setInterval(() => ctx.heartbeat(), Math.max(200, Math.min(5000, timeoutMs ? timeoutMs / 3 : 5000)));
     try {
       return await fn(...args);
     } catch (err) {

@@ -24,6 +24,10 @@ import { ledgerRepeats, readLedger } from '../../activities/model/ledger';
 import { repeatsLine } from '../../client/studyRunner';
 import { idempotencyKey } from '../../activities/model/sends';
 import { modelStudyId } from '../../protocol/layout';
+import { ACTIVITY_TIMEOUTS_MEMO } from '../../workflows/interceptors';
+
+/** Activities lost with a killed worker are tried again after 10 s, not 30 s (workflows/interceptors.ts). */
+const memo = { [ACTIVITY_TIMEOUTS_MEMO]: { heartbeatTimeout: '10s', initialInterval: '1s' } };
 
 const FENCE = '```';
 const REPLY = [
@@ -168,7 +172,7 @@ test('SIGKILL mid-study: the study completes, equals an uninterrupted run, and p
   // Interrupted run.
   const input = buildStudyInput({ studyId: 'crash', tasks, conditions: [...PAPER_CONDITIONS], model: 'anthropic:claude-sonnet-4-6', taskConcurrency: 1, report: false });
   let worker = await startWorker();
-  const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-crash', taskQueue: 'lockin-default' });
+  const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-crash', taskQueue: 'lockin-default', memo });
   const deadline = Date.now() + 60_000;
   // Kill mid-study, but not while a paid reply is on its way to the worker: a reply the worker
   // never stored would be paid again on retry (at-least-once), which is not what this test measures.
@@ -195,7 +199,7 @@ test('SIGKILL mid-study: the study completes, equals an uninterrupted run, and p
   fs.rmSync(path.join(home, 'cache', 'model'), { recursive: true, force: true });
   worker = await startWorker();
   try {
-    await env.client.workflow.execute('runStudy', { args: [{ ...input, studyId: 'clean' }], workflowId: 'study-clean', taskQueue: 'lockin-default' });
+    await env.client.workflow.execute('runStudy', { args: [{ ...input, studyId: 'clean' }], workflowId: 'study-clean', taskQueue: 'lockin-default', memo });
   } finally {
     worker.kill('SIGKILL');
   }
@@ -215,7 +219,7 @@ test('SIGKILL while two paid calls are in flight: each is sent again once under 
   const billedBefore = stub.billed;
   stub.delayFor = (n) => (n <= from + 2 ? 5000 : 200); // the first request of each sub-study is still in flight at the kill
   let worker = await startWorker();
-  const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-inflight', taskQueue: 'lockin-default' });
+  const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-inflight', taskQueue: 'lockin-default', memo });
   const deadline = Date.now() + 60_000;
   while (!(stub.bodies.length >= from + 2 && stub.pending === 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   expect(stub.pending).toBe(2);

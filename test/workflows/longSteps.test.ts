@@ -21,6 +21,10 @@ import { checksWorkflowId, mainJobWorkflowId, mutationWorkflowId, studyWorkflowI
 import { mainJob } from '../../workflows/mainJob';
 import { buildStudyInput } from '../../client/studyInput';
 import { readRunRecords } from '../../activities/store/records';
+import { ACTIVITY_TIMEOUTS_MEMO } from '../../workflows/interceptors';
+
+/** Activities lost with a killed worker are tried again after 10 s, not 30 s (workflows/interceptors.ts). */
+const memo = { [ACTIVITY_TIMEOUTS_MEMO]: { heartbeatTimeout: '10s', initialInterval: '1s' } };
 
 let env: TestWorkflowEnvironment;
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-long-'));
@@ -70,7 +74,7 @@ afterAll(async () => {
 test('SIGKILL during step 3 and during step 5: the main job finishes, only the in-flight activities ran twice', async () => {
   const study = buildStudyInput({ studyId: 'x', tasks: ['q3', 'q12'], conditions: ['one-pass'], model: 'replay:gold', scale: 1, settings: DEFAULT_SPARK_SETTINGS, taskConcurrency: 1, report: false });
   let worker = await startWorker();
-  const job = await env.client.workflow.start(mainJob, { args: [{ study, outDir: path.join(runs, 'x'), equivalenceScale: 0.01 }], workflowId: mainJobWorkflowId('x'), taskQueue: QUEUES.default });
+  const job = await env.client.workflow.start(mainJob, { args: [{ study, outDir: path.join(runs, 'x'), equivalenceScale: 0.01 }], workflowId: mainJobWorkflowId('x'), taskQueue: QUEUES.default, memo });
   // Kill 1: the controls are done and the SQL re-execution is running.
   await until(() => count('start reexecute') === 1, 'the SQL re-execution');
   expect(count('end reexecute')).toBe(0);
@@ -116,6 +120,12 @@ async function finishes(result: Awaited<ReturnType<typeof mainJob>>): Promise<vo
   for (const id of [mainJobWorkflowId('x'), checksWorkflowId('x'), studyWorkflowId('x'), mutationWorkflowId('x')]) {
     expect(`${id}: ${(await env.client.workflow.getHandle(id).describe()).typedSearchAttributes.get(STATUS_KEY)}`).toBe(`${id}: done`);
   }
+  // The memo's timeouts reached every level: the job's own activities, a child's, a grandchild's.
+  const heartbeats = async (id: string) => {
+    const events = (await env.client.workflow.getHandle(id).fetchHistory()).events ?? [];
+    return [...new Set(events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [Number(e.activityTaskScheduledEventAttributes.heartbeatTimeout?.seconds)] : [])))];
+  };
+  for (const id of [mainJobWorkflowId('x'), mutationWorkflowId('x'), `${studyWorkflowId('x')}/q3/one-pass`]) expect(`${id}: ${await heartbeats(id)}`).toBe(`${id}: 10`);
 }
 
 test('a corpus problem fails the main job before the study starts', async () => {
@@ -127,7 +137,7 @@ test('a corpus problem fails the main job before the study starts', async () => 
   await new Promise<void>((resolve) => child.stdout!.on('data', (d: Buffer) => d.toString().includes('worker ready') && resolve()));
   try {
     const study = buildStudyInput({ studyId: 'bad', tasks: ['q3'], conditions: ['one-pass'], model: 'replay:gold', scale: 1, settings: DEFAULT_SPARK_SETTINGS, taskConcurrency: 1, report: false });
-    const job = await env.client.workflow.start(mainJob, { args: [{ study, outDir: path.join(runs, 'bad'), equivalenceScale: 0.01, skipMutation: true }], workflowId: mainJobWorkflowId('bad'), taskQueue: QUEUES.default });
+    const job = await env.client.workflow.start(mainJob, { args: [{ study, outDir: path.join(runs, 'bad'), equivalenceScale: 0.01, skipMutation: true }], workflowId: mainJobWorkflowId('bad'), taskQueue: QUEUES.default, memo });
     await expect(job.result()).rejects.toThrow(/workflow execution failed/i);
     const failure = await job.result().catch((e: { cause?: Error }) => e.cause?.message);
     expect(failure).toBe('the task corpus has 1 problem(s) (`lockin tasks check` rules); no model call was made:\n  q3: task.yaml columns: a SQL fragment');
