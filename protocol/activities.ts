@@ -20,7 +20,7 @@ import type { AnalyzeResult, BuildResult, GenerateResult, LoadResult } from './d
 export interface StudyActivities {
   /** Writes (or verifies on resume) runs/<id>/study.json; refuses changed inputs. */
   initStudy(input: StudyInput): Promise<StudyManifestSummary>;
-  /** Creates a fresh directory for a condition (or the shared snapshot), optionally copying the snapshot's artifacts. */
+  /** Creates a fresh directory for a condition (or the shared initial generation), optionally copying the snapshot's artifacts. */
   prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; sample?: number; fromDir?: string }): Promise<string>;
   /** Makes artifacts read-only and returns their sha256s. */
   freezeArtifacts(req: { dir: string }): Promise<Record<string, string>>;
@@ -28,7 +28,7 @@ export interface StudyActivities {
   sealContract(req: { dir: string }): Promise<{ sha256: string | null }>;
   /** Contract-First: checks contract_test.py against its C-0 sha256 (before every pytest run, at freeze); restores it when changed. */
   guardContract(req: { dir: string; sha256: string }): Promise<{ intact: boolean; foundSha256: string; restoredSha256: string }>;
-  /** Post-hoc diff of a condition's frozen artifacts against the shared snapshot (§2 intent-to-treat). */
+  /** Post-hoc diff of a condition's frozen artifacts against the shared initial generation (§2 intent-to-treat). */
   classifyEdits(req: { snapshotDir: string; conditionDir: string; condition: ConditionId }): Promise<PermissionDeviation[]>;
   /** Writes one run record (idempotent per study/task/condition/replicate). */
   writeRunRecord(record: RunRecord): Promise<string>;

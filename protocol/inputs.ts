@@ -59,7 +59,7 @@ export interface ConditionInput {
   condition: ConditionId;
   conditionDir: string;
   snapshotDir: string;
-  /** Calls already spent on the shared snapshot (1). */
+  /** Calls already spent on the shared initial generation (1). */
   sharedCalls: StageResult[];
   replicate?: string;
   /**

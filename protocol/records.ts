@@ -171,7 +171,7 @@ export type PermissionDeviation = z.infer<typeof PermissionDeviationSchema>;
 /** A model call of the run, as the record lists it (the full request and reply are in callFile). */
 export const StageRefSchema = z.looseObject({
   stage: z.enum(STAGES),
-  /** calls/NN-<stage>.json of the condition (or of the shared snapshot). */
+  /** calls/NN-<stage>.json of the condition (or of the shared initial generation). */
   callFile: z.string(),
   /** False when the reply broke the protocol; the call still counts against the budget. */
   ok: z.boolean(),

@@ -53,7 +53,7 @@ export function callFilePath(workDir: string, callIndex: number, stage: string):
 
 /**
  * The directories the preflight compares, from the run layout (activities/store/layout.ts):
- * `<task dir>/snapshot` is the shared snapshot, `<task dir>/<condition>` the conditions.
+ * `<task dir>/snapshot` is the shared initial generation, `<task dir>/<condition>` the conditions.
  */
 export function preflightLayout(req: Pick<StageRequest, 'workDir' | 'condition'>): { sharedSnapshotDir: string; otherConditionDirs: string[] } {
   const taskDir = path.dirname(path.resolve(req.workDir));

@@ -53,7 +53,7 @@ export interface ExecutableLabelsInput {
   workDir?: string;
   /**
    * Study id: a run whose inputs are byte-identical to one already labelled in this study (the
-   * conditions that kept the shared snapshot) copies its labels (activities/execution/reuse.ts);
+   * conditions that kept the shared initial generation) copies its labels (activities/execution/reuse.ts);
    * undefined: always run.
    */
   reuseScope?: string;

@@ -13,7 +13,7 @@
  *  - label-or-score: labels*.json / labels*.csv, summary.json, records.jsonl, controls.json;
  *  - other-condition-artifact: a file (any name) whose sha256 equals another condition's artifact
  *    (plan.md, solution.py, test_solution.py at any depth) or call record (calls/), unless the same
- *    content is in the shared snapshot or this condition's own model calls produced it (the
+ *    content is in the shared initial generation or this condition's own model calls produced it (the
  *    artifact hashes in its calls/*.json `parsed.artifacts`: two conditions that revise the same
  *    snapshot can independently write the same file, e.g. a replayed or deterministic model).
  *    Empty files and tool caches (.pytest_cache/, __pycache__/) are not compared: they are
@@ -21,7 +21,7 @@
  *  - candidate-artifact (only when `refuseCandidates` is set: Contract-First's C-0, which must
  *    be written before any candidate exists, docs/protocol.md §2 "Contract-First"): the request
  *    text holds a candidate artifact (plan.md, solution.py, test_solution.py of this condition or
- *    of the shared snapshot) in full or any 3 consecutive non-blank lines of one (rule in
+ *    of the shared initial generation) in full or any 3 consecutive non-blank lines of one (rule in
  *    candidateFindings).
  * A leak throws a non-retryable ApplicationFailure (type LeakError) naming what leaked and where;
  * the caller sends nothing.
@@ -254,7 +254,7 @@ export async function findLeaks(input: PreflightInput, sqlIndex?: SqlIndex): Pro
     if (hit) findings.push({ kind: 'reference-output', where: f.path, detail: `identical to reference file ${hit.path}` });
   }
 
-  // Other conditions' artifacts (the shared snapshot excepted).
+  // Other conditions' artifacts (the shared initial generation excepted).
   const sharedHashes = new Set<string>();
   if (input.sharedSnapshotDir) for (const s of walk(input.sharedSnapshotDir)) if (s.size > 0) sharedHashes.add(sha256File(s.path));
   for (const h of ownProducedHashes(input.conditionDir)) sharedHashes.add(h);
@@ -305,7 +305,7 @@ export function candidateFindings(requestText: string, candidates: { where: stri
   return out;
 }
 
-/** The candidate artifacts of a condition directory and the shared snapshot (non-empty ones). */
+/** The candidate artifacts of a condition directory and the shared initial generation (non-empty ones). */
 function candidateTexts(dirs: (string | undefined)[]): { where: string; text: string }[] {
   const out: { where: string; text: string }[] = [];
   for (const dir of dirs) {

@@ -4,7 +4,7 @@
  * the reply), and the sentences the report opens with and Table III's caption repeats.
  *
  * Counted: every protocol-level call that returned a reply (status ok or protocol-error) in the
- * shared snapshot, the conditions and the targeted replications. Not counted: judge calls (they
+ * shared initial generation, the conditions and the targeted replications. Not counted: judge calls (they
  * label runs after freeze, they write no artifact), and calls that failed before a reply. Each
  * call is counted once: a condition directory never copies the snapshot's calls/
  * (activities/store/dirs.ts).

@@ -1,4 +1,4 @@
-/** Condition directories: fresh copies of the shared snapshot, frozen after the protocol ends. */
+/** Condition directories: fresh copies of the shared initial generation, frozen after the protocol ends. */
 import * as fs from 'fs';
 import * as path from 'path';
 import { ARTIFACTS } from '../tasks/schema';
@@ -8,7 +8,7 @@ import { taskDir } from './layout';
 import { evaluationDir } from '../../protocol/layout';
 
 /**
- * Activity: creates a fresh directory for the shared snapshot or for one condition
+ * Activity: creates a fresh directory for the shared initial generation or for one condition
  * (runs/<study>/tasks/<taskId>[/sample-<k>]/<condition>/, layout.ts), removing what an earlier, unfinished attempt left;
  * with `fromDir`, copies the snapshot's artifacts (plan.md, solution.py, test_solution.py) into it,
  * writable again. The snapshot's calls/ are not copied: each condition has its own context.

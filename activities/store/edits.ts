@@ -1,5 +1,5 @@
 /**
- * Post-hoc classification of each condition's edits against the shared snapshot
+ * Post-hoc classification of each condition's edits against the shared initial generation
  * (docs/protocol.md §2: permission deviations are not blocked, intent-to-treat, but recorded).
  *
  * test_solution.py edits are classified from the two syntax trees by

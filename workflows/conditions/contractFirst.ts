@@ -2,7 +2,7 @@
  * Contract-First Revision (Table I, fourth row; docs/protocol.md §2 "Contract-First", beyond the
  * paper: its proposed remedy, run). C-0 writes the acceptance tests contract_test.py from the
  * task and its input schemas alone, before any candidate is seen; the suite is sealed. The
- * condition starts from the shared snapshot, runs the sealed contract suite (and the
+ * condition starts from the shared initial generation, runs the sealed contract suite (and the
  * candidate's own suite: recorded, never feedback) and revises solution.py from the contract
  * suite's failures, at most twice, stopping when it passes. Before every pytest run and at
  * freeze the harness checks the suite's sha256: a revision that changed it is a protocol

@@ -1,5 +1,5 @@
 /**
- * Frozen One-Pass (Table I; docs/protocol.md §2): the shared snapshot's artifacts, produced once.
+ * Frozen One-Pass (Table I; docs/protocol.md §2): the shared initial generation's artifacts, produced once.
  * pytest and a DataFrame smoke check run; nothing is revised. Budget: 1 call (the shared one).
  */
 import { CallBudget } from './calls';
