@@ -116,7 +116,7 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
   const manifestPath = path.join(databaseDir(opts.scale), 'manifest.json');
   const manifestRaw = readJson(manifestPath);
   const manifest = manifestRaw === undefined ? undefined : manifestTables(manifestRaw);
-  if (!manifest) notes.push(`no database manifest at ${displayPath(manifestPath)}: table/type checks against the database skipped`);
+  if (!manifest) notes.push(`no database manifest at ${displayPath(manifestPath)}: table/type checks against the database skipped (\`npx lockin data prepare --scale ${opts.scale}\` builds it)`);
   // Parquet reads mark every column nullable: only a manifest with some NOT NULL column says anything about nullability.
   const manifestHasNullability = !!manifest && [...manifest.values()].some((cols) => cols.some((c) => !c.nullable));
   let texts: Record<string, string> = {};

@@ -18,6 +18,7 @@ import type { StudyInput } from '../../protocol/inputs';
 import { loadInput, printSummary, reportFailures, runStudyWorkflow, studyWorkflowId, whileServerAway } from '../studyRunner';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { connectClient } from '../temporal';
+import { serverStatus } from '../../infra/devServer';
 import { profileStudy } from '../profile';
 import { installQuietRuntime, workflowBundle } from '../../worker/createWorkers';
 import { mainJobStatusLines, runMainJob } from '../mainJob';
@@ -118,7 +119,10 @@ export function define(cmd: Command): void {
     .command('status <id>')
     .description('the state of a study: workflow status, progress, records')
     .action(async (given: string) => {
+      // A status request starts the embedded server when none runs (its history is on disk): say so, it keeps running.
+      const wasRunning = Boolean(process.env.TEMPORAL_ADDRESS) || (await serverStatus()) !== null;
       const { client, connection } = await connectClient();
+      if (!wasRunning) process.stderr.write('[lockin] no Temporal server was running: started the embedded one, which keeps running (`npx lockin server stop` stops it)\n');
       try {
         // The main job's workflow id (main-<id>, as `npm run study` prints it) names its study too.
         const bare = given.startsWith('main-') ? given.slice('main-'.length) : null;
@@ -142,7 +146,7 @@ export function define(cmd: Command): void {
         }
         if (!d) {
           if (main) return;
-          throw new Error(`no study named "${id}" on this Temporal server (workflows study-${id} and main-${id} not found)`);
+          throw new Error(`no study named "${id}" on this Temporal server (workflows study-${id} and main-${id} not found; give the study id, e.g. main-sf1-replay-lockin, or its main job's workflow id, main-main-sf1-replay-lockin)`);
         }
         process.stdout.write(`study ${id}: ${d.status.name} (started ${d.startTime.toISOString()})\n`);
         if (d.status.name === 'RUNNING') {
