@@ -47,12 +47,12 @@ export interface ReproduceResume {
   manifestHash: string | null;
 }
 
-type ReproduceRow = ReproduceResult['results'][number];
+type ReexecutedRow = ReproduceResult['results'][number];
 
 /** The finished variants recorded in `<dir>/results.jsonl` on this database (a torn last line is dropped). */
-function finishedEarlier(resume: ReproduceResume): Map<string, ReproduceRow & { querySource: string }> {
+function finishedEarlier(resume: ReproduceResume): Map<string, ReexecutedRow & { querySource: string }> {
   const file = path.join(resume.dir, 'results.jsonl');
-  const out = new Map<string, ReproduceRow & { querySource: string }>();
+  const out = new Map<string, ReexecutedRow & { querySource: string }>();
   if (!fs.existsSync(file)) return out;
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     let v: { id?: unknown; reproduced?: unknown; reason?: unknown; seconds?: unknown; querySource?: unknown; manifestHash?: unknown };
@@ -80,11 +80,11 @@ export async function reproduceReferences(input: ReferencesInput & { resume?: Re
   const outputs = input.resume?.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-reproduce-'));
   fs.mkdirSync(outputs, { recursive: true });
   const ids = input.ids?.length ? input.ids : [...REFERENCE_INVENTORY];
-  const earlier = input.resume ? finishedEarlier(input.resume) : new Map<string, ReproduceRow & { querySource: string }>();
+  const earlier = input.resume ? finishedEarlier(input.resume) : new Map<string, ReexecutedRow & { querySource: string }>();
   const todo = ids.filter((id) => !earlier.has(id));
   try {
     let querySource = [...earlier.values()][0]?.querySource ?? '';
-    const fresh = new Map<string, ReproduceRow>();
+    const fresh = new Map<string, ReexecutedRow>();
     if (todo.length > 0) {
       const resultsFile = path.join(outputs, 'results.jsonl');
       // Keep only the lines reused: a torn last line would otherwise swallow the next append.
@@ -94,10 +94,10 @@ export async function reproduceReferences(input: ReferencesInput & { resume?: Re
       querySource = res.querySource;
       for (const r of res.results) fresh.set(r.id, r);
     }
-    const results: ReproduceRow[] = [];
+    const results: ReexecutedRow[] = [];
     for (const id of ids) {
       const prior = earlier.get(id);
-      const r: ReproduceRow = prior ? { id, reproduced: prior.reproduced, reason: prior.reason, seconds: prior.seconds } : fresh.get(id)!;
+      const r: ReexecutedRow = prior ? { id, reproduced: prior.reproduced, reason: prior.reason, seconds: prior.seconds } : fresh.get(id)!;
       const candidateDir = path.join(outputs, r.id);
       if (fs.existsSync(path.join(candidateDir, 'output.arrow'))) {
         const { outcome } = await compareOutputs({ candidateDir, referenceDir: path.join(referencesDir(input.scale), r.id), outDir: candidateDir });
