@@ -1,9 +1,34 @@
-/** Task queues (README "Architecture"). */
+/** Task queues (README "Architecture"; docs/protocol.md §7). */
 export const QUEUES = {
-  /** Model calls; concurrency and rate limits set by the backend. */
+  /** Model calls of local backends (replay corpora, scripted test models): no network, no provider limits. */
   model: 'lockin-model',
   /** Anything that starts a JVM: pytest with Spark fixtures, candidate execution, reference builds. */
   spark: 'lockin-spark',
   /** Workflows, store, preflight, compare, scoring, reports. */
   default: 'lockin-default',
 } as const;
+
+/**
+ * The model-call queue of each live provider: its own worker slots and its own server-side rate
+ * limit, so that one provider's 429s (a call waiting out retry-after holds a slot) never stall
+ * another provider's calls (issue 18; docs/protocol.md §7).
+ */
+export const PROVIDER_MODEL_QUEUES = {
+  anthropic: 'lockin-model-anthropic',
+  openai: 'lockin-model-openai',
+} as const;
+
+/** Every model-call queue a worker serves, local first. */
+export const MODEL_QUEUES: readonly string[] = [QUEUES.model, PROVIDER_MODEL_QUEUES.anthropic, PROVIDER_MODEL_QUEUES.openai];
+
+/**
+ * The task queue of a model call: the provider's queue for a live backend (`anthropic`,
+ * `anthropic:<id>`, `openai:<id>`), else `lockin-model` (replay corpora, scripted models).
+ * Input: a model spec as given to `--model` (activities/model/spec.ts). Pure; never throws
+ * (an invalid spec fails later, in the gateway, with its own error).
+ */
+export function modelQueue(spec: string): string {
+  if (spec === 'anthropic' || spec.startsWith('anthropic:')) return PROVIDER_MODEL_QUEUES.anthropic;
+  if (spec.startsWith('openai:')) return PROVIDER_MODEL_QUEUES.openai;
+  return QUEUES.model;
+}

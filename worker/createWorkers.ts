@@ -1,11 +1,12 @@
 /**
  * Builds the lockin workers, one per task queue, sharing one workflow bundle.
  *
- * Concurrency (env overrides): LOCKIN_MODEL_CONCURRENCY (default 4) model calls,
+ * Concurrency (env overrides): LOCKIN_MODEL_CONCURRENCY (default 4) model calls per model queue
+ * (one queue per live provider and one for local backends: protocol/queues.ts MODEL_QUEUES),
  * LOCKIN_SPARK_CONCURRENCY (default: the number of cores) JVM activities,
  * LOCKIN_DEFAULT_CONCURRENCY (default 8) the rest. LOCKIN_MODEL_QUEUE_RPM caps the model calls
- * started per minute by all workers of the `lockin-model` queue together (the server-side task
- * queue rate limit; activities/model/config.ts).
+ * started per minute on each model queue by all workers together (the server-side task queue
+ * rate limit; activities/model/config.ts).
  */
 import * as os from 'os';
 import { NativeConnection, Worker, WorkflowBundleWithSourceMap, Runtime, makeTelemetryFilterString } from '@temporalio/worker';
@@ -17,7 +18,7 @@ import { ACTIVITIES } from './activities';
 import { gatewayConfig } from '../activities/model/config';
 import { cleanStaleSandboxFolders } from '../activities/execution/sandbox';
 import { stopAllSlots } from '../activities/execution/slots';
-import { QUEUES } from '../protocol/queues';
+import { MODEL_QUEUES, QUEUES } from '../protocol/queues';
 
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
 let runtimeInstalled = false;
@@ -83,7 +84,10 @@ export function wrapActivity(fn: ActivityFn): ActivityFn {
   };
 }
 
-/** Creates the three workers (not yet running); first removes sandbox temp folders a killed worker left behind. */
+/**
+ * Creates the workers (not yet running): the default queue (workflows), one per model queue, and
+ * the Spark queue, in that order; first removes sandbox temp folders a killed worker left behind.
+ */
 export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
   installQuietRuntime();
   cleanStaleSandboxFolders();
@@ -101,12 +105,14 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
       workflowBundle: bundle,
       maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_DEFAULT_CONCURRENCY ?? 8),
     }),
-    Worker.create({
-      ...common,
-      taskQueue: prefix + QUEUES.model,
-      maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_MODEL_CONCURRENCY ?? 4),
-      ...(queueRpm > 0 ? { maxTaskQueueActivitiesPerSecond: queueRpm / 60 } : {}),
-    }),
+    ...MODEL_QUEUES.map((queue) =>
+      Worker.create({
+        ...common,
+        taskQueue: prefix + queue,
+        maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_MODEL_CONCURRENCY ?? 4),
+        ...(queueRpm > 0 ? { maxTaskQueueActivitiesPerSecond: queueRpm / 60 } : {}),
+      }),
+    ),
     Worker.create({
       ...common,
       taskQueue: prefix + QUEUES.spark,

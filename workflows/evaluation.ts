@@ -10,11 +10,11 @@ import { BUDGETS } from '../protocol/conditions';
 import type { ConditionOutcome, ConditionResult, StudyInput, StudyManifestSummary } from '../protocol/inputs';
 import { evaluationDir } from '../protocol/layout';
 import type { RunRecord, StageResult, TokenUsage } from '../protocol/types';
-import { LOCAL_STEP, MODEL_CALL, SPARK_RUN } from './options';
+import { LOCAL_STEP, SPARK_RUN } from './options';
+import { modelActivities } from './modelCall';
 
 const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 const spark = proxyActivities<StudyActivities>(SPARK_RUN);
-const model = proxyActivities<StudyActivities>(MODEL_CALL);
 
 /** What the evaluation of a condition needs besides its result. */
 export interface EvaluationContext {
@@ -66,7 +66,7 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
   if (patched('judge-on-model-queue')) {
     comparison = await local.evaluateRun({ ...evalReq, labels: false });
     const request = await local.judgeRequest({ ...evalReq, comparison });
-    const judged = request ? await model.callModel(request) : null;
+    const judged = request ? await modelActivities(request.model).callModel(request) : null;
     await local.labelRun({ ...evalReq, comparison, judged });
   } else {
     comparison = await local.evaluateRun(evalReq);

@@ -4,7 +4,7 @@
  * activities themselves.
  */
 import type { ActivityOptions } from '@temporalio/workflow';
-import { QUEUES } from '../protocol/queues';
+import { QUEUES, modelQueue } from '../protocol/queues';
 
 /** A model call: slow, rate-limited, retried by the backend itself for 429/5xx. */
 export const MODEL_CALL: ActivityOptions = {
@@ -13,6 +13,11 @@ export const MODEL_CALL: ActivityOptions = {
   heartbeatTimeout: '30s',
   retry: { maximumAttempts: 3, initialInterval: '5s', backoffCoefficient: 2 },
 };
+
+/** MODEL_CALL on the queue of `spec`'s provider (protocol/queues.ts modelQueue). Pure. */
+export function modelCallOptions(spec: string): ActivityOptions {
+  return { ...MODEL_CALL, taskQueue: modelQueue(spec) };
+}
 
 /** A Spark or pytest run: bounded by its own wall-clock limit; one retry for worker crashes. */
 export const SPARK_RUN: ActivityOptions = {

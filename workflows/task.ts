@@ -13,7 +13,8 @@ import { contractFirst } from './conditions/contractFirst';
 import { frozenOnePass } from './conditions/frozenOnePass';
 import { planAuditGuidedRevision } from './conditions/planAuditGuidedRevision';
 import { testGuidedRevision } from './conditions/testGuidedRevision';
-import { LOCAL_STEP, MODEL_CALL } from './options';
+import { LOCAL_STEP } from './options';
+import { modelActivities } from './modelCall';
 import { CONDITION_KEY, STATUS_KEY, STUDY_KEY, TASK_KEY } from '../protocol/searchAttributes';
 import type { ConditionInput, ConditionOutcome, ConditionResult, TaskInput } from '../protocol/inputs';
 import { conditionWorkflowId } from '../protocol/layout';
@@ -22,7 +23,6 @@ import { evaluateCondition } from './evaluation';
 import { recordingStatus } from './status';
 
 const local = proxyActivities<StudyActivities>(LOCAL_STEP);
-const model = proxyActivities<StudyActivities>(MODEL_CALL);
 
 const CONDITION_WORKFLOWS = {
   'one-pass': frozenOnePass,
@@ -53,7 +53,7 @@ async function runTaskSteps(input: TaskInput): Promise<TaskSummary> {
   // Sample 1 sends no `sample` field, as before samples existed (docs/protocol.md §7).
   const base = { studyId: study.studyId, taskId, replicate, ...(sample > 1 ? { sample } : {}) };
   const snapshotDir = await local.prepareConditionDir({ ...base, condition: 'snapshot' });
-  const generate = await model.callModel({ ...base, condition: 'shared', stage: 'generate', workDir: snapshotDir, callIndex: 1, model: study.model, params: study.params, inputs: {} });
+  const generate = await modelActivities(study.model).callModel({ ...base, condition: 'shared', stage: 'generate', workDir: snapshotDir, callIndex: 1, model: study.model, params: study.params, inputs: {} });
   await local.freezeArtifacts({ dir: snapshotDir });
 
   const selfEvaluating = patched('evaluate-in-condition');

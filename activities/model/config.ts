@@ -1,8 +1,8 @@
 /**
  * Gateway settings from the environment, parsed once per call into a typed object (zod), so a
  * value is never compared as a string.
- *   LOCKIN_MODEL_RPM            requests per minute to a live backend, per worker process (default 50; 0 = unlimited)
- *   LOCKIN_MODEL_QUEUE_RPM      model calls per minute started on the `lockin-model` task queue by
+ *   LOCKIN_MODEL_RPM            requests per minute to one live model, per worker process (default 50; 0 = unlimited)
+ *   LOCKIN_MODEL_QUEUE_RPM      model calls per minute started on each model task queue (one per provider) by
  *                               ALL workers together, enforced by the Temporal server (the task
  *                               queue's activity rate limit; default 0 = none). The per-worker
  *                               LOCKIN_MODEL_RPM stays an upper bound. Temporal keeps the value of the

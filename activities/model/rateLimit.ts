@@ -1,6 +1,7 @@
 /**
- * An in-process requests-per-minute limiter for backend calls (cache hits and replays are free).
- * The `lockin-model` task queue's concurrency is set by the worker; this bounds the request rate.
+ * An in-process requests-per-minute limiter for backend calls (cache hits and replays are free),
+ * one per model: a model's requests never wait on another model's window. The model queues'
+ * concurrency is set by the worker (one queue per provider); this bounds the request rate.
  */
 
 /** Sliding-window limiter: at most `rpm` acquisitions in any 60-second window; rpm <= 0 = unlimited. */
@@ -41,10 +42,17 @@ export class RpmLimiter {
   }
 }
 
-let shared: RpmLimiter | null = null;
+const shared = new Map<string, RpmLimiter>();
 
-/** The process-wide limiter for `rpm` (recreated when the configured rate changes). */
-export function sharedLimiter(rpm: number): RpmLimiter {
-  if (!shared || shared.rpm !== rpm) shared = new RpmLimiter(rpm);
-  return shared;
+/**
+ * The process-wide limiter of one model (key: backend and model id, e.g. "anthropic:claude-sonnet-4-6")
+ * at `rpm` requests per minute (recreated when the configured rate changes).
+ */
+export function sharedLimiter(model: string, rpm: number): RpmLimiter {
+  let l = shared.get(model);
+  if (!l || l.rpm !== rpm) {
+    l = new RpmLimiter(rpm);
+    shared.set(model, l);
+  }
+  return l;
 }

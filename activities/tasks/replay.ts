@@ -29,7 +29,7 @@ import { listTaskIds, loadTaskFolder, type LoadedTask } from './load';
 import type { Obligation } from './schema';
 
 /** The comment in the front matter of every file the builder writes. */
-export const BUILDER_COMMENT = 'written by `lockin tasks build-replay`: edit the sources (tasks/<qid>/), or set provenance: authored to keep a hand-edited copy';
+export const BUILDER_COMMENT = 'written by `lockin tasks build-replay`: edit the sources (tasks/<taskId>/), or set provenance: authored to keep a hand-edited copy';
 
 /** The front matter of a file generated from tasks/<taskId>/obligations.yaml. */
 export function fromObligations(taskId: string): Provenance {

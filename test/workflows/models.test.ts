@@ -16,6 +16,8 @@ import { finishModels } from '../../activities/report/modelsReport';
 import { parseModelSpec } from '../../activities/model/spec';
 import { modelStudyId } from '../../protocol/layout';
 import { gatewayConfig } from '../../activities/model/config';
+import { modelQueue } from '../../protocol/queues';
+import type { StageRequest } from '../../protocol/types';
 
 let env: TestWorkflowEnvironment;
 
@@ -85,10 +87,76 @@ test('LOCKIN_MODEL_QUEUE_RPM sets the model queue\'s rate limit for all workers 
     const workers = await createWorkers({ connection: env.nativeConnection, namespace: 'default', queuePrefix: 'rate-' });
     const rates = workers.map((w) => [w.options.taskQueue, w.options.maxTaskQueueActivitiesPerSecond]);
     await runWorkersDuring(workers, async () => undefined);
-    expect(rates).toEqual([['rate-lockin-default', undefined], ['rate-lockin-model', 0.5], ['rate-lockin-spark', undefined]]);
+    expect(rates).toEqual([
+      ['rate-lockin-default', undefined],
+      ['rate-lockin-model', 0.5],
+      ['rate-lockin-model-anthropic', 0.5],
+      ['rate-lockin-model-openai', 0.5],
+      ['rate-lockin-spark', undefined],
+    ]);
   } finally {
     delete process.env.LOCKIN_MODEL_QUEUE_RPM;
   }
   expect(() => gatewayConfig({ LOCKIN_MODEL_QUEUE_RPM: 'fast' })).toThrow('LOCKIN_MODEL_QUEUE_RPM');
   expect(gatewayConfig({}).queueRpm).toBe(0);
 });
+
+test('modelQueue: a queue per live provider, local backends on lockin-model', () => {
+  expect(['anthropic', 'anthropic:claude-sonnet-4-6', 'openai:gpt-4.1', 'openai:Qwen/Qwen2.5-Coder', 'replay:lockin', 'scripted'].map(modelQueue)).toEqual([
+    'lockin-model-anthropic',
+    'lockin-model-anthropic',
+    'lockin-model-openai',
+    'lockin-model-openai',
+    'lockin-model',
+    'lockin-model',
+  ]);
+});
+
+test("one provider's stalled calls do not hold another's: the replay model finishes while every anthropic call waits", async () => {
+  // One model slot per queue: with a single model queue the stalled anthropic call would hold the
+  // only slot, and the replay sub-study could not finish before the gate opens.
+  process.env.LOCKIN_MODEL_CONCURRENCY = '1';
+  const { activities, log } = scriptedActivities({
+    pytest: { a: { 'one-pass': [true], 'test-guided': [true], 'plan-audit': [true] } },
+    actionable: { a: false },
+    agree: { a: true },
+  });
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const stalled: string[] = [];
+  const scriptedCall = activities.callModel;
+  const callModel = async (req: StageRequest) => {
+    if (req.model.startsWith('anthropic:')) {
+      stalled.push(`${req.taskId}/${req.stage}`);
+      await gate; // as a call waiting out a 429's retry-after would
+    } else {
+      // The replay call goes only once the anthropic call holds its slot (so the order of the two is fixed).
+      while (stalled.length === 0) await new Promise((r) => setTimeout(r, 50));
+    }
+    return scriptedCall(req);
+  };
+  try {
+    const workers = await createWorkers({ connection: env.nativeConnection, namespace: 'default', activityOverrides: { ...activities, callModel } });
+    const models = ['anthropic:m-a', 'replay:one'];
+    const input = buildStudyInput({ studyId: 'stall', tasks: ['a'], conditions: ['one-pass'], model: models[0], models, report: false });
+    const { queues } = await runWorkersDuring(workers, async () => {
+      const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-stall', taskQueue: 'lockin-default' });
+      const replayStudy = env.client.workflow.getHandle(`study-${modelStudyId('stall', 'replay:one')}`);
+      for (let i = 0; i < 200 && !(await replayStudy.describe().catch(() => null)); i++) await new Promise((r) => setTimeout(r, 100));
+      await expect(replayStudy.result()).resolves.toMatchObject({ failed: [] });
+      expect(stalled).toEqual(['a/generate']); // the anthropic generation is still waiting
+      expect(log.modelCalls).toEqual(['a/shared/generate']); // only the replay model's call went through
+      open();
+      await handle.result();
+      const queueOf = async (id: string) => {
+        const h = await env.client.workflow.getHandle(id).fetchHistory();
+        return (h.events ?? []).map((e) => e.activityTaskScheduledEventAttributes).filter((a) => a?.activityType?.name === 'callModel').map((a) => a!.taskQueue!.name);
+      };
+      return { queues: [await queueOf(`study-${modelStudyId('stall', 'anthropic:m-a')}/a`), await queueOf(`study-${modelStudyId('stall', 'replay:one')}/a`)] };
+    });
+    expect(queues).toEqual([['lockin-model-anthropic'], ['lockin-model']]);
+    expect(log.modelCalls).toEqual(['a/shared/generate', 'a/shared/generate']);
+  } finally {
+    delete process.env.LOCKIN_MODEL_CONCURRENCY;
+  }
+}, 120_000);

@@ -2,16 +2,14 @@
  * The call budget as a first-class value: every protocol-level model call in a condition goes
  * through `CallBudget.call`, which refuses a call beyond the condition's budget (Table I).
  */
-import { ApplicationFailure, proxyActivities, setHandler } from '@temporalio/workflow';
+import { ApplicationFailure, setHandler } from '@temporalio/workflow';
 import type { StageRequest, StageResult } from '../../protocol/types';
 import type { Stage } from '../../protocol/stages';
 import { BUDGETS, ConditionId } from '../../protocol/conditions';
-import type { StudyActivities } from '../../protocol/activities';
-import { MODEL_CALL } from '../options';
+import { modelActivities } from '../modelCall';
 import type { CallsUsed, ConditionInput } from '../../protocol/inputs';
 import { callsQuery } from '../../protocol/queries';
 
-const { callModel } = proxyActivities<StudyActivities>(MODEL_CALL);
 
 export type { CallsUsed };
 
@@ -40,7 +38,7 @@ export class CallBudget {
       throw ApplicationFailure.nonRetryable(`call budget exceeded: ${this.input.condition} allows ${this.limit} calls`, 'BudgetExceeded');
     }
     const { study, taskId, condition, conditionDir, replicate, sample } = this.input;
-    const result = await callModel({
+    const result = await modelActivities(study.model).callModel({
       studyId: study.studyId,
       taskId,
       condition,

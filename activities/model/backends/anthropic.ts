@@ -46,7 +46,7 @@ export async function callAnthropic(
     throw new BackendError('ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN) is not set', null, false, []);
   }
   const client = new Anthropic({ maxRetries: 0, timeout: cfg.timeoutMs });
-  const limiter = sharedLimiter(cfg.rpm);
+  const limiter = sharedLimiter(`anthropic:${request.body.model}`, cfg.rpm);
   const attempts: AttemptRecord[] = [];
   let rateLimitWaitMs = 0;
   for (let attempt = 1; ; attempt++) {

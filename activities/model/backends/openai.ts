@@ -74,7 +74,7 @@ export async function callOpenAI(
   const key = process.env.OPENAI_API_KEY?.trim();
   if (!key && base === OPENAI_DEFAULT_BASE_URL) throw new BackendError('OPENAI_API_KEY is not set (needed for api.openai.com; set OPENAI_BASE_URL for a local server)', null, false, []);
   const url = `${base}/chat/completions`;
-  const limiter = sharedLimiter(cfg.rpm);
+  const limiter = sharedLimiter(`openai:${base} ${request.body.model}`, cfg.rpm);
   const attempts: AttemptRecord[] = [];
   let rateLimitWaitMs = 0;
   for (let attempt = 1; ; attempt++) {
