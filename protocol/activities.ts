@@ -105,6 +105,8 @@ export interface MutationActivities {
   mutationTask(req: MutationOptions & { taskId: string }): Promise<{ taskId: string; lines: string[]; skipped: boolean }>;
   /** mutation.json from the cached parts, the report rewritten; the summary lines. */
   finishMutationAnalysis(req: MutationOptions & { tasks?: string[]; report?: boolean; seconds?: number }): Promise<string>;
+  /** runs/<id>/labeller-accuracy.json: the code labellers measured on gold and the violations of the study's tasks at `scale` (cached per task). */
+  labellerAccuracy(req: { studyId: string; scale: number }): Promise<{ file: string; line: string }>;
 }
 
 /** The activities of the main job between its steps (workflows/mainJob.ts). */

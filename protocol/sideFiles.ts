@@ -90,3 +90,46 @@ export const MutationFileSchema = z.looseObject({
   mutants: z.record(z.string(), z.looseObject({ goldSha: z.string(), scale: z.number(), mutants: z.array(z.looseObject({ id: z.string(), operator: z.string(), verdict: z.string() })) })),
 });
 export type MutationFileShape = z.infer<typeof MutationFileSchema>;
+
+/** Counts of one labeller on known truth (activities/obligations/accuracy.ts LabellerAccuracy). */
+export const LabellerAccuracySchema = z.object({
+  labeller: z.enum(['executable', 'schema-rule', 'heuristic']),
+  /** confusion[truth][label the labeller gave] = count; truth is satisfied or violated. */
+  confusion: z.object({ satisfied: z.record(z.string(), z.number()), violated: z.record(z.string(), z.number()) }),
+  /** Obligation × variant pairs labelled. */
+  n: z.number(),
+  /** Of them, labelled as the truth says. */
+  correct: z.number(),
+  byClass: z.record(z.string(), z.object({ n: z.number(), correct: z.number() })),
+  byKind: z.record(z.string(), z.object({ n: z.number(), correct: z.number() })),
+});
+
+/**
+ * runs/<id>/labeller-accuracy.json: the code labellers measured on gold and the obligation
+ * violations of the study's tasks (activities/obligations/studyAccuracy.ts; docs/protocol.md §5).
+ */
+export const LabellerAccuracyFileSchema = z.looseObject({
+  schemaVersion: z.literal(1),
+  /** The database the violations were compared with the reference on. */
+  scale: z.number(),
+  tasks: z.array(
+    z.looseObject({
+      taskId: z.string(),
+      /** false: the task has no executable form yet (counts in no labeller). */
+      checked: z.boolean(),
+      /** `lockin obligations check` passed (null: not checked). */
+      ok: z.boolean().nullable(),
+      obligations: z.number().nullable(),
+      /** Obligations with a violation and acceptance tests. */
+      executable: z.number(),
+      /** Obligations marked `executable: false` with a reason. */
+      notExecutable: z.number(),
+      /** Read from the check cache. */
+      cached: z.boolean(),
+      labellers: z.array(LabellerAccuracySchema).optional(),
+    }),
+  ),
+  /** The labellers summed over the checked tasks. */
+  labellers: z.array(LabellerAccuracySchema),
+});
+export type LabellerAccuracyFile = z.infer<typeof LabellerAccuracyFileSchema>;

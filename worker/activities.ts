@@ -11,7 +11,7 @@ import { runEvaluatorControls } from '../activities/compare';
 import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences } from '../activities/data';
 import { mutationTasks, mutationTask, finishMutationAnalysis } from '../activities/mutation';
 import { finishModels } from '../activities/report';
-import { labelByExecution } from '../activities/obligations';
+import { labelByExecution, labellerAccuracy } from '../activities/obligations';
 import { tasksWithReferences, checkStudyCorpus } from '../activities/tasks';
 
 /** Every registered activity, by the name workflows schedule it under. */
@@ -39,6 +39,7 @@ export const ACTIVITIES = {
   executeCandidate,
   // executable obligation labels (issue 17)
   labelByExecution,
+  labellerAccuracy,
   // database and references
   generateTables,
   loadTables,

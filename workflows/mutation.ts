@@ -3,9 +3,11 @@
  * one activity per task (its mutants' equivalence verdicts, then its frozen suites against gold
  * and the non-equivalent mutants), two tasks at a time, then mutation.json and the report.
  * Every part is cached on disk, so a killed main job resumes here without redoing finished
- * tasks; the `mutationProgress` query gives the progress lines.
+ * tasks; the `mutationProgress` query gives the progress lines. Before the report, the code
+ * labellers are measured on the gold solutions and obligation violations of the study's tasks
+ * (labeller-accuracy.json, cached per task; docs/protocol.md §5).
  */
-import { proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { MutationActivities, MutationOptions } from '../protocol/activities';
 import type { MutationProgress } from '../protocol/inputs';
 import { mutationProgressQuery } from '../protocol/queries';
@@ -41,6 +43,16 @@ export async function mutationAnalysis(input: MutationAnalysisInput): Promise<st
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, input.concurrency ?? 2) }, () => lane()));
+    // Histories from before the labellers were measured in the study replay without it.
+    if (patched('labeller-accuracy')) {
+      try {
+        const acc = await spark.labellerAccuracy({ studyId, scale: equivalenceScale ?? 0.01 });
+        progress.lines.push(acc.line);
+      } catch (err) {
+        // The report then has no labeller section; the mutation scores do not depend on it.
+        progress.lines.push(`labellers on known truth: FAILED (${(err as Error).message.split('\n')[0]})`);
+      }
+    }
     const seconds = (Date.now() - started) / 1000;
     return spark.finishMutationAnalysis({ studyId, equivalenceScale, confirmScale, maxPerOperator, tasks: input.tasks, report: input.report, seconds });
   });

@@ -5,7 +5,41 @@
 import { ZodError } from 'zod';
 import { InputError, nonRetryable } from '../common/errors';
 import type { SparkMode, SparkSettings } from '../../protocol/settings';
+import * as fs from 'fs';
+import * as path from 'path';
+import { z } from 'zod';
 import { executableLabels } from './labels';
+import { studyLabellerAccuracy } from './studyAccuracy';
+import { studyDir } from '../store/layout';
+import { SparkSettingsSchema } from '../../protocol/settings';
+import { LabellerAccuracyFileSchema } from '../../protocol/sideFiles';
+
+/** The part of study.json the labeller check reads. */
+const StudyBasics = z.looseObject({ tasks: z.array(z.string()), settings: SparkSettingsSchema });
+
+/**
+ * Activity (Spark queue): the code labellers measured on gold and the obligation violations of
+ * the study's tasks (studyAccuracy.ts), written to `runs/<id>/labeller-accuracy.json` for the
+ * report. Inputs: the study id; `scale`, the database the violations are compared on (the
+ * mutation analysis's equivalence scale). Returns the file and one line for the terminal.
+ * Cached per task, so a resumed or second study reruns nothing whose forms did not change.
+ * @throws InputError (non-retryable) when study.json is missing or malformed.
+ */
+export async function labellerAccuracy(req: { studyId: string; scale: number }): Promise<{ file: string; line: string }> {
+  const dir = studyDir(req.studyId);
+  const manifestFile = path.join(dir, 'study.json');
+  if (!fs.existsSync(manifestFile)) throw nonRetryable(new InputError('no such study (study.json missing)', manifestFile));
+  const parsed = StudyBasics.safeParse(JSON.parse(fs.readFileSync(manifestFile, 'utf8')));
+  if (!parsed.success) throw nonRetryable(new InputError(parsed.error.issues[0].message, manifestFile, parsed.error.issues[0].path.join('.')));
+  const out = LabellerAccuracyFileSchema.parse(await studyLabellerAccuracy({ tasks: parsed.data.tasks, scale: req.scale, settings: parsed.data.settings }));
+  const file = path.join(dir, 'labeller-accuracy.json');
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(out, null, 1));
+  fs.renameSync(`${file}.tmp`, file);
+  const checked = out.tasks.filter((t) => t.checked);
+  const pct = (c: number, n: number) => (n ? `${((100 * c) / n).toFixed(1)}%` : '—');
+  const by = out.labellers.map((l) => `${l.labeller} ${pct(l.correct, l.n)} of ${l.n}`).join(', ');
+  return { file, line: `labellers on known truth (${checked.length} of ${out.tasks.length} tasks have executable forms): ${by}` };
+}
 
 /**
  * Labels a frozen run's executable obligations (labels.ts) and writes

@@ -60,8 +60,8 @@ export const DEVIATIONS: readonly Deviation[] = [
   {
     title: 'Automated labels',
     paper: 'Both authors labelled coverage and mechanisms independently under a frozen rubric, then adjudicated.',
-    lockin: 'Labels come from a model judge (a judge call, after freeze) or a documented heuristic; human adjudication can be imported (`lockin labels import`) and the export pairs automated and final labels.',
-    reason: 'No human labellers run with the study; every label names the labeller that produced it.',
+    lockin: 'Code and test labels come from executing each obligation\'s acceptance tests and violation where the corpus has them, else from schema rules, a model judge (a judge call, after freeze) or a documented heuristic; plan labels from the judge or the heuristic. Human raters can label blinded exports (`lockin labels export`), every rater\'s file is kept, agreement is reported as Cohen\'s kappa and adjudicated labels are recorded with the disagreement they resolved.',
+    reason: 'No human labellers run with the study; every label names the labeller that produced it, and the report measures the code labellers on gold and the obligation violations.',
   },
   {
     title: 'Replay replies',

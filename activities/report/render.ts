@@ -11,6 +11,8 @@ import { renderDeviations, studyDeviations } from './deviations';
 import { STUDY_TASKS } from '../tasks/schema';
 import { PAPER_NAMED_TASKS } from '../tasks/eligibility';
 import type { TaskDiscrimination } from '../mutation/discrimination';
+import type { LabellerAccuracyFile } from '../../protocol/sideFiles';
+import type { AgreementRow } from '../scoring/raters';
 import { repeatsParagraph, type RepeatRow } from './repeats';
 
 const MUTATION_NOTE =
@@ -40,6 +42,10 @@ export interface ReportAnalyses {
   discrimination: TaskDiscrimination[];
   /** Requests sent again after their first send's reply was lost (activities/report/repeats.ts); absent = not read. */
   repeats?: RepeatRow[];
+  /** runs/<id>/labeller-accuracy.json (the labellers on known truth); null or absent = not measured. */
+  labellerAccuracy?: LabellerAccuracyFile | null;
+  /** Cohen's kappa rows when human raters' labels were imported (activities/scoring/raters.ts); absent or empty = none. */
+  agreement?: AgreementRow[];
 }
 
 /**
@@ -125,6 +131,23 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     T.tableDiscrimination(a.discrimination),
     '',
   );
+  out.push(
+    '## Labellers measured on known truth',
+    '',
+    'Each code labeller labels every obligation of every task\'s gold solution (truth: satisfied) and of each obligation violation (truth: its own obligation violated, and any it declares it cannot help breaking; the others satisfied): executable (the obligation\'s acceptance tests), schema-rule (the obligation\'s rule on the output schema) and the keyword heuristic (the last resort). These are the labellers that produce the study\'s code and test labels; the judge is not measured here.',
+    '',
+    T.tableLabellerAccuracy(a.labellerAccuracy ?? null),
+    '',
+  );
+  if (a.agreement?.length)
+    out.push(
+      '## Agreement between labellers',
+      '',
+      "Cohen's kappa per dimension between the human raters (each labelled a blinded export: runs by opaque id, no condition, no automated label) and between each rater and each automated labeller on the obligations that labeller labelled (`lockin labels agreement`; every rater's file is kept unchanged under labels/raters/).",
+      '',
+      T.formatAgreement(a.agreement),
+      '',
+    );
   out.push('## Mutation scores of the frozen suites', '', MUTATION_NOTE, '', T.tableMutation(a.mutation), '');
   if (a.mutation) out.push('![Figure 2. Mutation scores, task by condition (grey: invalid on gold; red frame: false pass)](figure2-mutation.svg)', '');
   if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks), '', 'Mutants per operator (valid suites; killed/non-equivalent, the rest survived):', '', T.tableSurvivors(a.mutation), '');

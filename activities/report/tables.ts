@@ -12,6 +12,8 @@ import { aggregateByCondition } from '../mutation/score';
 import type { FailureCategory } from '../../protocol/types';
 import { FAILURE_CATEGORIES } from '../../protocol/types';
 import type { TaskDiscrimination } from '../mutation/discrimination';
+import type { LabellerAccuracyFile } from '../../protocol/sideFiles';
+import type { AgreementRow } from '../scoring/raters';
 
 /** Renders a Markdown table ('|' in cells escaped). */
 export function mdTable(headers: string[], rows: (string | number)[][]): string {
@@ -320,4 +322,48 @@ export function tableUsage(runs: RunExtras[]): string {
       return [NAME(c), sum((r) => r.inputTokens), sum((r) => r.outputTokens), sum((r) => r.cacheReadTokens), sum((r) => r.costUsd).toFixed(4)];
     }),
   );
+}
+
+/**
+ * The labellers measured on known truth (docs/protocol.md §5; activities/obligations/studyAccuracy.ts):
+ * one row per code labeller with its accuracy and its confusion matrix (truth satisfied / violated
+ * against the label given), then the coverage of executable forms over the study's tasks.
+ * Input: runs/<id>/labeller-accuracy.json parsed (null: not measured). Pure.
+ */
+export function tableLabellerAccuracy(file: LabellerAccuracyFile | null): string {
+  if (!file) return '_Not measured for this study (labeller-accuracy.json is written by the mutation analysis, step 5)._';
+  const pct = (c: number, n: number) => (n ? `${((100 * c) / n).toFixed(1)}%` : '—');
+  const cell = (m: Record<string, number>) =>
+    Object.entries(m)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || '—';
+  const labellers = mdTable(
+    ['Labeller', 'Labels', 'Right', 'Accuracy', 'Truth satisfied → labelled', 'Truth violated → labelled'],
+    file.labellers.map((l) => [l.labeller, l.n, l.correct, pct(l.correct, l.n), cell(l.confusion.satisfied), cell(l.confusion.violated)]),
+  );
+  const checked = file.tasks.filter((t) => t.checked);
+  const obligations = checked.reduce((s, t) => s + (t.obligations ?? 0), 0);
+  const executable = checked.reduce((s, t) => s + t.executable, 0);
+  const notExecutable = checked.reduce((s, t) => s + t.notExecutable, 0);
+  const failed = checked.filter((t) => t.ok === false).map((t) => t.taskId);
+  const without = file.tasks.filter((t) => !t.checked).map((t) => t.taskId);
+  const lines = [
+    labellers,
+    '',
+    `Known truth from ${checked.length} of ${file.tasks.length} tasks (SF=${file.scale}): ${executable} of ${obligations} obligations have a violation and acceptance tests, ${notExecutable} marked not executable (with a reason).` +
+      (without.length ? ` Tasks without executable forms yet (their code and test labels come from the schema rules, the judge or the heuristic): ${without.join(', ')}.` : '') +
+      (failed.length ? ` **\`lockin obligations check\` fails for ${failed.join(', ')}**.` : ''),
+  ];
+  return lines.join('\n');
+}
+
+/**
+ * Cohen's kappa rows as a table (activities/scoring/raters.ts agreementRows): dimension, who
+ * against whom, items labelled by both, observed agreement and kappa. Pure.
+ */
+export function formatAgreement(rows: ReadonlyArray<AgreementRow>): string {
+  if (rows.length === 0) return '_No rater labels._';
+  const f = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+  return mdTable(['Dimension', 'Labeller A', 'Labeller B', 'Items', 'Observed agreement', "Cohen's kappa"], rows.map((r) => [r.dimension, r.a, r.b, r.kappa.n, r.kappa.n ? f(r.kappa.observed) : '—', f(r.kappa.kappa)]));
 }

@@ -13,7 +13,9 @@ import type { PlainTable } from '../compare/table';
 import { taskDiscrimination, type TaskDiscrimination } from '../mutation/discrimination';
 import { loadEvaluationSpec } from '../tasks/evaluation';
 import { runPythonJson } from '../common/python';
+import { LabellerAccuracyFileSchema, type LabellerAccuracyFile } from '../../protocol/sideFiles';
 import { InputError } from '../common/errors';
+import { agreementRows, readRaters } from '../scoring/raters';
 import { BUDGETS, REVISION_BRANCHES, reportedConditions, type ConditionId } from '../../protocol/conditions';
 import { loadStudy, type LoadedStudy } from '../scoring/study';
 import { scoreRun, summarizeCondition, pairedForBranch, mechanismsFor, trajectoriesFor, highScoreWithoutAgreement, runsOf, type ScoredRun, type ConditionSummary } from '../scoring/analysis';
@@ -204,7 +206,10 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
     if (spec) robustnessKeys[t] = spec.keys;
   }
   const discrimination = await discriminationOf(study, tasks);
-  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination, repeats });
+  const labellerAccuracy = readLabellerAccuracy(studyDir);
+  const raters = readRaters(studyDir);
+  const agreement = raters.size ? agreementRows(study, raters) : [];
+  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination, repeats, labellerAccuracy, agreement });
   const mdFile = path.join(reportDir, 'report.md');
   fs.writeFileSync(mdFile, md);
   const readme = path.join(reportDir, 'README.md');
@@ -242,6 +247,18 @@ export function sensitivitySubsets(study: LoadedStudy, override?: SensitivitySub
 }
 
 /** True when the study's model was replayed (study.json `replayed`, or a replay:<corpus> model). */
+/**
+ * runs/<id>/labeller-accuracy.json parsed, or null when the study has none.
+ * @throws InputError naming the file and field when it does not match its schema.
+ */
+export function readLabellerAccuracy(studyDir: string): LabellerAccuracyFile | null {
+  const file = path.join(studyDir, 'labeller-accuracy.json');
+  if (!fs.existsSync(file)) return null;
+  const parsed = LabellerAccuracyFileSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new InputError(parsed.error.issues[0].message, file, parsed.error.issues[0].path.join('.'));
+  return parsed.data;
+}
+
 export function isReplayed(study: LoadedStudy): boolean {
   return study.manifest.replayed === true || study.manifest.model.startsWith('replay:');
 }

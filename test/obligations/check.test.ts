@@ -9,11 +9,12 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { measureLabellers } from '../../activities/obligations/accuracy';
-import { checkTaskObligations } from '../../activities/obligations/check';
+import type { TaskObligationsCheck } from '../../activities/obligations/check';
 import { executableLabels } from '../../activities/obligations/labels';
 import { autoLabels } from '../../activities/scoring/autoLabels';
 import { parseAcceptanceTests, readTaskForms } from '../../activities/tasks/executable';
 import { loadTaskFolder } from '../../activities/tasks/load';
+import { studyLabellerAccuracy } from '../../activities/obligations/studyAccuracy';
 import { ensureTestDatabase, TEST_SPARK_SETTINGS } from '../support/database';
 
 const ROOT = path.join(__dirname, '..', 'fixtures', 'obligations', 'tasks');
@@ -66,8 +67,13 @@ describe('on the SF=0.01 database', () => {
     else process.env.LOCKIN_HOME = home;
   });
 
-  test('obligations check reports the known answers of the fixture', async () => {
-    const r = await checkTaskObligations({ taskId: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS, root: ROOT });
+  test('obligations check reports the known answers of the fixture, and a study\'s labeller check caches it per task', async () => {
+    // Through the study's labeller check (studyAccuracy.ts), which stores each task's check in its cache.
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-obligations-cache-'));
+    const study = await studyLabellerAccuracy({ tasks: ['q3', 'q7'], scale: 0.01, settings: TEST_SPARK_SETTINGS, root: ROOT, cacheDir });
+    const cached = fs.readdirSync(cacheDir);
+    expect(cached).toEqual([expect.stringMatching(/^q3-[0-9a-f]{24}\.json$/)]);
+    const r = JSON.parse(fs.readFileSync(path.join(cacheDir, cached[0]), 'utf8')) as TaskObligationsCheck;
     const by = Object.fromEntries(r.obligations.map((o) => [o.id, o]));
     expect(r.ok).toBe(false);
     expect(r.goldFailures).toEqual([]);
@@ -80,6 +86,16 @@ describe('on the SF=0.01 database', () => {
     // 4 variants (gold, O8, O9, O12) x 3 executable obligations; the only miss: O9's no-op violation "satisfied".
     expect(exe).toMatchObject({ n: 12, correct: 11 });
     expect(exe.confusion.violated).toEqual({ violated: 2, satisfied: 1 });
+    // The study file: q3 checked (12 obligations, 3 executable, 9 not executable), q7 has no form in this corpus.
+    expect(study.tasks.map((t) => [t.taskId, t.checked, t.ok, t.obligations, t.executable, t.notExecutable, t.cached])).toEqual([
+      ['q3', true, false, 12, 3, 9, false],
+      ['q7', false, null, null, 0, 0, false],
+    ]);
+    expect(study.labellers.find((l) => l.labeller === 'executable')).toMatchObject({ n: 12, correct: 11, confusion: { satisfied: { satisfied: 9 }, violated: { violated: 2, satisfied: 1 } } });
+    // Again: read from the cache (no Spark), the same figures.
+    const again = await studyLabellerAccuracy({ tasks: ['q3', 'q7'], scale: 0.01, settings: TEST_SPARK_SETTINGS, root: ROOT, cacheDir });
+    expect(again.tasks[0].cached).toBe(true);
+    expect(again.labellers).toEqual(study.labellers);
   }, 900_000);
 
   test('a comment and assert True move the heuristic labels, not the executable ones', async () => {

@@ -88,6 +88,10 @@ const overrides = {
   async checkStudyCorpus() {
     return { problems: script.corpusProblems ?? [] };
   },
+  async labellerAccuracy(req) {
+    note('start labellers');
+    return { file: '', line: `labellers on known truth (scripted) for ${req.studyId} at SF=${req.scale}` };
+  },
   async finishMutationAnalysis(req) {
     note('start finish');
     return `mutation analysis of ${req.studyId}: ${script.mutationTasks.length} suites`;

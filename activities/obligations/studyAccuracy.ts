@@ -1,0 +1,106 @@
+/**
+ * The labellers measured on known truth, for a study's report (issue 17 "The labeller measured
+ * on known truth"; docs/protocol.md §5): for every task of the study with executable obligation
+ * forms, `lockin obligations check` (check.ts) runs the acceptance tests on gold and on every
+ * violation, and each code labeller (executable, schema-rule, heuristic) is tallied against the
+ * truth (gold satisfied on every obligation; a violation violated on its own obligation and
+ * satisfied on the others). The study writes the result to `runs/<id>/labeller-accuracy.json`
+ * (protocol/sideFiles.ts LabellerAccuracyFileSchema) and the report shows the confusion matrices.
+ *
+ * Each task's check is cached under `<LOCKIN_HOME>/cache/obligations-check/`, keyed by the
+ * sha256 of every file of its forms (task.yaml, obligations.yaml, gold/solution.py, the
+ * acceptance tests, every violation.diff), the scale and the Spark settings: a second study, or a
+ * resumed one, reruns nothing for a task whose forms did not change.
+ */
+import * as crypto from 'crypto';
+import * as fs from 'fs';
+import * as path from 'path';
+import { lockinHome, tasksRoot } from '../common/paths';
+import { canonicalJson } from '../store/hash';
+import type { SparkSettings } from '../../protocol/settings';
+import type { LabellerAccuracyFile } from '../../protocol/sideFiles';
+import { checkTaskObligations, type TaskObligationsCheck } from './check';
+import { mergeAccuracy } from './accuracy';
+
+/** Bump when the check's meaning changes, so that cached checks are not reused. */
+const CACHE_VERSION = 1;
+
+/** The files a task's executable forms are made of, relative to its folder, sorted. */
+export function formFiles(taskDir: string): string[] {
+  const out = ['task.yaml', 'obligations.yaml', 'gold/solution.py', 'acceptance/test_acceptance.py'].filter((f) => fs.existsSync(path.join(taskDir, f)));
+  const obDir = path.join(taskDir, 'obligations');
+  if (fs.existsSync(obDir))
+    for (const id of fs.readdirSync(obDir).sort()) {
+      const f = path.join('obligations', id, 'violation.diff');
+      if (fs.existsSync(path.join(taskDir, f))) out.push(f);
+    }
+  return out;
+}
+
+/** Whether a task folder has any executable form (an acceptance file or a violation). */
+export function hasForms(taskDir: string): boolean {
+  return formFiles(taskDir).some((f) => f.startsWith('acceptance/') || f.startsWith('obligations/'));
+}
+
+/** The cache key of a task's check: sha256 over its form files' names and bytes, the scale and the settings. */
+export function checkCacheKey(taskDir: string, scale: number, settings: SparkSettings): string {
+  const h = crypto.createHash('sha256');
+  h.update(`lockin obligations check v${CACHE_VERSION}\nscale ${scale}\nsettings ${canonicalJson(settings)}\n`);
+  for (const f of formFiles(taskDir)) {
+    h.update(`${f}\n`);
+    h.update(fs.readFileSync(path.join(taskDir, f)));
+    h.update('\n');
+  }
+  return h.digest('hex');
+}
+
+/**
+ * Checks the executable forms of `tasks` at `scale` (cached per task) and returns the side file.
+ * Inputs: task ids; scale (database and references, normally the mutation analysis's
+ * equivalence scale, SF=0.01); the Spark settings; the corpus root (default tasks/); the cache
+ * folder (default `<LOCKIN_HOME>/cache/obligations-check/`, one `<taskId>-<key>.json` per task,
+ * holding its TaskObligationsCheck); `onTask` is told each task as it finishes (progress).
+ * Output: LabellerAccuracyFile: per task, the obligations and how many have an executable
+ * form, whether the check passed, and each labeller's accuracy; the labellers summed over tasks.
+ * A task without any form is listed with `checked: false` and counts in no labeller.
+ * @throws what checkTaskObligations throws (a task folder that does not load).
+ */
+export async function studyLabellerAccuracy(opts: { tasks: string[]; scale: number; settings: SparkSettings; root?: string; cacheDir?: string; onTask?: (taskId: string, cached: boolean) => void }): Promise<LabellerAccuracyFile> {
+  const root = opts.root ?? tasksRoot();
+  const cacheDir = opts.cacheDir ?? path.join(lockinHome(), 'cache', 'obligations-check');
+  const rows: LabellerAccuracyFile['tasks'] = [];
+  const checks: TaskObligationsCheck[] = [];
+  for (const taskId of opts.tasks) {
+    const dir = path.join(root, taskId);
+    if (!hasForms(dir)) {
+      rows.push({ taskId, checked: false, ok: null, obligations: null, executable: 0, notExecutable: 0, cached: false });
+      continue;
+    }
+    const file = path.join(cacheDir, `${taskId}-${checkCacheKey(dir, opts.scale, opts.settings).slice(0, 24)}.json`);
+    let check: TaskObligationsCheck;
+    let cached = false;
+    if (fs.existsSync(file)) {
+      check = JSON.parse(fs.readFileSync(file, 'utf8')) as TaskObligationsCheck;
+      cached = true;
+    } else {
+      check = await checkTaskObligations({ taskId, scale: opts.scale, settings: opts.settings, root });
+      fs.mkdirSync(cacheDir, { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify(check));
+      fs.renameSync(tmp, file);
+    }
+    checks.push(check);
+    rows.push({
+      taskId,
+      checked: true,
+      ok: check.ok,
+      obligations: check.obligations.length,
+      executable: check.obligations.filter((o) => o.form === 'executable').length,
+      notExecutable: check.obligations.filter((o) => o.form === 'not-executable').length,
+      cached,
+      labellers: check.labellers,
+    });
+    opts.onTask?.(taskId, cached);
+  }
+  return { schemaVersion: 1, scale: opts.scale, tasks: rows, labellers: mergeAccuracy(checks.map((c) => c.labellers)) };
+}

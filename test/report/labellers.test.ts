@@ -1,0 +1,49 @@
+/**
+ * The report's "Labellers measured on known truth" table (activities/report/tables.ts
+ * tableLabellerAccuracy) on a labeller-accuracy.json written by hand: two tasks checked (one
+ * failing its check), one without forms; the figures below are counted from the fixture.
+ */
+import { tableLabellerAccuracy } from '../../activities/report/tables';
+import { LabellerAccuracyFileSchema, type LabellerAccuracyFile } from '../../protocol/sideFiles';
+
+const acc = (labeller: 'executable' | 'schema-rule' | 'heuristic', satisfied: Record<string, number>, violated: Record<string, number>) => {
+  const n = Object.values(satisfied).reduce((a, b) => a + b, 0) + Object.values(violated).reduce((a, b) => a + b, 0);
+  return { labeller, confusion: { satisfied, violated }, n, correct: (satisfied.satisfied ?? 0) + (violated.violated ?? 0), byClass: {}, byKind: {} };
+};
+
+const FILE: LabellerAccuracyFile = LabellerAccuracyFileSchema.parse({
+  schemaVersion: 1,
+  scale: 0.01,
+  tasks: [
+    { taskId: 'q1', checked: true, ok: true, obligations: 12, executable: 11, notExecutable: 1, cached: true },
+    { taskId: 'q3', checked: true, ok: false, obligations: 12, executable: 12, notExecutable: 0, cached: false },
+    { taskId: 'q4', checked: false, ok: null, obligations: null, executable: 0, notExecutable: 0, cached: false },
+  ],
+  labellers: [
+    acc('executable', { satisfied: 250 }, { violated: 23 }),
+    acc('schema-rule', { satisfied: 60 }, { violated: 5, satisfied: 1 }),
+    acc('heuristic', { satisfied: 180, violated: 70 }, { satisfied: 15, violated: 8 }),
+  ],
+});
+
+test('one row per labeller with its accuracy and confusion matrix, then the coverage of executable forms', () => {
+  expect(tableLabellerAccuracy(FILE).split('\n')).toEqual([
+    '| Labeller | Labels | Right | Accuracy | Truth satisfied → labelled | Truth violated → labelled |',
+    '|---|---|---|---|---|---|',
+    '| executable | 273 | 273 | 100.0% | satisfied 250 | violated 23 |',
+    '| schema-rule | 66 | 65 | 98.5% | satisfied 60 | satisfied 1, violated 5 |',
+    '| heuristic | 273 | 188 | 68.9% | satisfied 180, violated 70 | satisfied 15, violated 8 |',
+    '',
+    'Known truth from 2 of 3 tasks (SF=0.01): 23 of 24 obligations have a violation and acceptance tests, 1 marked not executable (with a reason). Tasks without executable forms yet (their code and test labels come from the schema rules, the judge or the heuristic): q4. **`lockin obligations check` fails for q3**.',
+  ]);
+});
+
+test('a study without the file says so', () => {
+  expect(tableLabellerAccuracy(null)).toBe('_Not measured for this study (labeller-accuracy.json is written by the mutation analysis, step 5)._');
+});
+
+test('a malformed file is refused by its schema, naming the field', () => {
+  const bad = LabellerAccuracyFileSchema.safeParse({ ...FILE, labellers: [{ ...FILE.labellers[0], labeller: 'judge' }] });
+  expect(bad.success).toBe(false);
+  expect(bad.error!.issues[0].path).toEqual(['labellers', 0, 'labeller']);
+});
