@@ -11,7 +11,7 @@
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import type { ControlCounts } from '../protocol/activities';
-import type { MainJobProgress, MainJobStep } from '../protocol/inputs';
+import type { MainJobProgress, MainJobStep, MutationProgress } from '../protocol/inputs';
 import { mainJobProgressQuery, mutationProgressQuery } from '../protocol/queries';
 import { controlsLine, mainJob } from '../workflows/mainJob';
 import { showProgress } from './progress';
@@ -59,12 +59,25 @@ export { controlsLine };
 
 
 /**
+ * The once-a-minute line of step 5 while no task finishes: tasks done of total, the tasks being
+ * analysed, the time this process has watched. Pure.
+ */
+export function mutationStillLine(m: MutationProgress, watchedMs: number): string {
+  const s = Math.floor(watchedMs / 1000);
+  return `${m.tasksDone}/${m.tasksTotal} tasks analysed${m.running?.length ? `; running: ${m.running.join(', ')}` : ''} (still working, ${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s)`;
+}
+
+/**
  * Follows a running main job: prints each step as it starts ("step n/6: …"), its report lines and
  * "done in … s"; during step 4 the study's progress bar, during step 5 the mutation analysis's
  * lines. Returns a stop function that settles once no query is in flight.
  */
-function watchMainJob(handle: WorkflowHandle<typeof mainJob>): () => Promise<void> {
+function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readonly string[]): () => Promise<void> {
   const client = handle.client;
+  // Steps already finished when this process first hears from the job ran before it attached.
+  let firstTick = true;
+  let lastMutationLine = Date.now();
+  const watchStarted = Date.now();
   const shownLines = new Map<number, number>();
   const finished = new Set<number>();
   let studyBar: (() => Promise<void>) | null = null;
@@ -83,7 +96,7 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>): () => Promise<voi
       if (s.seconds !== undefined && !finished.has(s.n)) {
         finished.add(s.n);
         stepSeconds[s.n] = s.seconds;
-        process.stderr.write(`[lockin]   done in ${s.seconds.toFixed(1)} s\n`);
+        process.stderr.write(`[lockin]   done in ${s.seconds.toFixed(1)} s${firstTick ? ' (recorded by the run this process attached to: not redone)' : ''}\n`);
       }
     }
   };
@@ -96,11 +109,18 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>): () => Promise<voi
       studyBar = null;
     }
     show(p.steps);
-    if (running?.n === 4 && !studyBar) studyBar = showProgress(client.getHandle(running.workflowId));
+    firstTick = false;
+    if (running?.n === 4 && !studyBar) studyBar = showProgress(client.getHandle(running.workflowId), 2000, conditions);
     if (running?.n === 5) {
       const m = await client.getHandle(running.workflowId).query(mutationProgressQuery).catch(() => null);
       for (const line of m?.lines.slice(mutationShown) ?? []) process.stderr.write(`[mutation] ${line}\n`);
+      if ((m?.lines.length ?? 0) > mutationShown) lastMutationLine = Date.now();
       mutationShown = Math.max(mutationShown, m?.lines.length ?? 0);
+      // A task's mutation analysis takes minutes: say at least once a minute that it is working.
+      if (m && Date.now() - lastMutationLine > 60_000) {
+        process.stderr.write(`[mutation] ${mutationStillLine(m, Date.now() - watchStarted)}\n`);
+        lastMutationLine = Date.now();
+      }
     }
   };
   const timer = setInterval(() => {
@@ -150,7 +170,7 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
         workflowId: mainJobWorkflowId(studyId),
         studyId,
         args: [{ study: input, outDir: sdir, equivalenceScale: EQUIVALENCE_SCALE, skipMutation: o.skipMutation }],
-        watch: watchMainJob,
+        watch: (h: WorkflowHandle<typeof mainJob>) => watchMainJob(h, input.conditions),
       }).catch((err: unknown) => {
         // Everything recorded stays: a new run of the job skips it.
         throw Object.assign(new Error(`the main job (workflow ${mainJobWorkflowId(studyId)}) failed; what it recorded is kept, and running the same command again starts it anew and skips that work`), { cause: err });

@@ -4,21 +4,21 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { StudyProgress } from '../protocol/inputs';
 import { callsQuery, progressQuery } from '../protocol/queries';
 import { conditionWorkflowId, taskWorkflowId } from '../protocol/layout';
-import { CONDITIONS } from '../protocol/conditions';
+import { CONDITIONS, type ConditionId } from '../protocol/conditions';
 
 /**
  * Live calls of the running tasks: "q70 1·2·4" = calls used so far by Frozen One-Pass ·
  * Test-Guided · PlanAudit (each including the shared initial generation, as the budgets count; "-"
  * for a condition not started yet). Asks each condition workflow's `calls` query.
  */
-async function liveCalls(handle: WorkflowHandle, running: string[]): Promise<string> {
+async function liveCalls(handle: WorkflowHandle, running: string[], conditions: readonly string[]): Promise<string> {
   const client = handle.client;
   const parts = await Promise.all(
     running.map(async (task) => {
       const used = await Promise.all(
-        CONDITIONS.map((c) =>
+        conditions.map((c) =>
           client
-            .getHandle(conditionWorkflowId(taskWorkflowId(handle.workflowId, task), c))
+            .getHandle(conditionWorkflowId(taskWorkflowId(handle.workflowId, task), c as ConditionId))
             .query(callsQuery)
             .then((r) => String(r.used))
             .catch(() => '-'),
@@ -40,13 +40,13 @@ function elapsed(ms: number): string {
  * tasks, current step, elapsed). Returns a stop function; its promise settles once no query is
  * in flight any more, so the caller may close the connection after awaiting it (a query still
  * retrying on a closed channel throws from a timer and kills the process). On a non-TTY it
- * prints a line per change.
+ * prints a line per change. `conditions`: the study's (the live calls show one figure each).
  */
-export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => Promise<void> {
+export function showProgress(handle: WorkflowHandle, intervalMs = 2000, conditions: readonly string[] = CONDITIONS): () => Promise<void> {
   const tty = !!process.stderr.isTTY;
   const started = Date.now();
   const bar = new SingleBar(
-    { format: `tasks {bar} {value}/{total} | calls in finished tasks {calls} | {step} | running (calls ${CONDITIONS.join('·')}) {running} | {elapsed}`, hideCursor: true, stream: process.stderr },
+    { format: `tasks {bar} {value}/{total} | calls in finished tasks {calls} | {step} | {label}: {running} | {elapsed}`, hideCursor: true, stream: process.stderr },
     Presets.shades_classic,
   );
   let begun = false;
@@ -59,16 +59,19 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000): () => P
     } catch {
       return;
     }
-    const live = p.running.length ? await liveCalls(handle, p.running).catch(() => '') : '';
-    const running = live || p.running.join(',') || '-';
-    const payload = { calls: p.callsUsed, step: p.step, running, elapsed: elapsed(Date.now() - started) };
+    // A model matrix runs sub-studies (`<study>--<model>`), not tasks: they have no live calls to show.
+    const matrix = p.running.length > 0 && p.running.every((r) => r.startsWith(`${handle.workflowId.replace(/^study-/, '')}--`));
+    const live = p.running.length && !matrix ? await liveCalls(handle, p.running, conditions).catch(() => '') : '';
+    const running = live || p.running.join(', ') || '-';
+    const runningLabel = matrix ? 'running sub-studies' : `running tasks (calls ${conditions.join('·')})`;
+    const payload = { calls: p.callsUsed, step: p.step, running, label: runningLabel, elapsed: elapsed(Date.now() - started) };
     if (tty) {
       if (!begun) {
         bar.start(p.tasksTotal, p.tasksDone, payload);
         begun = true;
       } else bar.update(p.tasksDone, payload);
     } else {
-      const line = `[lockin] ${p.tasksDone}/${p.tasksTotal} tasks, ${p.callsUsed} calls in finished tasks, ${p.step}${p.running.length ? `, running (calls ${CONDITIONS.join('·')}) ${running}` : ''}${p.tasksFailed.length ? `, failed ${p.tasksFailed.join(',')}` : ''}`;
+      const line = `[lockin] ${p.tasksDone}/${p.tasksTotal} tasks, ${p.callsUsed} calls in finished tasks, step: ${p.step}${p.running.length ? `; ${runningLabel}: ${running}` : ''}${p.tasksFailed.length ? `, failed ${p.tasksFailed.join(',')}` : ''}`;
       if (line !== last || Date.now() - lastPrinted > 60_000) {
         process.stderr.write(`${line} (${payload.elapsed})\n`);
         lastPrinted = Date.now();

@@ -97,7 +97,7 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
           memo: { model: input.model, scale: input.scale, settings: input.settings, params: input.params },
           typedSearchAttributes: [{ key: STUDY_KEY, value: input.studyId }, { key: STATUS_KEY, value: 'running' }],
         });
-  const stop = showProgress(handle);
+  const stop = showProgress(handle, 2000, input.conditions);
   const onSigint = () => {
     void stop();
     process.stderr.write(`\n[lockin] interrupted: study ${input.studyId} stays resumable; run the same command again (or \`lockin study resume ${input.studyId}\`)\n`);

@@ -130,6 +130,8 @@ export interface MutationProgress {
   tasksDone: number;
   /** "n/N mutants q3: …" and "n/N suite q3/one-pass: …", in the order they finished. */
   lines: string[];
+  /** The tasks being analysed now (absent in progress of workflows from before it). */
+  running?: string[];
 }
 
 /**

@@ -29,7 +29,7 @@ export interface MutationAnalysisInput extends MutationOptions {
 
 export async function mutationAnalysis(input: MutationAnalysisInput): Promise<string> {
   return recordingStatus(async () => {
-    const progress: MutationProgress = { tasksTotal: 0, tasksDone: 0, lines: [] };
+    const progress: MutationProgress = { tasksTotal: 0, tasksDone: 0, lines: [], running: [] };
     setHandler(mutationProgressQuery, () => progress);
     const started = workflowInfo().runStartTime.getTime();
     const { studyId, equivalenceScale, confirmScale, maxPerOperator } = input;
@@ -37,7 +37,9 @@ export async function mutationAnalysis(input: MutationAnalysisInput): Promise<st
     progress.tasksTotal = queue.length;
     const lane = async (): Promise<void> => {
       for (let taskId = queue.shift(); taskId; taskId = queue.shift()) {
+        progress.running!.push(taskId);
         const done = await spark.mutationTask({ studyId, taskId, equivalenceScale, confirmScale, maxPerOperator });
+        progress.running = progress.running!.filter((t) => t !== taskId);
         progress.tasksDone += 1;
         progress.lines.push(...done.lines.map((l) => `${progress.tasksDone}/${progress.tasksTotal} ${l}`));
       }

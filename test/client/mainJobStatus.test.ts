@@ -1,5 +1,5 @@
 /** `lockin study status <id>`'s lines for the study's main job (client/mainJob.ts mainJobStatusLines). */
-import { mainJobStatusLines } from '../../client/mainJob';
+import { mainJobStatusLines, mutationStillLine } from '../../client/mainJob';
 
 const start = new Date('2026-12-02T10:00:00.000Z');
 
@@ -24,4 +24,10 @@ test('a running main job whose query nobody answers says how to resume; a finish
     '  steps not available (no worker answered): `npm run study` again runs one and resumes',
   ]);
   expect(mainJobStatusLines('x', 'COMPLETED', start, null)).toEqual(['main job main-x: COMPLETED (started 2026-12-02T10:00:00.000Z)']);
+});
+
+test('step 5 says once a minute that it is working: tasks done, the tasks running, the time watched', () => {
+  expect(mutationStillLine({ tasksTotal: 3, tasksDone: 1, lines: [], running: ['q3', 'q98'] }, 372_000)).toBe('1/3 tasks analysed; running: q3, q98 (still working, 6m12s)');
+  // Progress of a workflow from before `running` existed.
+  expect(mutationStillLine({ tasksTotal: 2, tasksDone: 0, lines: [] }, 61_000)).toBe('0/2 tasks analysed (still working, 1m01s)');
 });
