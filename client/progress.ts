@@ -3,7 +3,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { StudyProgress } from '../protocol/inputs';
 import { callsQuery, progressQuery } from '../protocol/queries';
-import { conditionWorkflowId, taskWorkflowId } from '../protocol/layout';
+import { conditionWorkflowId, studyWorkflowId, taskWorkflowId } from '../protocol/layout';
 import { CONDITIONS, type ConditionId } from '../protocol/conditions';
 
 /**
@@ -62,7 +62,13 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000, conditio
     // A model matrix runs sub-studies (`<study>--<model>`), not tasks: they have no live calls to show.
     const matrix = p.running.length > 0 && p.running.every((r) => r.startsWith(`${handle.workflowId.replace(/^study-/, '')}--`));
     const live = p.running.length && !matrix ? await liveCalls(handle, p.running, conditions).catch(() => '') : '';
-    const running = live || p.running.join(', ') || '-';
+    let running = live || p.running.join(', ') || '-';
+    if (matrix) {
+      // The matrix counts a model's tasks when its whole sub-study ends: ask each running sub-study instead.
+      const subs = await Promise.all(p.running.map((id) => handle.client.getHandle(studyWorkflowId(id)).query(progressQuery).then((q) => ({ id, q })).catch(() => ({ id, q: null }))));
+      for (const { q } of subs) if (q) (p.tasksDone += q.tasksDone, p.callsUsed += q.callsUsed);
+      running = subs.map(({ id, q }) => (q ? `${id} ${q.tasksDone}/${q.tasksTotal}` : id)).join(', ');
+    }
     const runningLabel = matrix ? 'running sub-studies' : `running tasks (calls ${conditions.join('·')})`;
     const payload = { calls: p.callsUsed, step: p.step, running, label: runningLabel, elapsed: elapsed(Date.now() - started) };
     if (tty) {
