@@ -4,7 +4,7 @@
  *   2. prepareDatabase: the SF=S database and the 33 references, and the SF=0.01 database the
  *      mutation analysis's equivalence check runs on (skipped when already there);
  *   3. the evaluator controls (Table II) and the SQL re-execution (Table V), into the study folder;
- *   4. runStudy: the tasks × 3 conditions, then the report;
+ *   4. runStudy: the tasks × 4 conditions (the paper's three and Contract-First), then the report;
  *   5. test-suite validity and mutation analysis (mutation.json), and the report rewritten;
  *   6. the summary table, the report path and the Temporal UI address.
  * Running it again resumes an interrupted study and redoes nothing that finished.

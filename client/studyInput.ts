@@ -22,13 +22,14 @@ export function parseTasks(spec: string | undefined, known: readonly string[] = 
 }
 
 /**
- * Parses "one-pass,test-guided", "all" (the four conditions) or nothing (the default: the
- * paper's three; Contract-First is asked for by name until its replay corpus covers every task).
+ * Parses "one-pass,test-guided", "all" or nothing (the default: the four conditions of
+ * protocol/conditions.ts, Contract-First included; docs/protocol.md §2) or "paper" (the paper's
+ * three, Table I as published).
  * @throws on an unknown condition id.
  */
 export function parseConditions(spec: string | undefined): ConditionId[] {
-  if (!spec || spec === 'paper') return [...PAPER_CONDITIONS];
-  if (spec === 'all') return [...CONDITIONS];
+  if (!spec || spec === 'all') return [...CONDITIONS];
+  if (spec === 'paper') return [...PAPER_CONDITIONS];
   const ids = spec.split(',').map((s) => s.trim());
   for (const id of ids) if (!(CONDITIONS as readonly string[]).includes(id)) throw new Error(`--conditions: unknown condition "${id}" (one of ${CONDITIONS.join(', ')})`);
   return ids as ConditionId[];
@@ -73,7 +74,7 @@ export function parseSamples(spec: string | undefined): number {
 export function buildStudyInput(o: Partial<StudyInput> & { studyId: string }): StudyInput {
   return {
     tasks: [...STUDY_TASKS],
-    conditions: [...PAPER_CONDITIONS],
+    conditions: parseConditions(undefined),
     model: defaultModel(),
     params: STUDY_MODEL_PARAMS,
     scale: 1,

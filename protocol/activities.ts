@@ -47,7 +47,7 @@ export interface StudyActivities {
   executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string }): Promise<ExecutionOutcome>;
   /** Executable code and test labels of a frozen run (issue 17), written to <conditionDir>/executable-labels.json. Spark queue. */
   /** reuseScope: the study id (identical runs of one study share their labels). */
-  labelByExecution(req: { taskId: string; conditionDir: string; settings: SparkSettings; sparkMode?: SparkMode; reuseScope?: string }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }>;
+  labelByExecution(req: { taskId: string; conditionDir: string; condition?: ConditionId; settings: SparkSettings; sparkMode?: SparkMode; reuseScope?: string }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }>;
   evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; replicate?: string; sample?: number; model?: string; params?: import('./types').ModelParams; labels?: boolean }): Promise<ComparisonOutcome>;
   /** The judge call of an evaluated run (judge-input.json written), or null when there is no judge; the workflow sends it with callModel. */
   judgeRequest(req: Parameters<StudyActivities['evaluateRun']>[0] & { comparison: ComparisonOutcome }): Promise<StageRequest | null>;

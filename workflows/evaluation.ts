@@ -56,7 +56,7 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
     ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}),
   });
   // Executable labels (issue 17), read by the labelling in evaluateRun; histories from before it replay without it.
-  if (patched('executable-labels')) await spark.labelByExecution({ taskId, conditionDir: r.conditionDir, settings: study.settings, reuseScope: study.studyId, ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}) });
+  if (patched('executable-labels')) await spark.labelByExecution({ taskId, conditionDir: r.conditionDir, condition: r.condition, settings: study.settings, reuseScope: study.studyId, ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}) });
   // The judge reply of a replicate or of sample k ≥ 2 is its own (activities/scoring/judge.ts).
   const evalReq = { studyId: study.studyId, taskId, replicate, ...(sample > 1 ? { sample } : {}), condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params };
   let comparison;

@@ -14,7 +14,7 @@
  * | c5-revise-N      | c5-revise     | task + schemas + C-4 feedback + pytest failures + current artifacts      |
  * | c0-contract      | c0-contract   | task prompt + input schemas only: never a candidate artifact             |
  * | cf-revise-N      | cf-revise     | task + schemas + current artifacts + contract suite failures            |
- * | judge            | judge         | task + schemas + obligations and execution evidence + frozen artifacts  |
+ * | judge            | judge         | task + schemas + obligations and execution evidence + frozen artifacts (+ contract_test.py for Contract-First) |
  *
  * "Prior structured outputs" are the validated JSON of the calls listed in req.inputs.priorCalls
  * (calls/NN-<stage>.json files of the same condition); nothing else of the directory is read.
@@ -29,6 +29,7 @@ import { TaskLoadError, parseYamlWith } from '../tasks/load';
 import { ARTIFACTS, TaskSpec } from '../tasks/schema';
 import { renderArtifacts, taskVars } from './prompts';
 import type { Stage } from '../../protocol/stages';
+import { CONTRACT_SUITE, scoredSuite } from '../../protocol/conditions';
 
 /** The template that renders each stage. */
 export function templateFor(stage: Stage): string {
@@ -141,8 +142,14 @@ export function stageVars(req: StageRequest, task: TaskSpec): { template: string
     case 'cf-revise-1':
     case 'cf-revise-2':
       return { template: 'cf-revise', vars: { ...base, revision, artifacts: artifacts(), feedback: readFeedback(req.inputs.feedbackFile, 'contract suite failures') } };
-    case 'judge':
-      return { template: 'judge', vars: { ...base, feedback: readFeedback(req.inputs.feedbackFile, 'obligations and execution evidence'), artifacts: artifacts() } };
+    case 'judge': {
+      // The test label is about the run's scored suite: Contract-First's frozen contract_test.py
+      // (docs/protocol.md §2, protocol/conditions.ts scoredSuite), shown with the artifacts.
+      const suite = req.condition === 'shared' ? 'test_solution.py' : scoredSuite(req.condition);
+      const files = readArtifacts(req.workDir);
+      if (suite === CONTRACT_SUITE) files.push({ name: CONTRACT_SUITE, content: fs.existsSync(path.join(req.workDir, CONTRACT_SUITE)) ? fs.readFileSync(path.join(req.workDir, CONTRACT_SUITE), 'utf8') : null });
+      return { template: 'judge', vars: { ...base, scoredSuite: suite, feedback: readFeedback(req.inputs.feedbackFile, 'obligations and execution evidence'), artifacts: renderArtifacts(files) } };
+    }
     default:
       throw new InputError(`unknown stage ${String(stage)}`, undefined, 'stage');
   }

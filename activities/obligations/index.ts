@@ -8,6 +8,7 @@ import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
+import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 import { executableLabels } from './labels';
 import { studyLabellerAccuracy } from './studyAccuracy';
 import { studyDir } from '../store/layout';
@@ -43,12 +44,16 @@ export async function labellerAccuracy(req: { studyId: string; scale: number }):
 
 /**
  * Labels a frozen run's executable obligations (labels.ts) and writes
- * `<conditionDir>/executable-labels.json`, which labelObligations then reads.
+ * `<conditionDir>/executable-labels.json`, which labelObligations then reads. The test labels
+ * measure the condition's scored suite (protocol/conditions.ts scoredSuite: contract_test.py for
+ * Contract-First, docs/protocol.md §2; test_solution.py otherwise and when `condition` is absent,
+ * as in histories from before it was passed).
  * Returns a small summary: the file and how many code and test labels it holds.
  */
-export async function labelByExecution(req: { taskId: string; conditionDir: string; settings: SparkSettings; sparkMode?: SparkMode; reuseScope?: string }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }> {
+export async function labelByExecution(req: { taskId: string; conditionDir: string; condition?: ConditionId; settings: SparkSettings; sparkMode?: SparkMode; reuseScope?: string }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }> {
   try {
-    const { file, labels } = await executableLabels(req);
+    const { condition, ...rest } = req;
+    const { file, labels } = await executableLabels({ ...rest, suite: scoredSuite(condition ?? 'one-pass') });
     return { file, code: Object.keys(labels.code).length, test: Object.keys(labels.test).length, suitePassesGold: labels.suiteOnGold.passed };
   } catch (err) {
     if (err instanceof InputError) throw nonRetryable(err);

@@ -4,8 +4,9 @@
  *   - code label of obligation O = the candidate's solve run against O's acceptance tests:
  *     satisfied (all pass) / violated (one fails) / execution-failed (no test could run: the
  *     solution does not import, or the run crashed);
- *   - test label of O = the candidate's own suite, when it passes on gold, run on O's
- *     violation: fails → covered, passes → not-covered; a suite that fails on gold is
+ *   - test label of O = the run's scored suite (the candidate's own test_solution.py; for
+ *     Contract-First the frozen contract_test.py, protocol/conditions.ts scoredSuite), when it
+ *     passes on gold, run on O's violation: fails → covered, passes → not-covered; a suite that fails on gold is
  *     invalid-on-gold and every test label says so (never counted as coverage). The violations
  *     are applied from their diffs (tasks/violation.ts) into `<workDir>/violations/<id>/`.
  * Both runs are sandboxed pytest processes (activities/mutation/suites.ts) on the Spark queue.
@@ -44,8 +45,10 @@ export type ExecutableLabelsFile = z.infer<typeof ExecutableLabelsFile>;
 
 export interface ExecutableLabelsInput {
   taskId: string;
-  /** The frozen run's folder holding solution.py and test_solution.py. */
+  /** The frozen run's folder holding solution.py and the suite. */
   conditionDir: string;
+  /** The suite whose coverage the test labels measure, a file of conditionDir (default test_solution.py; contract_test.py for Contract-First). */
+  suite?: string;
   settings: SparkSettings;
   /** The corpus root (default tasks/). */
   tasksDir?: string;
@@ -75,11 +78,12 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
   const executable = forms.forms.filter((f) => f.status === 'executable');
   const work = input.workDir ?? path.join(input.conditionDir, 'executable-labels');
   const solution = path.join(input.conditionDir, 'solution.py');
-  const suite = path.join(input.conditionDir, 'test_solution.py');
+  const suiteName = input.suite ?? 'test_solution.py';
+  const suite = path.join(input.conditionDir, suiteName);
   const gold = path.join(task.dir, 'gold', 'solution.py');
   // Everything the labels depend on: the run's two artifacts, the task's acceptance tests, gold and violations, the settings.
   const key = reuseKey([
-    'executable-labels-v1', task.taskId, { file: solution }, { file: suite }, forms.acceptance ? { file: forms.acceptance } : 'no-acceptance', { file: gold },
+    'executable-labels-v1', task.taskId, ...(suiteName === 'test_solution.py' ? [] : [`suite:${suiteName}`]), { file: solution }, { file: suite }, forms.acceptance ? { file: forms.acceptance } : 'no-acceptance', { file: gold },
     ...executable.flatMap((f) => [f.id, f.tests.join(','), { file: f.violation! }]), JSON.stringify(input.settings), input.sparkMode ?? 'default-mode', JSON.stringify(tablesJson(task.task)),
   ]);
   const { labels: out } = await reuseRun({
@@ -119,8 +123,9 @@ async function labelRuns(
   }
   if (executable.length > 0) {
     if (!fs.existsSync(suite)) {
-      out.suiteOnGold = { passed: false, failure: 'no test_solution.py' };
-      for (const f of executable) out.test[f.id] = { label: 'invalid-on-gold', evidence: 'no test_solution.py' };
+      const name = path.basename(suite);
+      out.suiteOnGold = { passed: false, failure: `no ${name}` };
+      for (const f of executable) out.test[f.id] = { label: 'invalid-on-gold', evidence: `no ${name}` };
     } else {
       const applied = writeViolationSolutions(task.dir, executable.map((f) => f.id), path.join(work, 'violations'));
       const variants = [{ id: 'gold', solutionFile: goldFile }, ...executable.map((f) => ({ id: f.id, solutionFile: applied.get(f.id)! }))];

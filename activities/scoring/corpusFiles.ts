@@ -37,12 +37,17 @@ export function readTextOrEmpty(file: string): string {
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
 }
 
-/** The three frozen artifacts of a condition directory ('' for a missing file). */
-export function readArtifacts(conditionDir: string): { plan: string; solution: string; tests: string } {
+/**
+ * The frozen artifacts of a condition directory ('' for a missing file): plan.md, solution.py
+ * and, as `tests`, the run's scored suite, `suite` (default test_solution.py; contract_test.py for
+ * Contract-First, protocol/conditions.ts scoredSuite: its obligation coverage is labelled like any
+ * test suite's, docs/protocol.md §2 "Contract-First").
+ */
+export function readArtifacts(conditionDir: string, suite = 'test_solution.py'): { plan: string; solution: string; tests: string } {
   return {
     plan: readTextOrEmpty(path.join(conditionDir, 'plan.md')),
     solution: readTextOrEmpty(path.join(conditionDir, 'solution.py')),
-    tests: readTextOrEmpty(path.join(conditionDir, 'test_solution.py')),
+    tests: readTextOrEmpty(path.join(conditionDir, suite)),
   };
 }
 

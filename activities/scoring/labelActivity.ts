@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ComparisonOutcome, ExecutionOutcome, ModelParams } from '../../protocol/types';
-import type { ConditionId } from '../../protocol/conditions';
+import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 import { LabelsFile } from './labels';
 import { autoLabels } from './autoLabels';
 import { obtainJudge, judgeEvidence } from './judge';
@@ -57,7 +57,8 @@ export interface LabelObligationsResult {
  */
 export async function labelObligations(input: LabelObligationsInput): Promise<LabelObligationsResult> {
   const obligations = loadObligations(input.taskId, input.tasksDir);
-  const artifacts = readArtifacts(input.conditionDir);
+  // The test dimension is the scored suite's: contract_test.py for Contract-First (docs/protocol.md §2).
+  const artifacts = readArtifacts(input.conditionDir, scoredSuite(input.condition));
   const executed = input.execution?.status === 'ok';
   const outputSchema = executed ? readOutputSchema(input.execution?.schemaFile) : null;
   const comparison = input.comparison ? { agree: input.comparison.agree, categories: input.comparison.categories } : null;

@@ -62,3 +62,20 @@ test('guardContract: intact suite untouched; an edited or deleted suite is resto
   expect((await guardContract({ dir, sha256: sha256! })).foundSha256).toBe('missing');
   expect(await sealContract({ dir: fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-cf-')) })).toEqual({ sha256: null });
 });
+
+test('the judge labels the scored suite: contract_test.py (shown) for Contract-First, test_solution.py for the paper conditions', () => {
+  const dir = conditionDirWithCandidate();
+  fs.writeFileSync(path.join(dir, 'contract_test.py'), 'def test_contract_marker():\n    assert 1 == 1\n');
+  fs.writeFileSync(path.join(dir, 'judge-input.json'), '{"obligations": []}');
+  const judge = (condition: string) => {
+    const req = { studyId: 's', taskId: 'q3', condition, stage: 'judge', workDir: dir, callIndex: 90, model: 'replay:x', params: { temperature: 1, topP: 1, maxTokens: 10, longContext: false }, inputs: { feedbackFile: path.join(dir, 'judge-input.json') } } as StageRequest;
+    const { template, vars } = stageVars(req, loadTaskSpec('q3'));
+    return renderTemplate(template, vars).text;
+  };
+  const cf = judge('contract-first');
+  expect(cf).toContain('(does contract_test.py check it?)');
+  expect(cf).toContain('```python contract_test.py\ndef test_contract_marker():');
+  const op = judge('one-pass');
+  expect(op).toContain('(does test_solution.py check it?)');
+  expect(op).not.toContain('test_contract_marker');
+});

@@ -30,7 +30,7 @@ test('renderTaskPrompt: task prompt, input schemas, the spark fixture and the re
 test('every stage has a template that loads with a version and a hash', () => {
   for (const s of STAGES) {
     const t = loadTemplate(templateFor(s));
-    expect(t.version).toBe('v1');
+    expect(t.version).toBe(s === 'judge' ? 'v2' : 'v1'); // judge v2: the test label names the scored suite (contract_test.py for Contract-First)
     expect(t.sha256).toMatch(/^[0-9a-f]{64}$/);
   }
   expect(loadTemplate('generate').sha256).toBe(loadTemplate('generate').sha256);

@@ -140,6 +140,29 @@ describe('labelObligations activity (heuristic path, no judge reply in the corpu
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  test('Contract-First: the test labels measure the frozen contract_test.py, not the candidate\'s own suite', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-labels-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'plan.md'), 'Produce `q3_col1` and q3_col2.');
+      fs.writeFileSync(path.join(dir, 'solution.py'), 'q3_col1');
+      fs.writeFileSync(path.join(dir, 'test_solution.py'), 'def test_x():\n    assert True\n');
+      fs.writeFileSync(path.join(dir, 'contract_test.py'), 'def test_c():\n    assert "q3_col1"\n    assert "q3_col2"\n');
+      const label = async (condition: 'one-pass' | 'contract-first') => {
+        const res = await labelObligations({
+          studyId: 's', taskId: 'q3', condition, conditionDir: dir, tasksDir: path.join(FIXTURE, 'tasks'),
+          execution: { status: 'ok', isolation: 'checked-only', durationMs: 1 }, comparison: { agree: false, categories: ['values'], summary: '' },
+          model: 'replay:no-such-corpus-for-tests',
+        });
+        return LabelsFile.parse(JSON.parse(fs.readFileSync(res.labelsFile, 'utf8'))).labels.slice(0, 2).map((l) => [l.test, l.source.test]);
+      };
+      // O1 `q3_col1` and O2 `q3_col2`: asserted by the contract suite only.
+      expect(await label('contract-first')).toEqual([['covered', 'heuristic'], ['covered', 'heuristic']]);
+      expect(await label('one-pass')).toEqual([['not-covered', 'heuristic'], ['not-covered', 'heuristic']]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('final labels import', () => {

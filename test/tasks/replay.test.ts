@@ -75,7 +75,7 @@ describe('buildReplay', () => {
     expect(buildReplay({ root, replay })).toMatchObject({ lockinWritten: 2, lockinKept: 3 });
   });
 
-  test('the repository corpora: every file has a provenance; replay:lockin is 80 authored (50 for the paper conditions, 30 Contract-First contracts, one per task) and 140 generated from obligations', () => {
+  test('the repository corpora: every file has a provenance; replay:lockin is 98 authored (50 for the paper conditions, 30 Contract-First contracts, one per task, and 18 Contract-First revisions: 16 cf-revise-1, 2 cf-revise-2) and 140 generated from obligations', () => {
     const count = (corpus: string) => {
       const out: Record<string, number> = {};
       const walk = (d: string): void => {
@@ -91,7 +91,7 @@ describe('buildReplay', () => {
       walk(path.join(__dirname, '..', '..', 'replay', corpus));
       return out;
     };
-    expect(count('lockin')).toEqual({ authored: 80, 'generated-from-obligations': 140 });
+    expect(count('lockin')).toEqual({ authored: 98, 'generated-from-obligations': 140 });
     expect(count('gold')).toEqual({ 'generated-from-gold': 30, 'generated-from-obligations': 150 });
   });
 });

@@ -18,6 +18,7 @@ import { modelStudyId } from '../../protocol/layout';
 import { gatewayConfig } from '../../activities/model/config';
 import { modelQueue } from '../../protocol/queues';
 import type { StageRequest } from '../../protocol/types';
+import { PAPER_CONDITIONS } from '../../protocol/conditions';
 
 let env: TestWorkflowEnvironment;
 
@@ -38,7 +39,7 @@ test('--models replay:one,replay:two --samples 2: two sub-studies of 2 tasks × 
   });
   const workers = await createWorkers({ connection: env.nativeConnection, namespace: 'default', activityOverrides: activities });
   const models = ['replay:one', 'replay:two'];
-  const input = buildStudyInput({ studyId: 'mx', tasks: ['a', 'b'], model: models[0], models, samples: 2, report: false });
+  const input = buildStudyInput({ studyId: 'mx', tasks: ['a', 'b'], conditions: [...PAPER_CONDITIONS], model: models[0], models, samples: 2, report: false });
   const { res, progress } = await runWorkersDuring(workers, async () => {
     const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-mx', taskQueue: 'lockin-default' });
     const r = (await handle.result()) as { failed: unknown[]; studies: { model: string; studyId: string }[] };

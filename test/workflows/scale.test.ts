@@ -24,6 +24,7 @@ import { scriptedActivities } from '../support/scripted';
 import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
 import { modelStudyId } from '../../protocol/layout';
+import { PAPER_CONDITIONS } from '../../protocol/conditions';
 
 const [M, T, K] = (process.env.LOCKIN_SCALE_TEST_SIZE ?? '2,5,2').split(',').map(Number);
 /** The design size: task runs per sub-study. */
@@ -58,7 +59,7 @@ test(`${M} models × ${T} tasks × ${K} samples × 3 conditions: every history u
   });
   const workers = await createWorkers({ connection: env.nativeConnection, namespace: 'default', activityOverrides: activities });
   const models = Array.from({ length: M }, (_, i) => `replay:m${i + 1}`);
-  const input = buildStudyInput({ studyId: 'scale', tasks, model: models[0], ...(M > 1 ? { models } : {}), samples: K, taskConcurrency: CONCURRENCY, report: false });
+  const input = buildStudyInput({ studyId: 'scale', tasks, conditions: [...PAPER_CONDITIONS], model: models[0], ...(M > 1 ? { models } : {}), samples: K, taskConcurrency: CONCURRENCY, report: false });
   const result = await runWorkersDuring(workers, async () => {
     const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-scale', taskQueue: 'lockin-default' });
     // On a loaded machine the server's long poll for the result can hit its gRPC deadline
