@@ -203,6 +203,55 @@ export async function mutantOutputs(opts: { dirs: string[]; scale: number; setti
   }
 }
 
+/** Statuses of a variant run that are its answer (a time-out or a run not made is tried again). */
+const FINAL_STATUSES = new Set(['ok', 'exception']);
+
+/**
+ * Moves the outputs of every finished variant under `dir` (a `<id>/result.json` with status ok,
+ * with its out/, or exception) to `<dir>/.resume/<id>/` with the sha256 of the solution.py they
+ * came from, before the mutants are generated again (which removes mutant folders).
+ * Returns: variant id → sha256 of its solution.py.
+ */
+function stashFinishedVariants(dir: string): Map<string, string> {
+  const stash = new Map<string, string>();
+  if (!fs.existsSync(dir)) return stash;
+  const resume = path.join(dir, '.resume');
+  fs.rmSync(resume, { recursive: true, force: true });
+  for (const id of fs.readdirSync(dir)) {
+    const d = path.join(dir, id);
+    const r = fs.existsSync(path.join(d, 'solution.py')) ? partialResult(d) : null;
+    if (!r || !FINAL_STATUSES.has(r.status) || (r.status === 'ok' && !fs.existsSync(path.join(d, 'out', 'schema.json')))) continue;
+    fs.mkdirSync(path.join(resume, id), { recursive: true });
+    fs.renameSync(path.join(d, 'result.json'), path.join(resume, id, 'result.json'));
+    if (fs.existsSync(path.join(d, 'out'))) fs.renameSync(path.join(d, 'out'), path.join(resume, id, 'out'));
+    stash.set(id, sha256File(path.join(d, 'solution.py')));
+  }
+  return stash;
+}
+
+/**
+ * Puts stashed outputs back into the variant folders `dirs` whose solution.py has the stashed
+ * sha256, and removes the stash. Returns: folder → its kept result.
+ */
+function restoreFinishedVariants(dir: string, stash: Map<string, string>, dirs: string[]): Map<string, VariantResult> {
+  const kept = new Map<string, VariantResult>();
+  const resume = path.join(dir, '.resume');
+  for (const d of dirs) {
+    const id = path.basename(d);
+    const sha = stash.get(id);
+    if (!sha || !fs.existsSync(path.join(d, 'solution.py')) || sha256File(path.join(d, 'solution.py')) !== sha) continue;
+    fs.renameSync(path.join(resume, id, 'result.json'), path.join(d, 'result.json'));
+    if (fs.existsSync(path.join(resume, id, 'out'))) {
+      fs.rmSync(path.join(d, 'out'), { recursive: true, force: true });
+      fs.renameSync(path.join(resume, id, 'out'), path.join(d, 'out'));
+    }
+    const r = partialResult(d);
+    if (r) kept.set(path.resolve(d), { ...r, dir: path.resolve(d) });
+  }
+  fs.rmSync(resume, { recursive: true, force: true });
+  return kept;
+}
+
 /** sha256 of the generator script (part of the cache key). */
 function generatorSha(): string {
   return sha256File(path.join(pythonDir(), 'mutants.py'));
@@ -279,6 +328,9 @@ export async function checkEquivalence(opts: {
   const refDir = path.join(referencesDir(scale), taskId);
   if (!fs.existsSync(path.join(refDir, 'schema.json'))) throw new InputError(`no reference for ${taskId} at scale ${scale} (lockin data prepare --scale ${scale})`, refDir);
   fs.rmSync(file, { force: true });
+  // An attempt cut short (a killed worker or main job) leaves the variants it finished with their
+  // outputs: keep those whose solution.py is the same after regeneration, run only the others.
+  const stash = stashFinishedVariants(dir);
   const mutants = await generateMutants({ taskId, root, outDir: dir, maxPerOperator });
   const goldDir = path.join(dir, 'gold');
   fs.mkdirSync(goldDir, { recursive: true });
@@ -286,7 +338,11 @@ export async function checkEquivalence(opts: {
 
   const settings = opts.settings ?? { ...DEFAULT_SPARK_SETTINGS, driverMemory: '3g' };
   const dirs = [goldDir, ...mutants.map((m) => path.join(dir, m.id))];
-  const results = await mutantOutputs({ dirs, scale, settings, timeoutMs: opts.timeoutMs });
+  const kept = restoreFinishedVariants(dir, stash, dirs);
+  const toRun = dirs.filter((d) => !kept.has(d));
+  const ran = await mutantOutputs({ dirs: toRun, scale, settings, timeoutMs: opts.timeoutMs });
+  const ranBy = new Map(toRun.map((d, i) => [d, ran[i]]));
+  const results = dirs.map((d) => kept.get(d) ?? ranBy.get(d)!);
 
   const judge = async (variantDir: string, r: VariantResult): Promise<{ verdict: MutantVerdict['verdict']; summary: string }> => {
     if (r.status === 'not-run') return { verdict: 'error', summary: `not run: ${firstLine(r.reason)}` };

@@ -269,6 +269,16 @@ describe('checkEquivalence at SF=0.01', () => {
       expect(again.mutants).toEqual(eq.mutants);
       expect([stamp('equivalence.json'), stamp('join-type-1/out/output.arrow')]).toEqual(before);
 
+      // An attempt cut short (no equivalence.json; filter-bound-1 never finished): only that one runs again.
+      fs.rmSync(path.join(eq.dir, 'equivalence.json'));
+      fs.rmSync(path.join(eq.dir, 'filter-bound-1', 'result.json'));
+      const keptStamp = stamp('aggregate-function-1/out/output.arrow');
+      const resumed = await checkEquivalence({ taskId: 'q3', scale: 0.01, settings: TEST_SPARK_SETTINGS });
+      expect(resumed.mutants).toEqual(eq.mutants);
+      expect([stamp('join-type-1/out/output.arrow'), stamp('aggregate-function-1/out/output.arrow')]).toEqual([before[1], keptStamp]);
+      expect(stamp('filter-bound-1/result.json')).toBeGreaterThan(before[0]);
+      expect(fs.existsSync(path.join(eq.dir, '.resume'))).toBe(false);
+
       // Confirmation on another database: a home whose "SF=0.02" is the SF=0.01 data, but whose
       // q3 reference is another query's output. Both equivalent mutants disagree there, so they
       // become killable; the five killable ones are not run again.
