@@ -5,7 +5,8 @@
  *     plan, solution and tests; the PlanAudit replies extract the prompt-inferable obligations
  *     (C-1), assess them all as stated (C-2), need no grounding (C-2.5), find every one covered
  *     (C-3) and recommend nothing (C-4: not actionable, so C-5 is skipped). The gold suite passes,
- *     so Test-Guided stops without a revision.
+ *     so Test-Guided stops without a revision; the gold tests are also the Contract-First C-0
+ *     contract (contract_test.py), which gold passes, so Contract-First stops without a revision.
  * (b) `replay/lockin/<taskId>/plan-audit/`: C-1/C-2/C-2.5 derived honestly from obligations.yaml
  *     (prompt-inferable -> stated; schema-grounded -> inferable, with a grounding; hidden-reference
  *     obligations are not extracted, because the prompt does not state them), and C-3/C-4
@@ -117,6 +118,14 @@ export function goldGenerateReply(taskId: string, goldDir: string): string {
   ])}\n`;
 }
 
+/**
+ * The Contract-First C-0 reply of the gold corpus: the gold test suite as the frozen contract
+ * (`contract_test.py`), so that replay:gold runs all four conditions (docs/protocol.md §2).
+ */
+export function goldContractReply(taskId: string, goldDir: string): string {
+  return `${renderFrontMatter(fromGold(taskId), BUILDER_COMMENT)}${renderArtifacts([{ name: 'contract_test.py', content: fs.readFileSync(path.join(goldDir, 'test_solution.py'), 'utf8') }])}\n`;
+}
+
 /** True when the file does not exist or its front matter says this builder wrote it (it may be replaced). */
 export function replaceable(file: string): boolean {
   if (!fs.existsSync(file)) return true;
@@ -173,6 +182,7 @@ export function buildReplay(opts: { ids?: string[]; root?: string; replay?: stri
       const fo = fromObligations(taskId);
       const files: [string, string][] = [
         ['generate.md', goldGenerateReply(taskId, goldDir)],
+        ['contract-first/c0-contract.md', goldContractReply(taskId, goldDir)],
         ['plan-audit/c1-extract.md', jsonReply(fo, 'Obligations the task prompt states.', c1)],
         ['plan-audit/c2-assess.md', jsonReply(fo, 'Each obligation is stated by the prompt.', { assessments: ids1.map((o) => ({ id: o.id, support: 'stated', note: `task.yaml: "${o.passage}"` })) })],
         ['plan-audit/c2_5-ground.md', jsonReply(fo, 'No ambiguity needs schema grounding.', { groundings: [] })],

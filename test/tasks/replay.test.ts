@@ -23,7 +23,7 @@ describe('buildReplay', () => {
     const replay = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-replay-'));
     const rep = buildReplay({ root, replay });
     expect(rep.problems).toEqual([]);
-    expect(rep).toMatchObject({ goldTasks: 1, goldFiles: 6, lockinWritten: 5, lockinKept: 0 });
+    expect(rep).toMatchObject({ goldTasks: 1, goldFiles: 7, lockinWritten: 5, lockinKept: 0 });
 
     const body = (p: string) => parseReplayText(fs.readFileSync(path.join(replay, p), 'utf8'), p);
     expect(body('gold/q3/generate.md').provenance).toEqual({ provenance: 'generated-from-gold', source: 'tasks/q3/gold' });
@@ -35,6 +35,10 @@ describe('buildReplay', () => {
     expect(Object.keys(files).sort()).toEqual(['plan.md', 'solution.py', 'test_solution.py']);
     expect(files['solution.py']!.trim()).toBe('def solve(spark, tables):\n    return tables["date_dim"]');
     expect(files['plan.md']).toContain('```text\nan inner fence\n```');
+    // The gold contract (Contract-First C-0) is the gold test suite, as contract_test.py.
+    const c0 = parseReply(body('gold/q3/contract-first/c0-contract.md').text, 'c0-contract');
+    expect(c0.ok && Object.keys(c0.files ?? {})).toEqual(['contract_test.py']);
+    expect(c0.ok && c0.files!['contract_test.py']).toBe(files['test_solution.py']);
     const read = (p: string, stage: Parameters<typeof parseReply>[1]) => {
       const r = parseReply(body(p).text, stage);
       expect([p, r.ok]).toEqual([p, true]);
@@ -92,6 +96,6 @@ describe('buildReplay', () => {
       return out;
     };
     expect(count('lockin')).toEqual({ authored: 98, 'generated-from-obligations': 140 });
-    expect(count('gold')).toEqual({ 'generated-from-gold': 30, 'generated-from-obligations': 150 });
+    expect(count('gold')).toEqual({ 'generated-from-gold': 60, 'generated-from-obligations': 150 });
   });
 });
