@@ -101,7 +101,7 @@ row per suite and non-equivalent mutant):
 
 \`\`\`python
 mut = pd.read_parquet("mutation.parquet")
-valid = mut[mut.valid_on_gold & (mut.mutant != "")]
+valid = mut[mut.valid_on_gold & (mut.mutant != "")].astype({"killed": bool})  # killed is empty (null) only for suites invalid on gold
 valid.groupby("condition").killed.agg(["sum", "count", "mean"])   # pooled score = mean
 mut.groupby(["condition", "task"]).valid_on_gold.first().groupby("condition").apply(lambda v: (~v).sum())  # suites invalid on gold
 valid[~valid.killed].groupby(["condition", "operator"]).size()    # survivors per operator
