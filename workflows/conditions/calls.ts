@@ -10,7 +10,6 @@ import { modelActivities } from '../modelCall';
 import type { CallsUsed, ConditionInput } from '../../protocol/inputs';
 import { callsQuery } from '../../protocol/queries';
 
-
 export type { CallsUsed };
 
 export class CallBudget {
