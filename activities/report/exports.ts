@@ -33,6 +33,7 @@ export function pfe(run: LoadedRun): 'P' | 'F' | 'E' | '' {
 
 const RUN_COLUMNS: [string, ColType][] = [
   ['study', 'string'], ['task', 'string'], ['condition', 'string'], ['replicate', 'string'], ['present', 'bool'],
+  ['model', 'string'], ['sample', 'int'], ['replayed', 'bool'], ['reply_provenance', 'string'],
   ['calls_used', 'int'], ['call_budget', 'int'], ['stop_reason', 'string'],
   ['test_passed', 'bool'], ['pytest_passed', 'int'], ['pytest_failed', 'int'], ['pytest_errored', 'int'], ['pytest_collection_failed', 'int'], ['pytest_total', 'int'], ['pytest_status', 'string'], ['pfe', 'string'],
   ['execution_status', 'string'], ['executed', 'bool'], ['output_rows', 'int'],
@@ -46,8 +47,10 @@ const RUN_COLUMNS: [string, ColType][] = [
 /**
  * runs: one row per run (primary runs for every assigned task × condition, then replicate runs).
  * `reproduced` is the SQL re-execution verdict of the task's reference (null when unknown).
+ * `replyProvenance` gives a run's reply provenance kinds (activities/report/provenance.ts
+ * runReplyProvenance), written ';'-separated in `reply_provenance` (null when not given).
  */
-export function runRows(study: string, scored: ScoredRun[], replicates: ScoredRun[], reproduced: Map<string, boolean> | null): ExportTable {
+export function runRows(study: string, scored: ScoredRun[], replicates: ScoredRun[], reproduced: Map<string, boolean> | null, replyProvenance?: (run: ScoredRun) => string[]): ExportTable {
   const snapshotHash = new Map<string, string | null>();
   for (const s of [...scored, ...replicates]) if (s.run.condition === 'one-pass') snapshotHash.set(`${s.run.taskId}|${s.run.replicate ?? ''}`, s.run.testHash);
   const rows = [...scored, ...replicates].map((s) => {
@@ -59,6 +62,10 @@ export function runRows(study: string, scored: ScoredRun[], replicates: ScoredRu
       condition: s.run.condition,
       replicate: s.run.replicate,
       present: !!r,
+      model: r?.model ?? null,
+      sample: r ? (r.sample ?? 1) : null,
+      replayed: r ? r.replayed : null,
+      reply_provenance: r && replyProvenance ? replyProvenance(s).join(';') || null : null,
       calls_used: r?.callsUsed ?? 0,
       call_budget: r?.callBudget ?? null,
       stop_reason: r?.stopReason ?? null,

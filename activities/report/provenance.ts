@@ -68,6 +68,32 @@ export function readReplyProvenance(studyDir: string): ReplyProvenance {
   return out;
 }
 
+/**
+ * The provenance kinds of one run's replies, for the runs export: the distinct kinds of the call
+ * files its record lists (`stages[].callFile`, the shared initial generation's included), in
+ * PROVENANCE_KINDS order, `unstated` for a call file written before calls carried one.
+ * Input: the study folder (a relative callFile is read from there) and the record's stages.
+ * Output: e.g. ["authored", "generated-from-obligations"]; [] when no call file is listed or found.
+ * @throws InputError naming the call file and field when one is not JSON or its provenance is invalid.
+ */
+export function runReplyProvenance(studyDir: string, stages: { callFile: string }[]): string[] {
+  const kinds = new Set<string>();
+  for (const s of stages) {
+    const file = path.isAbsolute(s.callFile) ? s.callFile : path.join(studyDir, s.callFile);
+    if (!fs.existsSync(file)) continue;
+    let j: unknown;
+    try {
+      j = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new InputError(`not JSON: ${(e as Error).message}`, file);
+    }
+    const c = CallFileShape.safeParse(j);
+    if (!c.success) throw new InputError(c.error.issues[0].message, file, c.error.issues[0].path.join('.'));
+    kinds.add(c.data.provenance?.provenance ?? 'unstated');
+  }
+  return [...PROVENANCE_KINDS, 'unstated'].filter((k) => kinds.has(k));
+}
+
 function pct(n: number, d: number): string {
   return `${((100 * n) / d).toFixed(1)}%`;
 }

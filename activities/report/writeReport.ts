@@ -27,7 +27,7 @@ import * as T from './tables';
 import { readmeText } from './readme';
 import { renderReport } from './render';
 import { PAPER_SENSITIVITY, SensitivitySubsets, type SensitivitySubset } from '../../protocol/sensitivity';
-import { readReplyProvenance } from './provenance';
+import { readReplyProvenance, runReplyProvenance } from './provenance';
 import { readRepeats } from './repeats';
 
 export interface WriteReportInput {
@@ -121,7 +121,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   }
 
   // Exports (CSV now, Parquet through pyarrow).
-  const tables: ExportTable[] = [runRows(studyId, scored, replicates, reproduced), labelRows(studyId, [...study.runs, ...study.replicates]), scoreRows(studyId, scored, reproduced), trajectoryRows(studyId, trajItems)];
+  const tables: ExportTable[] = [runRows(studyId, scored, replicates, reproduced, (s) => runReplyProvenance(studyDir, s.run.record?.stages ?? [])), labelRows(studyId, [...study.runs, ...study.replicates]), scoreRows(studyId, scored, reproduced), trajectoryRows(studyId, trajItems)];
   if (study.mutation !== null) tables.push(mutationRows(studyId, study.mutation));
   // An export of an earlier report whose input is gone now (mutation.json removed) must not linger.
   else for (const f of ['mutation.csv', 'mutation.parquet']) fs.rmSync(path.join(reportDir, f), { force: true });
