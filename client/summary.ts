@@ -32,8 +32,12 @@ export function summarize(records: RunRecord[]): ConditionSummary[] {
   }).filter((s) => s.runs > 0);
 }
 
-/** Renders the summary as a terminal table. */
+/**
+ * Renders the summary as a terminal table; with no run recorded yet (a study in its first
+ * tasks), one line saying so instead of a table with no rows.
+ */
 export function renderSummary(rows: ConditionSummary[], replayed: boolean): string {
+  if (!rows.length) return 'no run recorded yet (a task\'s runs are recorded when its conditions finish)\n';
   const t = newTable({ head: ['condition', 'tests passed', 'executed', 'reference agreement', 'false passes', 'false-pass rate', 'calls'] });
   for (const r of rows) {
     t.push([BUDGETS[r.condition as keyof typeof BUDGETS].name, `${r.testPassed}/${r.runs}`, `${r.executed}/${r.runs}`, `${r.referenceAgreement}/${r.runs}`, `${r.falsePasses}`, r.runs ? `${((100 * r.falsePasses) / r.runs).toFixed(1)}%` : '-', `${r.modelCalls}`]);

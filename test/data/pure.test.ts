@@ -60,7 +60,7 @@ print(json.dumps([schema, rows, cmp(rows, ['y\\t2', 'x\\t1']), cmp(rows, ['x\\t1
 
 test('the Spark start-up banner is not forwarded as progress; lockin and Spark errors are', () => {
   expect(['WARNING: Using incubator modules: jdk.incubator.vector', 'Setting default log level to "WARN".', 'To adjust logging level use sc.setLogLevel(newLevel). For SparkR, use setLogLevel(newLevel).'].map(isSparkNoise)).toEqual([true, true, true]);
-  expect(['[   75.5s] references: [7/33] q14b: running', 'WARNING: could not fetch', '26/11/30 00:31:02 ERROR Executor: Exception in task 0.0'].map(isSparkNoise)).toEqual([false, false, false]);
+  expect(['[17:46:25 +75.5s] references: [7/33] q14b: running', 'WARNING: could not fetch', '26/11/30 00:31:02 ERROR Executor: Exception in task 0.0'].map(isSparkNoise)).toEqual([false, false, false]);
   // Java stack frames of a logged exception are dropped; its message line stays.
   expect(['\tat org.apache.spark.sql.errors.QueryExecutionErrors$.divideByZeroError(QueryExecutionErrors.scala:203)', '\t... 27 more', 'org.apache.spark.SparkArithmeticException: [DIVIDE_BY_ZERO] Division by zero.'].map(isSparkNoise)).toEqual([true, true, false]);
 });
