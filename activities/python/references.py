@@ -160,7 +160,9 @@ def build(scale, settings, ids, db_dir, refs_dir, jar) -> dict:
                 variants.pop(vid, None)
                 failed_before[vid] = {"textSha256": text_sha256(texts[vid]), "error": message}
                 write_json(index_path, index)
-                progress(f"references: [{i}/{len(ids)}] {vid}: FAILED {message}")
+                progress(f"references: [{i}/{len(ids)}] {vid}: FAILED {message} "
+                         "(any Spark ERROR lines just above are this failure; the query is left out "
+                         "of studies on this database and the other references are still built)")
                 continue
             rec["textSha256"] = text_sha256(texts[vid])
             variants[vid] = rec
