@@ -419,11 +419,27 @@ export function ownedTempDir(prefix: string): string {
   return dir;
 }
 
+/**
+ * Removes the partial files an earlier run for the same destination left behind when its host
+ * process was killed before acceptOutputs (`.<name>.<12 hex>.partial` beside `dest`). A run
+ * still writing one of them (a superseded attempt on another worker) then has its output refused
+ * as "moved or replaced", which is right: its retry is this run.
+ */
+function removeStalePartials(dest: string): void {
+  const dir = path.dirname(dest);
+  if (!fs.existsSync(dir)) return;
+  const prefix = `.${path.basename(dest)}.`;
+  for (const f of fs.readdirSync(dir)) {
+    if (f.startsWith(prefix) && /^[0-9a-f]{12}\.partial$/.test(f.slice(prefix.length))) fs.rmSync(path.join(dir, f), { force: true });
+  }
+}
+
 /** Creates the output files (O_CREAT|O_EXCL|O_NOFOLLOW next to their destination) and returns their descriptors. */
 function openOutputs(outputs: Record<string, string>, owner: number): { name: string; dest: string; partial: string; fd: number }[] {
   const opened: { name: string; dest: string; partial: string; fd: number }[] = [];
   const { O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants;
   for (const [name, dest] of Object.entries(outputs)) {
+    removeStalePartials(dest);
     const partial = path.join(path.dirname(dest), `.${path.basename(dest)}.${crypto.randomBytes(6).toString('hex')}.partial`);
     fs.mkdirSync(path.dirname(dest), { recursive: true });
     const fd = fs.openSync(partial, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);

@@ -118,6 +118,19 @@ test('an output replaced by a symlink or hard-linked elsewhere is refused; the v
   }
 });
 
+test('partial files a killed run left beside an output are removed by the next run; other files stay', async () => {
+  const out = path.join(work, 'out-stale');
+  fs.mkdirSync(out);
+  const stale = path.join(out, '.junit.xml.0123456789ab.partial');
+  fs.writeFileSync(stale, '');
+  fs.writeFileSync(path.join(out, '.junit.xml.keep.partial'), 'not ours');
+  fs.writeFileSync(path.join(out, '.other.xml.0123456789ab.partial'), '');
+  const code = 'import os, sys; os.write(int(sys.argv[1]), b"ok")';
+  const run = await py(code, { outputs: { junit: path.join(out, 'junit.xml') }, command: (_at, fds) => [venvPython(), '-c', code, String(fds.junit)] });
+  expect(run.outputs).toEqual({ junit: { file: path.join(out, 'junit.xml'), bytes: 2 } });
+  expect(fs.readdirSync(out).sort()).toEqual(['.junit.xml.keep.partial', '.other.xml.0123456789ab.partial', 'junit.xml']);
+});
+
 test('replaceFile replaces a planted symlink instead of writing through it', () => {
   const victim = path.join(work, 'VICTIM2.txt');
   fs.writeFileSync(victim, 'precious');
