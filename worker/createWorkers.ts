@@ -19,6 +19,7 @@ import { gatewayConfig } from '../activities/model/config';
 import { cleanStaleSandboxFolders } from '../activities/execution/sandbox';
 import { stopAllSlots } from '../activities/execution/slots';
 import { MODEL_QUEUES, QUEUES } from '../protocol/queues';
+import { ALL_QUEUES } from './queueSelection';
 
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
 let runtimeInstalled = false;
@@ -54,6 +55,8 @@ export interface WorkerSetOptions {
   activityOverrides?: Record<string, (...args: any[]) => Promise<unknown>>;
   /** Task queue prefix (tests use a unique one per test). */
   queuePrefix?: string;
+  /** The queues to serve (full names, worker/queueSelection.ts); default every queue. */
+  queues?: readonly string[];
 }
 
 /** Error names that are permanent: retrying cannot help (bad input, leaks, budget, protocol). */
@@ -86,39 +89,40 @@ export function wrapActivity(fn: ActivityFn): ActivityFn {
 
 /**
  * Creates the workers (not yet running): the default queue (workflows), one per model queue, and
- * the Spark queue, in that order; first removes sandbox temp folders a killed worker left behind.
+ * the Spark queue, in that order, or those of them `opts.queues` names; first removes sandbox
+ * temp folders a killed worker left behind.
  */
 export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
   installQuietRuntime();
   cleanStaleSandboxFolders();
   const raw: Record<string, unknown> = { ...ACTIVITIES, ...(opts.activityOverrides ?? {}) };
   const acts = Object.fromEntries(Object.entries(raw).filter(([, f]) => typeof f === 'function').map(([k, f]) => [k, wrapActivity(f as ActivityFn)]));
-  const bundle = await workflowBundle();
   const prefix = opts.queuePrefix ?? '';
   const cores = os.cpus().length;
   const common = { connection: opts.connection, namespace: opts.namespace, activities: acts };
   const queueRpm = gatewayConfig().queueRpm;
-  return Promise.all([
-    Worker.create({
+  const serve = new Set(opts.queues ?? ALL_QUEUES);
+  const make: [string, () => Promise<Worker>][] = [
+    [QUEUES.default, async () => Worker.create({
       ...common,
       taskQueue: prefix + QUEUES.default,
-      workflowBundle: bundle,
+      workflowBundle: await workflowBundle(),
       maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_DEFAULT_CONCURRENCY ?? 8),
-    }),
-    ...MODEL_QUEUES.map((queue) =>
+    })],
+    ...MODEL_QUEUES.map((queue): [string, () => Promise<Worker>] => [queue, () =>
       Worker.create({
         ...common,
         taskQueue: prefix + queue,
         maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_MODEL_CONCURRENCY ?? 4),
         ...(queueRpm > 0 ? { maxTaskQueueActivitiesPerSecond: queueRpm / 60 } : {}),
-      }),
-    ),
-    Worker.create({
+      })]),
+    [QUEUES.spark, () => Worker.create({
       ...common,
       taskQueue: prefix + QUEUES.spark,
       maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_SPARK_CONCURRENCY ?? Math.max(1, cores)),
-    }),
-  ]);
+    })],
+  ];
+  return Promise.all(make.filter(([q]) => serve.has(q)).map(([, create]) => create()));
 }
 
 /** Runs the workers until `fn` settles, then shuts them down. */
