@@ -96,37 +96,60 @@ export const CONSTRUCTS = [
   'stddev', 'interval-arithmetic', 'cast', 'substr', 'coalesce', 'rank', 'between', 'like',
 ] as const;
 
+/** One criterion's result for one variant: pass or fail, and the evidence (the text screen's finding or the run). */
+export const CriterionResult = z.object({ result: z.enum(['pass', 'fail']), evidence: z.string().min(1) }).strict();
+export type CriterionResult = z.infer<typeof CriterionResult>;
+
 export const EligibilityEntry = z
   .object({
     id: z.string().regex(/^q\d+[ab]?$/),
+    /** The screen's verdict: eligible iff every criterion of `screen` passes. */
     verdict: z.enum(['eligible', 'excluded']),
-    /** The criterion that decided the verdict; for eligible variants, the one checked last (iii). */
-    criterion: z.enum(CRITERIA),
-    /** Why, criterion by criterion (an excluded variant: the findings of screenQueryText). */
-    reason: z.string().min(1),
-    /** Criterion (ii): what running the text unchanged on Spark 4.1.2 gave. */
-    ran: z.string().min(1),
+    /** The screen, criterion by criterion (i) and (iii) from screenQueryText, (ii) from executing the text unchanged. */
+    screen: z.object({ 'i-stateless-solve': CriterionResult, 'ii-runs-unmodified': CriterionResult, 'iii-dataframe-api': CriterionResult }).strict(),
     constructs: z.array(z.enum(CONSTRUCTS)),
     role: z.enum(['study', 'extra-reference', 'none']),
     /** Whether the paper names this variant (PAPER_NAMED_TASKS, PAPER_NAMED_REFERENCES). */
     named_by_paper: z.boolean(),
+    /** study-task for the 30 study tasks; every other variant is excluded from the study, with `exclusion`. */
+    study_status: z.enum(['study-task', 'excluded']),
     /** For a used variant (role study or extra-reference): who chose it (the paper by naming it, or the project) and how. */
     selection: z.object({ by: z.enum(['paper', 'project']), how: z.string().min(1) }).strict().optional(),
+    /** For an excluded variant: who excluded it (the screen on a failed criterion, the paper, or the project's choice) and why. */
+    exclusion: z.object({ by: z.enum(['screen', 'paper', 'project']), reason: z.string().min(1) }).strict().optional(),
   })
   .strict()
   .superRefine((e, ctx) => {
+    const passes = CRITERIA.every((c) => e.screen[c].result === 'pass');
+    if ((e.verdict === 'eligible') !== passes)
+      ctx.addIssue({ code: 'custom', path: ['verdict'], message: `${e.id} is ${e.verdict} but ${passes ? 'passes every criterion' : 'fails a criterion'} of screen` });
     if (e.role !== 'none' && e.verdict !== 'eligible')
       ctx.addIssue({ code: 'custom', path: ['verdict'], message: `${e.id} has role ${e.role} but is not eligible` });
     if ((e.role !== 'none') !== (e.selection !== undefined))
       ctx.addIssue({ code: 'custom', path: ['selection'], message: e.role === 'none' ? `${e.id} is not used (role none): no selection` : `${e.id} has role ${e.role}: say who chose it and how` });
+    if ((e.study_status === 'study-task') !== (e.role === 'study'))
+      ctx.addIssue({ code: 'custom', path: ['study_status'], message: `${e.id} has role ${e.role}: study_status ${e.role === 'study' ? 'study-task' : 'excluded'}` });
+    if ((e.study_status === 'excluded') !== (e.exclusion !== undefined))
+      ctx.addIssue({ code: 'custom', path: ['exclusion'], message: e.study_status === 'excluded' ? `${e.id} is excluded: say who excluded it and why` : `${e.id} is a study task: no exclusion` });
+    if (e.exclusion && (e.exclusion.by === 'screen') !== (e.verdict === 'excluded'))
+      ctx.addIssue({ code: 'custom', path: ['exclusion', 'by'], message: e.verdict === 'excluded' ? `${e.id} fails the screen: excluded by screen` : `${e.id} passes the screen: not excluded by it` });
   });
 export type EligibilityEntry = z.infer<typeof EligibilityEntry>;
 
-export const EligibilityFile = z.object({
-  source: z.string().min(1),
-  note: z.string().optional(),
-  variants: z.array(EligibilityEntry).length(103),
-});
+export const EligibilityFile = z
+  .object({
+    source: z.string().min(1),
+    /** The paper's counts on its 4.0 texts (§II: "Thirty qualified and 73 were excluded"); they sum to 103. */
+    paper_eligible_count: z.literal(30),
+    paper_excluded_count: z.literal(73),
+    /** How many variants the screen excludes on these texts (checked against the verdicts). */
+    screen_excluded_count: z.number().int().min(0),
+    note: z.string().min(1),
+    /** How the project chose its study tasks the paper does not name (what is recorded, and that the choice was its own). */
+    selection_rule: z.string().min(1),
+    variants: z.array(EligibilityEntry).length(103),
+  })
+  .strict();
 export type EligibilityFile = z.infer<typeof EligibilityFile>;
 
 /** Path of tasks/eligibility.yaml. */
@@ -139,7 +162,8 @@ export function eligibilityPath(root: string = tasksRoot()): string {
  * order; role study iff the id is one of the 30 STUDY_TASKS; extra-reference iff one of the
  * three extra references (q23b, q54, q85); named_by_paper iff the paper names it, and a used
  * variant's selection is by the paper iff the paper names it (the paper is credited with no
- * task it does not name).
+ * task it does not name); an extra reference is excluded by the paper, an unused eligible variant by
+ * the project; screen_excluded_count is the number of verdicts `excluded`.
  * Returns: problems naming the file and field.
  */
 export function checkEligibility(file: string, e: EligibilityFile): TaskProblem[] {
@@ -155,7 +179,11 @@ export function checkEligibility(file: string, e: EligibilityFile): TaskProblem[
     if (v.named_by_paper !== named) out.push({ file, field: `variants[${i}].named_by_paper`, message: `${v.id}: the paper ${named ? 'names' : 'does not name'} it` });
     if (v.selection && (v.selection.by === 'paper') !== named)
       out.push({ file, field: `variants[${i}].selection.by`, message: `${v.id}: ${named ? 'named by the paper' : 'not named by the paper: chosen by the project'}` });
+    const by = v.verdict === 'excluded' ? 'screen' : v.role === 'extra-reference' ? 'paper' : v.role === 'none' ? 'project' : undefined;
+    if (v.exclusion && by && v.exclusion.by !== by) out.push({ file, field: `variants[${i}].exclusion.by`, message: `${v.id}: excluded by ${by}` });
   });
+  const screened = e.variants.filter((v) => v.verdict === 'excluded').length;
+  if (e.screen_excluded_count !== screened) out.push({ file, field: 'screen_excluded_count', message: `is ${e.screen_excluded_count}, but ${screened} verdict(s) are excluded` });
   return out;
 }
 

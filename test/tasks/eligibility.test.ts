@@ -2,7 +2,7 @@
  * Eligibility as a screen (docs/protocol.md §1): the paper's criteria applied to every text, and
  * the record of which used variants the paper names and which the project chose.
  */
-import { checkEligibility, loadEligibility, PAPER_NAMED_REFERENCES, PAPER_NAMED_TASKS, screenQueryText, sqlStatements, ALL_VARIANTS } from '../../activities/tasks/eligibility';
+import { checkEligibility, loadEligibility, PAPER_NAMED_REFERENCES, PAPER_NAMED_TASKS, screenQueryText, sqlStatements, ALL_VARIANTS, EligibilityFile, type ScreenFinding } from '../../activities/tasks/eligibility';
 import { readQueryTexts } from '../../activities/tasks/queryTexts';
 import { STUDY_TASKS } from '../../activities/tasks/schema';
 
@@ -22,16 +22,21 @@ test('the screen excludes the forms the paper names and the other failures of (i
   expect(screenQueryText("select pivot_key from t where c = 'pivot (x)'")).toEqual([]);
 });
 
-test('tasks/eligibility.yaml: every verdict is the screen of its v1.4 text (read at run time); no variant is excluded', async () => {
+test('tasks/eligibility.yaml: every criterion (i) and (iii) and every verdict is the screen of its v1.4 text (read at run time); no variant is excluded', async () => {
   const { value, problems } = loadEligibility();
   expect(problems).toEqual([]);
   const texts = await readQueryTexts(ALL_VARIANTS);
+  const result = (f: ScreenFinding[], c: string) => (f.some((x) => x.criterion === c) ? 'fail' : 'pass');
   const screened = value!.variants.map((v) => {
     const f = screenQueryText(texts[v.id]);
-    return { id: v.id, verdict: f.length ? 'excluded' : 'eligible', statements: sqlStatements(texts[v.id]).length };
+    return { id: v.id, verdict: f.length ? 'excluded' : 'eligible', i: result(f, 'i-stateless-solve'), iii: result(f, 'iii-dataframe-api'), statements: sqlStatements(texts[v.id]).length };
   });
-  expect(value!.variants.map((v) => ({ id: v.id, verdict: v.verdict, statements: 1 }))).toEqual(screened);
+  const recorded = value!.variants.map((v) => ({ id: v.id, verdict: v.verdict, i: v.screen['i-stateless-solve'].result, iii: v.screen['iii-dataframe-api'].result, statements: 1 }));
+  expect(recorded).toEqual(screened);
   expect(value!.variants.filter((v) => v.verdict === 'excluded')).toEqual([]);
+  // criterion (ii) is evidence from a run: every variant ran unmodified (q12 fails at sf0.01 on a division by zero and runs at SF=1)
+  expect(value!.variants.filter((v) => v.screen['ii-runs-unmodified'].result !== 'pass')).toEqual([]);
+  expect(value!.variants.filter((v) => !/^executes unmodified at sf0\.01 \(\d+ rows\)$/.test(v.screen['ii-runs-unmodified'].evidence)).map((v) => v.id)).toEqual(['q12']);
 });
 
 test('tasks/eligibility.yaml separates the 15 tasks the paper names from the 15 the project chose, and credits the paper with no other', () => {
@@ -49,5 +54,45 @@ test('tasks/eligibility.yaml separates the 15 tasks the paper names from the 15 
   expect(checkEligibility('tasks/eligibility.yaml', planted)).toEqual([
     { file: 'tasks/eligibility.yaml', field: `variants[${q1}].named_by_paper`, message: 'q1: the paper does not name it' },
     { file: 'tasks/eligibility.yaml', field: `variants[${q1}].selection.by`, message: 'q1: not named by the paper: chosen by the project' },
+  ]);
+});
+
+test('tasks/eligibility.yaml: 30 study tasks and 73 excluded, none by the screen: 3 extra references by the paper, 70 by the project', () => {
+  const { value } = loadEligibility();
+  const e = value!;
+  const v = e.variants;
+  expect([e.paper_eligible_count, e.paper_excluded_count, e.screen_excluded_count]).toEqual([30, 73, 0]);
+  const count = (f: (x: (typeof v)[number]) => boolean) => v.filter(f).length;
+  expect(count((x) => x.study_status === 'study-task')).toBe(30);
+  expect(count((x) => x.study_status === 'study-task' && x.named_by_paper)).toBe(15);
+  expect(count((x) => x.study_status === 'excluded')).toBe(73);
+  expect(count((x) => x.exclusion?.by === 'screen')).toBe(0);
+  expect(v.filter((x) => x.exclusion?.by === 'paper').map((x) => x.id)).toEqual(['q23b', 'q54', 'q85']);
+  expect(count((x) => x.exclusion?.by === 'project' && x.role === 'none' && !x.named_by_paper)).toBe(70);
+  // the selection rule names the project's 15 in order
+  expect(e.selection_rule).toContain(STUDY_TASKS.filter((q) => !(PAPER_NAMED_TASKS as readonly string[]).includes(q)).join(' '));
+});
+
+test('eligibility.yaml rules: verdict follows the criteria, exclusions say who, the screen count is the verdicts', () => {
+  const { value } = loadEligibility();
+  const e = value!;
+  const q54 = e.variants.findIndex((x) => x.id === 'q54');
+  const q8 = e.variants.findIndex((x) => x.id === 'q8');
+  const swapped = { ...e, screen_excluded_count: 1, variants: e.variants.map((x, i) => (i === q54 ? { ...x, exclusion: { by: 'project' as const, reason: 'r' } } : x)) };
+  expect(checkEligibility('tasks/eligibility.yaml', swapped)).toEqual([
+    { file: 'tasks/eligibility.yaml', field: `variants[${q54}].exclusion.by`, message: 'q54: excluded by paper' },
+    { file: 'tasks/eligibility.yaml', field: 'screen_excluded_count', message: 'is 1, but 0 verdict(s) are excluded' },
+  ]);
+  // an eligible verdict with a failed criterion, and a study-task status on an unused variant, fail the schema
+  const bad = {
+    ...e,
+    variants: e.variants.map((x, i) => (i === q8 ? { ...x, screen: { ...x.screen, 'i-stateless-solve': { result: 'fail', evidence: '2 statements' } }, study_status: 'study-task' } : x)),
+  };
+  const r = EligibilityFile.safeParse(bad);
+  expect(r.success).toBe(false);
+  expect(r.error!.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+    [`variants.${q8}.verdict`, 'q8 is eligible but fails a criterion of screen'],
+    [`variants.${q8}.study_status`, 'q8 has role none: study_status excluded'],
+    [`variants.${q8}.exclusion`, 'q8 is a study task: no exclusion'],
   ]);
 });
