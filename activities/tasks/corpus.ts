@@ -19,7 +19,7 @@ import {
   type SqlFragmentKind,
 } from './check';
 import YAML from 'yaml';
-import { loadEligibility } from './eligibility';
+import { eligibilitySummary, loadEligibility } from './eligibility';
 import { readTaskForms } from './executable';
 import { displayPath, listTaskIds, loadTaskFolder, TaskLoadError, type LoadedTask, type TaskProblem } from './load';
 import { readQueryTexts } from './queryTexts';
@@ -42,7 +42,8 @@ export interface TaskCheckResult {
 export interface CorpusCheckReport {
   scale: number;
   tasks: TaskCheckResult[];
-  eligibility: { checked: boolean; entries: number; problems: TaskProblem[] };
+  /** summary: eligibilitySummary of the file when it loads. */
+  eligibility: { checked: boolean; entries: number; problems: TaskProblem[]; summary?: string };
   totals: {
     tasks: number;
     ok: number;
@@ -195,7 +196,7 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
   return {
     scale: opts.scale,
     tasks: results,
-    eligibility: { checked: true, entries: elig.value?.variants.length ?? 0, problems: elig.problems },
+    eligibility: { checked: true, entries: elig.value?.variants.length ?? 0, problems: elig.problems, summary: elig.value ? eligibilitySummary(elig.value) : undefined },
     totals,
     notes,
   };

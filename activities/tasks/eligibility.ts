@@ -188,6 +188,18 @@ export function checkEligibility(file: string, e: EligibilityFile): TaskProblem[
 }
 
 /**
+ * One line on what eligibility.yaml says: how many variants are study tasks and who excluded the
+ * others (the screen, the paper, the project). Pure. Input: a validated file.
+ * Output: e.g. "103 variants: 30 study tasks (15 named by the paper), 73 excluded: 0 by the screen, 3 by the paper, 70 by the project".
+ */
+export function eligibilitySummary(e: EligibilityFile): string {
+  const v = e.variants;
+  const study = v.filter((x) => x.study_status === 'study-task');
+  const by = (b: string) => v.filter((x) => x.exclusion?.by === b).length;
+  return `${v.length} variants: ${study.length} study tasks (${study.filter((x) => x.named_by_paper).length} named by the paper), ${v.length - study.length} excluded: ${by('screen')} by the screen, ${by('paper')} by the paper, ${by('project')} by the project`;
+}
+
+/**
  * Loads and validates tasks/eligibility.yaml.
  * Returns: {value, problems}; problems name the file, field and problem; value is undefined when
  * the file is missing or does not parse.

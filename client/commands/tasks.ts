@@ -47,7 +47,7 @@ export function define(cmd: Command): void {
         }
       }
       const e = rep.eligibility;
-      if (e.problems.length === 0) console.log(`eligibility.yaml: OK (${e.entries} variants)`);
+      if (e.problems.length === 0) console.log(`eligibility.yaml: OK (${e.summary ?? `${e.entries} variants`})`);
       else {
         console.log(`eligibility.yaml: ${e.problems.length} problem(s)`);
         for (const p of e.problems.slice(0, 40)) console.log(`  ${formatProblem(p)}`);

@@ -2,7 +2,7 @@
  * Eligibility as a screen (docs/protocol.md §1): the paper's criteria applied to every text, and
  * the record of which used variants the paper names and which the project chose.
  */
-import { checkEligibility, loadEligibility, PAPER_NAMED_REFERENCES, PAPER_NAMED_TASKS, screenQueryText, sqlStatements, ALL_VARIANTS, EligibilityFile, type ScreenFinding } from '../../activities/tasks/eligibility';
+import { checkEligibility, loadEligibility, PAPER_NAMED_REFERENCES, PAPER_NAMED_TASKS, screenQueryText, sqlStatements, ALL_VARIANTS, EligibilityFile, eligibilitySummary, type ScreenFinding } from '../../activities/tasks/eligibility';
 import { readQueryTexts } from '../../activities/tasks/queryTexts';
 import { STUDY_TASKS } from '../../activities/tasks/schema';
 
@@ -69,6 +69,7 @@ test('tasks/eligibility.yaml: 30 study tasks and 73 excluded, none by the screen
   expect(count((x) => x.exclusion?.by === 'screen')).toBe(0);
   expect(v.filter((x) => x.exclusion?.by === 'paper').map((x) => x.id)).toEqual(['q23b', 'q54', 'q85']);
   expect(count((x) => x.exclusion?.by === 'project' && x.role === 'none' && !x.named_by_paper)).toBe(70);
+  expect(eligibilitySummary(e)).toBe('103 variants: 30 study tasks (15 named by the paper), 73 excluded: 0 by the screen, 3 by the paper, 70 by the project');
   // the selection rule names the project's 15 in order
   expect(e.selection_rule).toContain(STUDY_TASKS.filter((q) => !(PAPER_NAMED_TASKS as readonly string[]).includes(q)).join(' '));
 });
