@@ -3,6 +3,9 @@
  * the record of which used variants the paper names and which the project chose.
  */
 import { checkEligibility, loadEligibility, PAPER_NAMED_REFERENCES, PAPER_NAMED_TASKS, screenQueryText, sqlStatements, ALL_VARIANTS, EligibilityFile, eligibilitySummary, type ScreenFinding } from '../../activities/tasks/eligibility';
+import * as fs from 'fs';
+import * as path from 'path';
+import { ensureTestDatabase } from '../support/database';
 import { readQueryTexts } from '../../activities/tasks/queryTexts';
 import { STUDY_TASKS } from '../../activities/tasks/schema';
 
@@ -97,3 +100,15 @@ test('eligibility.yaml rules: verdict follows the criteria, exclusions say who, 
     [`variants.${q8}.exclusion`, 'q8 is a study task: no exclusion'],
   ]);
 });
+
+test('criterion (ii) evidence agrees with the built references: the recorded row count of every reference that ran at sf0.01, and q12 the one that raised', async () => {
+  const db = await ensureTestDatabase(0.01);
+  const refs = JSON.parse(fs.readFileSync(path.join(db.referencesDir, 'references.json'), 'utf8')) as { variants: Record<string, { rows: number }> };
+  const { value } = loadEligibility();
+  const byId = new Map(value!.variants.map((v) => [v.id, v.screen['ii-runs-unmodified'].evidence]));
+  const recorded = Object.keys(refs.variants).sort().map((id) => [id, Number(/\((\d+) rows\)$/.exec(byId.get(id)!)?.[1])]);
+  expect(recorded).toEqual(Object.keys(refs.variants).sort().map((id) => [id, refs.variants[id].rows]));
+  expect(recorded).toHaveLength(32);
+  expect(db.failed.map((f) => f.id)).toEqual(['q12']);
+  expect(byId.get('q12')).toMatch(/DIVIDE_BY_ZERO/);
+}, 45 * 60_000);
