@@ -75,13 +75,26 @@ export const BUDGETS: Record<ConditionId, ConditionSpec> = {
 };
 
 /**
- * The conditions a report shows, in Table I order: the paper's three always (a study from
- * before Contract-First keeps its tables), any other only when `present` (the conditions of a
- * study's records or rows) holds it. Pure.
+ * The conditions among `present` (the conditions of a table's rows or keys), in Table I
+ * (protocol) order; unknown names are dropped. Which conditions a study has is
+ * studyConditions' answer; the report's tables show the keys they are given. Pure.
  */
 export function reportedConditions(present: Iterable<string>): ConditionId[] {
   const have = new Set(present);
-  return CONDITIONS.filter((c) => (PAPER_CONDITIONS as readonly string[]).includes(c) || have.has(c));
+  return CONDITIONS.filter((c) => have.has(c));
+}
+
+/**
+ * The conditions a study's report shows, in Table I order: exactly the study's conditions,
+ * study.json `conditions` (the study input, written since the first study workflow), plus any
+ * condition a record holds that the manifest does not name (no run is hidden). A manifest
+ * without the field (a hand-built fixture) means the paper's three, plus the records' others.
+ * A declared condition without a record is still shown (its runs are reported as missing).
+ * Input: the manifest's `conditions` (undefined: not recorded) and the records' conditions.
+ * Source: docs/protocol.md §2 (four conditions; a study may run any subset). Pure.
+ */
+export function studyConditions(declared: readonly string[] | undefined, present: Iterable<string>): ConditionId[] {
+  return reportedConditions([...(declared ?? PAPER_CONDITIONS), ...present]);
 }
 
 /** The conditions that revise the snapshot, each compared with one-pass (Table IV, trajectories). */

@@ -87,7 +87,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   const restShown: Record<string, unknown> = { ...rest };
   if (restShown.inputs && typeof restShown.inputs === 'object') restShown.inputs = `${Object.keys(restShown.inputs as object).length} input files hashed (see study.json)`;
   out.push('', '**Settings** (study.json)', '', '```json', JSON.stringify({ settings: settings ?? null, ...restShown }, null, 2), '```', '');
-  out.push('## Table I. Conditions', '', T.tableI(Object.keys(a.primary.summary)), '');
+  out.push('## Table I. Conditions', '', T.tableI(study.conditions), '');
   out.push('## Table II. Evaluator controls', '', T.tableII(a.controls), '');
   out.push('## Table III. Primary outcomes per condition', '', `False-pass rate uses all assigned runs as denominator; the conditional false-pass proportion uses test-passing runs. Scores are condition means over all assigned tasks, from final labels (a missing run or a failed execution contributes zero code score). ${provenanceCaption(a.provenance)}`, '', T.tableIII(a.primary.summary), '');
   const maxSamples = Math.max(1, ...a.intervals.models.map((mi) => mi.samples));
@@ -105,14 +105,14 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     cacheReadTokens: r.record!.usage?.cacheReadTokens ?? 0,
     costUsd: r.record!.costUsd ?? 0,
   }));
-  out.push('**Robustness** (post-hoc; never changes the primary outcome)', '', T.tableRobustness(extras), '');
+  out.push('**Robustness** (post-hoc; never changes the primary outcome)', '', T.tableRobustness(extras, study.conditions), '');
   out.push(
     '**Key-aligned tolerance comparison per task** (robustness (a): rows aligned on the task\'s keys, repeated keys paired as multisets, non-doubles exact, doubles within atol = rtol ∈ {1e-8, 1e-6, 1e-5, 1e-4}; the paper ran it for q2, q13, q17, q35, q78; cells: primary verdict and the tightest agreeing tolerance)',
     '',
-    T.tableKeyedRobustness(extras, a.robustnessKeys, study.tasks),
+    T.tableKeyedRobustness(extras, a.robustnessKeys, study.tasks, study.conditions),
     '',
   );
-  out.push('**Model usage** (the paper recorded no token counts; the shared initial generation is counted in every condition that inherits it)', '', T.tableUsage(extras), '');
+  out.push('**Model usage** (the paper recorded no token counts; the shared initial generation is counted in every condition that inherits it)', '', T.tableUsage(extras, study.conditions), '');
   if (a.repeats) out.push(repeatsParagraph(a.repeats), '');
   out.push('## Table IV. Paired within-task changes (branch − inherited one-pass, percentage points)', '', 'Quartiles are Tukey hinges (medians of the lower and upper halves; for odd n the median belongs to both halves).', '', T.tableIV(a.primary.paired), '');
   const subsetList = a.sensitivity.map((s) => `- **${s.label}** (${s.tasks.length} tasks): ${s.rule}.`).concat(a.sensitivitySkipped.map((s) => `- not computed: ${s}.`));
@@ -148,9 +148,9 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
       T.formatAgreement(a.agreement),
       '',
     );
-  out.push('## Mutation scores of the frozen suites', '', MUTATION_NOTE, '', T.tableMutation(a.mutation), '');
+  out.push('## Mutation scores of the frozen suites', '', MUTATION_NOTE, '', T.tableMutation(a.mutation, study.conditions), '');
   if (a.mutation) out.push('![Figure 2. Mutation scores, task by condition (grey: invalid on gold; red frame: false pass)](figure2-mutation.svg)', '');
-  if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks), '', 'Mutants per operator (valid suites; killed/non-equivalent, the rest survived):', '', T.tableSurvivors(a.mutation), '');
+  if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks, study.conditions), '', 'Mutants per operator (valid suites; killed/non-equivalent, the rest survived):', '', T.tableSurvivors(a.mutation, study.conditions), '');
   const edits = study.runs.flatMap((r) => r.record?.deviations ?? []);
   const flips = edits.filter((d) => (d.flipped ?? []).length > 0 && !d.allowed).length;
   out.push(

@@ -1,9 +1,10 @@
 /**
  * Tables I–VII of the paper as Markdown, from the analyses of activities/scoring/analysis.ts.
  * Pure string builders. Percentages are printed with two decimals; x/n counts keep the
- * assigned-task denominator.
+ * assigned-task denominator. A per-condition table shows the conditions its keys hold, or the
+ * `shown` list it is given (the study's conditions, LoadedStudy.conditions), in Table I order.
  */
-import { BUDGETS, REVISION_BRANCHES, reportedConditions, type ConditionId } from '../../protocol/conditions';
+import { BUDGETS, PAPER_CONDITIONS, REVISION_BRANCHES, reportedConditions, type ConditionId } from '../../protocol/conditions';
 import type { ConditionSummary } from '../scoring/analysis';
 import type { PairedSummary, TaskScores, Trajectory } from '../scoring/scores';
 import { TRAJECTORIES } from '../scoring/scores';
@@ -33,8 +34,8 @@ export function pp(x: number): string {
 
 const NAME = (c: ConditionId) => BUDGETS[c].name;
 
-/** Table I: conditions, grounding, feedback, revision permissions and call budgets. */
-export function tableI(present: Iterable<string> = []): string {
+/** Table I: conditions, grounding, feedback, revision permissions and call budgets; one row per condition of `present` (default the paper's three), in Table I order. */
+export function tableI(present: Iterable<string> = PAPER_CONDITIONS): string {
   const perm = (c: ConditionId) => {
     const m = BUDGETS[c].mayRevise;
     const parts = [m.plan ? 'plan.md' : null, m.solution ? 'solution.py' : null, m.tests === 'yes' ? 'test_solution.py' : m.tests === 'fixtures-only' ? 'test_solution.py (syntax/import/fixture fixes only)' : null].filter(Boolean);
@@ -90,6 +91,7 @@ export function tableIV(paired: Partial<Record<ConditionId, Record<keyof TaskSco
       rows.push([NAME(b), label, s.n, pp(s.meanChange), `${s.improved}/${s.n}`, `${s.unchanged}/${s.n}`, `${s.decreased}/${s.n}`, pp(s.median), pp(s.lowerHinge), pp(s.upperHinge), pp(s.iqr)]);
     }
   }
+  if (rows.length === 0) return '_No revision branch paired with Frozen One-Pass in this study (it has no one-pass run or no revision branch)._';
   return mdTable(['Branch', 'Score', 'Paired tasks', 'Mean change (pp)', 'Improved', 'Unchanged', 'Decreased', 'Median (pp)', 'Lower hinge (pp)', 'Upper hinge (pp)', 'IQR (pp)'], rows);
 }
 
@@ -175,12 +177,12 @@ export function tableTrajectories(tab: Partial<Record<ConditionId, Record<Trajec
  * suites that fail gold are not counted), or "not run". Columns: suites, suites invalid on gold,
  * killed/non-equivalent mutants over valid suites, pooled score, mean per-suite score.
  */
-export function tableMutation(rows: MutationRow[] | null): string {
+export function tableMutation(rows: MutationRow[] | null, shown?: readonly ConditionId[]): string {
   if (!rows) return '_Mutation scores: not run (no mutation.json in the study folder)._';
   const agg = new Map(aggregateByCondition(rows).map((a) => [a.condition, a]));
   return mdTable(
     ['Condition', 'Suites', 'Suites invalid on gold', 'Mutants killed (valid suites)', 'Mutation score (pooled)', 'Mean per-suite score'],
-    reportedConditions(agg.keys()).map((c) => {
+    (shown ?? reportedConditions(agg.keys())).map((c) => {
       const a = agg.get(c);
       if (!a) return [NAME(c), 0, 0, '0/0', '—', '—'];
       return [NAME(c), a.suites, a.invalidSuites, `${a.killed}/${a.total}`, a.pooledScore === null ? '—' : pct(a.pooledScore), a.meanScore === null ? '—' : pct(a.meanScore)];
@@ -192,8 +194,8 @@ export function tableMutation(rows: MutationRow[] | null): string {
  * Per task: each condition's suite as "killed/total" (or "invalid" when it fails gold) and the
  * mutants dropped as equivalent. Rows in the given task order.
  */
-export function tableMutationPerSuite(rows: MutationRow[], tasks: string[]): string {
-  const shown = reportedConditions(rows.map((r) => r.condition));
+export function tableMutationPerSuite(rows: MutationRow[], tasks: string[], conditions?: readonly ConditionId[]): string {
+  const shown = conditions ?? reportedConditions(rows.map((r) => r.condition));
   const cell = (r: MutationRow | undefined) => (!r ? '—' : r.validOnGold === false ? 'invalid on gold' : `${r.killed}/${r.total}`);
   const body = tasks
     .filter((t) => rows.some((r) => r.task === t))
@@ -211,7 +213,7 @@ export function tableMutationPerSuite(rows: MutationRow[], tasks: string[]): str
  * where lock-in happens) can be read against the others. Falls back to the survivor counts when
  * mutation.json has no per-mutant rows. Pure.
  */
-export function tableSurvivors(rows: MutationRow[]): string {
+export function tableSurvivors(rows: MutationRow[], conditions?: readonly ConditionId[]): string {
   const withRows = rows.some((r) => Object.keys(r.byOperator).length > 0);
   if (withRows) {
     const ops = [...new Set(rows.flatMap((r) => Object.keys(r.byOperator)))].sort();
@@ -221,12 +223,12 @@ export function tableSurvivors(rows: MutationRow[]): string {
       const total = rs.reduce((a, r) => a + (r.byOperator[op]?.total ?? 0), 0);
       return total ? `${killed}/${total}` : '—';
     };
-    const conds = reportedConditions(rows.map((r) => r.condition));
+    const conds = conditions ?? reportedConditions(rows.map((r) => r.condition));
     return mdTable(['Operator', ...conds.map((c) => `${NAME(c)} (killed/non-equivalent)`)], ops.map((op) => [op, ...conds.map((c) => cell(c, op))]));
   }
   const ops = [...new Set(rows.flatMap((r) => Object.keys(r.survivorsByOperator)))].sort();
   if (ops.length === 0) return '_No surviving mutants recorded._';
-  const shown = reportedConditions(rows.map((r) => r.condition));
+  const shown = conditions ?? reportedConditions(rows.map((r) => r.condition));
   return mdTable(['Operator', ...shown.map(NAME)], ops.map((op) => [op, ...shown.map((c) => rows.filter((r) => r.condition === c).reduce((a, r) => a + (r.survivorsByOperator[op] ?? 0), 0))]));
 }
 
@@ -248,10 +250,10 @@ export interface RunExtras {
  * 1 positional alias normalization, 2 numeric cast to float64, 3 row sorting; "none" when no
  * level agrees; "—" when not computed) and key-aligned tolerance agreement.
  */
-export function tableRobustness(runs: RunExtras[]): string {
+export function tableRobustness(runs: RunExtras[], shown?: readonly ConditionId[]): string {
   return mdTable(
     ['Condition', 'Ladder level 0', 'Level 1', 'Level 2', 'Level 3', 'No level agrees', 'Ladder not computed', 'Tolerance comparison agrees (tightest tolerance: count)'],
-    reportedConditions(runs.map((r) => r.condition)).map((c) => {
+    (shown ?? reportedConditions(runs.map((r) => r.condition))).map((c) => {
       const rs = runs.filter((r) => r.condition === c);
       const lv = (n: number) => rs.filter((r) => r.ladderLevel === n).length;
       const tol = new Map<number, number>();
@@ -297,7 +299,7 @@ function tolText(t: number): string {
  * @param keys per task, its key columns ([] = one group)
  * @param tasks the study's task order
  */
-export function tableKeyedRobustness(runs: RunExtras[], keys: Record<string, string[]>, tasks: string[]): string {
+export function tableKeyedRobustness(runs: RunExtras[], keys: Record<string, string[]>, tasks: string[], shownConditions?: readonly ConditionId[]): string {
   const shown = tasks.filter((t) => keys[t] !== undefined || runs.some((r) => r.taskId === t && r.toleranceAgreement !== undefined));
   if (shown.length === 0) return '_No task of this study has recorded keys (tasks/<taskId>/evaluation.yaml)._';
   const cell = (r: RunExtras | undefined): string => {
@@ -308,15 +310,15 @@ export function tableKeyedRobustness(runs: RunExtras[], keys: Record<string, str
     return r.agree === true ? `agree (${tolText(r.toleranceAgreement)})` : `disagree → ${tolText(r.toleranceAgreement)}`;
   };
   const keyText = (t: string) => (keys[t] === undefined ? '(not recorded now)' : keys[t].length ? keys[t].join(', ') : '(none: one group)');
-  const conds = reportedConditions(runs.map((r) => r.condition));
+  const conds = shownConditions ?? reportedConditions(runs.map((r) => r.condition));
   return mdTable(['Task', 'Keys', ...conds.map(NAME)], shown.map((t) => [t, keyText(t), ...conds.map((c) => cell(runs.find((r) => r.taskId === t && r.condition === c)))]));
 }
 
 /** Model usage per condition: calls are in Table III; tokens and cost summed over the condition's runs. */
-export function tableUsage(runs: RunExtras[]): string {
+export function tableUsage(runs: RunExtras[], shown?: readonly ConditionId[]): string {
   return mdTable(
     ['Condition', 'Input tokens', 'Output tokens', 'Cache-read tokens', 'Cost (USD)'],
-    reportedConditions(runs.map((r) => r.condition)).map((c) => {
+    (shown ?? reportedConditions(runs.map((r) => r.condition))).map((c) => {
       const rs = runs.filter((r) => r.condition === c);
       const sum = (f: (r: RunExtras) => number) => rs.reduce((a, r) => a + f(r), 0);
       return [NAME(c), sum((r) => r.inputTokens), sum((r) => r.outputTokens), sum((r) => r.cacheReadTokens), sum((r) => r.costUsd).toFixed(4)];

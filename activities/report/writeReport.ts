@@ -16,7 +16,7 @@ import { runPythonJson } from '../common/python';
 import { LabellerAccuracyFileSchema, type LabellerAccuracyFile } from '../../protocol/sideFiles';
 import { InputError } from '../common/errors';
 import { agreementRows, readRaters } from '../scoring/raters';
-import { BUDGETS, REVISION_BRANCHES, reportedConditions, type ConditionId } from '../../protocol/conditions';
+import { BUDGETS, REVISION_BRANCHES, type ConditionId } from '../../protocol/conditions';
 import { loadStudy, type LoadedStudy } from '../scoring/study';
 import { scoreRun, summarizeCondition, pairedForBranch, mechanismsFor, trajectoriesFor, highScoreWithoutAgreement, runsOf, type ScoredRun, type ConditionSummary } from '../scoring/analysis';
 import { failureCategories, restrictTasks, tabulateTrajectories } from '../scoring/scores';
@@ -49,21 +49,23 @@ export interface WriteReportResult {
   summary: Record<ConditionId, ConditionSummary>;
 }
 
-/** The conditions the report shows (the paper's three, and Contract-First when it has runs). */
-const shownOf = (scored: ScoredRun[]) => reportedConditions(scored.map((s) => s.run.condition));
-/** The revision branches among them, each compared with one-pass. */
-const branchesOf = (scored: ScoredRun[]) => REVISION_BRANCHES.filter((b) => shownOf(scored).includes(b));
+/** The revision branches among the shown conditions, each compared with one-pass (none when the study has no one-pass run to pair with). */
+const branchesOf = (shown: readonly ConditionId[]) => (shown.includes('one-pass') ? REVISION_BRANCHES.filter((b) => shown.includes(b)) : []);
 
 /** A value per shown condition (the keys say which conditions the tables show). */
-function perCondition<V>(scored: ScoredRun[], f: (c: ConditionId) => V): Record<ConditionId, V> {
-  return Object.fromEntries(shownOf(scored).map((c) => [c, f(c)])) as Record<ConditionId, V>;
+function perCondition<V>(shown: readonly ConditionId[], f: (c: ConditionId) => V): Record<ConditionId, V> {
+  return Object.fromEntries(shown.map((c) => [c, f(c)])) as Record<ConditionId, V>;
 }
 
-/** Table III and Table IV numbers over one task list. */
-export function analyse(scored: ScoredRun[], tasks: string[]) {
+/**
+ * Table III and Table IV numbers over one task list, for exactly the `shown` conditions (the
+ * study's, LoadedStudy.conditions, in Table I order): a summary per condition and the paired
+ * changes of each shown revision branch against one-pass. Pure.
+ */
+export function analyse(scored: ScoredRun[], tasks: string[], shown: readonly ConditionId[]) {
   return {
-    summary: perCondition(scored, (c) => summarizeCondition(scored, c, tasks)),
-    paired: Object.fromEntries(branchesOf(scored).map((b) => [b, pairedForBranch(scored, b, tasks)])) as Partial<Record<ConditionId, ReturnType<typeof pairedForBranch>>>,
+    summary: perCondition(shown, (c) => summarizeCondition(scored, c, tasks)),
+    paired: Object.fromEntries(branchesOf(shown).map((b) => [b, pairedForBranch(scored, b, tasks)])) as Partial<Record<ConditionId, ReturnType<typeof pairedForBranch>>>,
   };
 }
 
@@ -84,7 +86,8 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   const scored = study.runs.map(scoreRun);
   const replicates = study.replicates.map(scoreRun);
 
-  const primary = analyse(scored, tasks);
+  const shown = study.conditions;
+  const primary = analyse(scored, tasks, shown);
   const controls = study.controls === null ? null : parseControls(study.controls, path.join(studyDir, 'controls.json'));
   const reproduce = study.reproduce === null ? null : parseReproduce(study.reproduce, path.join(studyDir, 'reproduce.json'));
   const mutation = study.mutation === null ? null : parseMutation(study.mutation, path.join(studyDir, 'mutation.json'));
@@ -104,14 +107,14 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
       continue;
     }
     const ts = restrictTasks(tasks, { exclude, reproduced: s.reproducedOnly ? rep : null });
-    sensitivity.push({ label: s.name, rule: s.rule, tasks: ts, ...analyse(scored, ts) });
+    sensitivity.push({ label: s.name, rule: s.rule, tasks: ts, ...analyse(scored, ts, shown) });
   }
 
-  const cats = perCondition(scored, (c) => failureCategories(runsOf(scored, c, tasks).map((s) => s.run.record?.comparison ?? null)));
-  const mech = perCondition(scored, (c) => mechanismsFor(scored, c, tasks));
-  const trajItems = branchesOf(scored).flatMap((b) => trajectoriesFor(scored, b, tasks));
-  const trajTab = Object.fromEntries(branchesOf(scored).map((b) => [b, tabulateTrajectories(trajItems.filter((i) => i.branch === b))]));
-  const highScores = perCondition(scored, (c) => highScoreWithoutAgreement(scored, c, tasks, 0.9));
+  const cats = perCondition(shown, (c) => failureCategories(runsOf(scored, c, tasks).map((s) => s.run.record?.comparison ?? null)));
+  const mech = perCondition(shown, (c) => mechanismsFor(scored, c, tasks));
+  const trajItems = branchesOf(shown).flatMap((b) => trajectoriesFor(scored, b, tasks));
+  const trajTab = Object.fromEntries(branchesOf(shown).map((b) => [b, tabulateTrajectories(trajItems.filter((i) => i.branch === b))]));
+  const highScores = perCondition(shown, (c) => highScoreWithoutAgreement(scored, c, tasks, 0.9));
 
   const cells = new Map<string, Partial<Record<ConditionId, T.ReplicateCell>>>();
   for (const s of replicates) {
@@ -146,7 +149,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
     pointsFile,
     JSON.stringify({
       title: `Figure 1. Internal scores against reference agreement (${studyId}${isReplayed(study) ? ', REPLAYED' : ''})`,
-      conditions: shownOf(scored).map((c) => ({ id: c, name: BUDGETS[c].name })),
+      conditions: shown.map((c) => ({ id: c, name: BUDGETS[c].name })),
       points: scored.filter((s) => s.run.record && s.final).map((s) => ({ condition: s.run.condition, task: s.run.taskId, plan: s.final!.plan, test: s.final!.test, agree: s.run.record!.referenceAgreement })),
     }),
   );
@@ -166,7 +169,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
       cellsFile,
       JSON.stringify({
         title: `Figure 2. Mutation scores of the frozen suites (${studyId}${isReplayed(study) ? ', REPLAYED' : ''})`,
-        conditions: shownOf(scored).map((c) => ({ id: c, name: BUDGETS[c].name })),
+        conditions: shown.map((c) => ({ id: c, name: BUDGETS[c].name })),
         tasks,
         cells: mutationFigureCells(study.runs, mutation),
       }),

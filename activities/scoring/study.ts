@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { InputError } from '../common/errors';
 import type { RunRecord } from '../../protocol/types';
 import { parseRunRecord } from '../../protocol/records';
-import { reportedConditions, type ConditionId } from '../../protocol/conditions';
+import { studyConditions, type ConditionId } from '../../protocol/conditions';
 import type { Obligation } from '../tasks/schema';
 import { STUDY_TASKS } from '../tasks/schema';
 import { LabelsFile, type ObligationLabel, type FinalLabel } from './labels';
@@ -28,6 +28,8 @@ export const StudyManifest = z
     replayed: z.boolean().optional(),
     settings: z.record(z.string(), z.unknown()).optional(),
     tasks: z.array(z.string()).optional(),
+    /** The study's conditions (the study input); absent in a hand-built fixture (then the paper's three). */
+    conditions: z.array(z.string()).optional(),
     scale: z.number().optional(),
   })
   .passthrough();
@@ -60,6 +62,8 @@ export interface LoadedStudy {
   studyDir: string;
   manifest: StudyManifest;
   tasks: string[];
+  /** The study's conditions in Table I order (studyConditions): what every report table shows. */
+  conditions: ConditionId[];
   runs: LoadedRun[];
   replicates: LoadedRun[];
   /** Every record of records.jsonl (all samples, replicates included): the input of the intervals. */
@@ -188,8 +192,8 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
   // The paper's tables read one run per task × condition: sample 1 of the primary runs.
   const primary = records.filter((r) => !r.replicate && (r.sample ?? 1) === 1);
   const runs: LoadedRun[] = [];
-  // The paper's three conditions always (a missing record is shown as missing), Contract-First when recorded.
-  const conditions = reportedConditions(records.map((r) => r.condition));
+  // Exactly the study's conditions (study.json `conditions`); a declared one without a record is shown as missing.
+  const conditions = studyConditions(manifest.conditions, records.map((r) => r.condition));
   for (const t of tasks)
     for (const c of conditions) {
       const matching = primary.filter((r) => r.taskId === t && r.condition === c);
@@ -203,6 +207,7 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
     studyDir,
     manifest,
     tasks,
+    conditions,
     runs,
     replicates,
     obligations,

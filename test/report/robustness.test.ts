@@ -23,7 +23,9 @@ describe('report: key-aligned tolerance comparison per task', () => {
   });
 
   test('a task whose record has a keyed result but no keys now is still shown; none at all says so', () => {
-    expect(tableKeyedRobustness([run('q2', 'one-pass', false, 1e-4)], {}, ['q2'])).toContain('| q2 | (not recorded now) | disagree → 1e-4 | — | — |');
+    expect(tableKeyedRobustness([run('q2', 'one-pass', false, 1e-4)], {}, ['q2'], ['one-pass', 'test-guided', 'plan-audit'])).toContain('| q2 | (not recorded now) | disagree → 1e-4 | — | — |');
+    // without the study's conditions, only the runs' conditions are columns
+    expect(tableKeyedRobustness([run('q2', 'one-pass', false, 1e-4)], {}, ['q2']).split('\n')[0]).toBe('| Task | Keys | Frozen One-Pass |');
     expect(tableKeyedRobustness([run('q3', 'one-pass', true, undefined)], {}, ['q3'])).toMatch(/^_No task of this study has recorded keys/);
   });
 });

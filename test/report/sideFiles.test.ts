@@ -41,7 +41,9 @@ test('mutation.json: per suite killed/total, aggregated per condition; a suite i
   const suite = (task: string, validOnGold: boolean, killed: number, total: number) => ({ task, condition: 'one-pass', suiteSha: 's', validOnGold, goldExitCode: validOnGold ? 0 : 1, total, killed, equivalent: 1, undecided: 0, score: validOnGold ? killed / total : null, mutants: [], survivorsByOperator: {} });
   const rows = parseMutation({ studyId: 'x', equivalenceScale: 0.01, confirmScale: null, maxPerOperator: 2, suites: [suite('q1', true, 3, 8), suite('q3', false, 0, 8)], mutants: {} });
   expect(tableMutation(rows)).toContain('| Frozen One-Pass | 2 | 1 | 3/8 | 37.50% | 37.50% |');
-  expect(tableMutation(rows)).toContain('| Test-Guided Revision | 0 | 0 | 0/0 | — | — |');
+  // A condition of the study without a suite gets a row of zeros; without the study's list only the rows' conditions show.
+  expect(tableMutation(rows, ['one-pass', 'test-guided'])).toContain('| Test-Guided Revision | 0 | 0 | 0/0 | — | — |');
+  expect(tableMutation(rows)).not.toContain('Test-Guided');
   expect(tableMutation(null)).toContain('not run');
   expect(() => parseMutation({ suites: [{ task: 'q1', killed: 1, mutants: 8 }] }, 'm.json')).toThrow(/m\.json/);
 });
@@ -64,9 +66,10 @@ test('mutation.json per-mutant rows: kills per operator and condition over valid
   });
   expect(rows[0].byOperator).toEqual({ 'semi-join': { killed: 1, total: 2 }, 'join-type': { killed: 1, total: 1 } });
   expect(rows[2].byOperator).toEqual({});
-  expect(tableSurvivors(rows).split('\n').slice(2)).toEqual([
+  expect(tableSurvivors(rows, ['one-pass', 'test-guided', 'plan-audit']).split('\n').slice(2)).toEqual([
     '| anti-join | 1/1 | — | — |',
     '| join-type | 1/1 | — | — |',
     '| semi-join | 1/3 | — | 1/1 |',
   ]);
+  expect(tableSurvivors(rows).split('\n')[0]).toBe('| Operator | Frozen One-Pass (killed/non-equivalent) | PlanAudit-Guided Revision (killed/non-equivalent) |');
 });
