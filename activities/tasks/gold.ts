@@ -143,10 +143,12 @@ export async function checkGoldDifferential(opts: {
   settings?: SparkSettings;
   timeoutMs?: number;
   onVerdict?: (database: string, v: GoldVerdict) => void;
+  /** false: the variants only (the study database's column left out); default true. */
+  includeStudy?: boolean;
 }): Promise<DifferentialGoldRow[]> {
   const ids = opts.ids && opts.ids.length > 0 ? opts.ids : listTaskIds();
   const rows: DifferentialGoldRow[] = ids.map((taskId) => ({ taskId, verdicts: {} }));
-  const databases: Array<{ name: string; database?: { dbDir: string; refsDir: string } }> = [{ name: STUDY_DATABASE }, ...opts.variants.map((v) => ({ name: v.name, database: v }))];
+  const databases: Array<{ name: string; database?: { dbDir: string; refsDir: string } }> = [...(opts.includeStudy === false ? [] : [{ name: STUDY_DATABASE }]), ...opts.variants.map((v) => ({ name: v.name, database: v }))];
   for (const db of databases) {
     for (const row of rows) {
       const database = db.database ? { ...db.database, outDir: path.join(lockinHome(), 'gold-check', scaleTag(opts.scale), `variant-${db.name}`, row.taskId) } : undefined;

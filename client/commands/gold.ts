@@ -43,8 +43,9 @@ export function define(cmd: Command): void {
     .option('--timeout-min <m>', 'wall-clock limit per task, minutes', (v) => Number(v), 20)
     .option('--variants <list>', 'comma-separated variant databases to check besides the study database (default: every variant built at this scale)')
     .option('--no-variants', 'check the study database only')
+    .option('--no-study', 'check the variant databases only (the study database column left out)')
     .argument('[taskId...]', 'variant ids (default: every task folder)')
-    .action(async (taskIds: string[], opts: { scale: number; driverMemory: string; timeoutMin: number; variants: string | boolean }) => {
+    .action(async (taskIds: string[], opts: { scale: number; driverMemory: string; timeoutMin: number; variants: string | boolean; study: boolean }) => {
       if (!Number.isFinite(opts.scale) || opts.scale <= 0) throw new Error(`--scale: not a positive number`);
       const settings = { ...DEFAULT_SPARK_SETTINGS, driverMemory: opts.driverMemory };
       let variants = opts.variants === false ? [] : listVariants(opts.scale).filter((v) => v.references !== null);
@@ -60,17 +61,20 @@ export function define(cmd: Command): void {
         variants,
         settings,
         timeoutMs: opts.timeoutMin * 60_000,
+        includeStudy: opts.study,
         onVerdict: (db, v) => {
           const extra = [v.rows !== undefined ? `${v.rows} rows` : '', v.durationMs !== undefined ? `${(v.durationMs / 1000).toFixed(0)}s` : ''].filter(Boolean).join(', ');
           console.log(`${db === STUDY_DATABASE ? '' : `[${db}] `}${v.taskId}: ${v.verdict}${extra ? ` (${extra})` : ''}: ${v.summary}`);
         },
       });
-      const study = rows.map((r) => r.verdicts[STUDY_DATABASE]);
-      const agree = study.filter((v) => v.verdict === 'agree').length;
-      const studyTasks = study.filter((v) => (STUDY_TASKS as readonly string[]).includes(v.taskId) && v.verdict === 'agree').length;
-      // With explicit ids, only what was checked is counted (a "2/30" would read as 28 failures).
-      console.log(taskIds.length ? `scale ${opts.scale}: ${agree}/${study.length} checked agreeing` : `scale ${opts.scale}: ${agree}/${study.length} checked agreeing; ${studyTasks}/${STUDY_TASKS.length} study tasks agreeing`);
-      const databases = [STUDY_DATABASE, ...variants.map((v) => v.name)];
+      if (opts.study) {
+        const study = rows.map((r) => r.verdicts[STUDY_DATABASE]);
+        const agree = study.filter((v) => v.verdict === 'agree').length;
+        const studyTasks = study.filter((v) => (STUDY_TASKS as readonly string[]).includes(v.taskId) && v.verdict === 'agree').length;
+        // With explicit ids, only what was checked is counted (a "2/30" would read as 28 failures).
+        console.log(taskIds.length ? `scale ${opts.scale}: ${agree}/${study.length} checked agreeing` : `scale ${opts.scale}: ${agree}/${study.length} checked agreeing; ${studyTasks}/${STUDY_TASKS.length} study tasks agreeing`);
+      }
+      const databases = [...(opts.study ? [STUDY_DATABASE] : []), ...variants.map((v) => v.name)];
       const report = goldReport(rows, databases);
       if (variants.length) console.log(`${report.table}\n${report.summary.join('\n')}`);
       if (!report.passed) process.exitCode = 1;
