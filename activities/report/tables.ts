@@ -271,10 +271,18 @@ export function tableRobustness(runs: RunExtras[]): string {
 export function tableDiscrimination(rows: TaskDiscrimination[]): string {
   if (rows.length === 0) return '_No task._';
   const yesNo = (b: boolean | null) => (b === null ? '—' : b ? 'yes' : '**no**');
+  // One column per variant database (issue 23), when any row records one: rows, then the empty check.
+  const variants = [...new Set(rows.flatMap((r) => Object.keys(r.databases ?? {})))];
+  const variantCell = (r: TaskDiscrimination, v: string) => {
+    const d = r.databases?.[v];
+    if (!d) return '—';
+    if (d.failed) return 'SQL fails';
+    return d.referenceRows === null ? '—' : `${d.referenceRows} rows, ${yesNo(d.emptyDisagrees)}`;
+  };
   return mdTable(
-    ['Task', 'Reference rows', 'Empty result disagrees', 'Gold mutants disagreeing', 'Agreeing (equivalent)', 'Undecided', 'Discriminates', 'Flag'],
+    ['Task', 'Reference rows', 'Empty result disagrees', ...variants.map((v) => `Variant ${v}: rows, empty disagrees`), 'Gold mutants disagreeing', 'Agreeing (equivalent)', 'Undecided', 'Discriminates', 'Flag'],
     rows.map((r) => [
-      r.task, r.referenceRows ?? '—', yesNo(r.emptyDisagrees), r.mutants ? r.mutants.disagree : '—', r.mutants ? r.mutants.agree.length : '—', r.mutants ? r.mutants.undecided : '—',
+      r.task, r.referenceRows ?? '—', yesNo(r.emptyDisagrees), ...variants.map((v) => variantCell(r, v)), r.mutants ? r.mutants.disagree : '—', r.mutants ? r.mutants.agree.length : '—', r.mutants ? r.mutants.undecided : '—',
       yesNo(r.discriminates), r.flags.length ? `**${r.flags.join('; ')}**` : '',
     ]),
   );
