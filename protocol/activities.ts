@@ -45,6 +45,8 @@ export interface StudyActivities {
   runPytest(req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string; reuseScope?: string; suite?: 'test_solution.py' | 'contract_test.py'; suiteSha256?: string }): Promise<PytestOutcome>;
   smokeCheck(req: { dir: string; scale: number; settings: SparkSettings }): Promise<SmokeOutcome>;
   executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string }): Promise<ExecutionOutcome>;
+  /** The frozen candidate on each variant database at the study's scale (issue 23; [] databases: none built). Spark queue. */
+  executeOnVariants(req: { taskId: string; dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string; sparkMode?: SparkMode; skip?: boolean }): Promise<import('./records').DifferentialOutcome>;
   /** Executable code and test labels of a frozen run (issue 17), written to <conditionDir>/executable-labels.json. Spark queue. */
   /** reuseScope: the study id (identical runs of one study share their labels). */
   labelByExecution(req: { taskId: string; conditionDir: string; condition?: ConditionId; settings: SparkSettings; sparkMode?: SparkMode; reuseScope?: string }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }>;

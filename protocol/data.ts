@@ -105,3 +105,19 @@ export const GoldenResult = z.object({
   ),
 });
 export type GoldenResult = z.infer<typeof GoldenResult>;
+
+/** variants.py build: one record per variant database. */
+export const VariantsBuildResult = z.object({
+  seed: z.number().int(),
+  variants: z.array(
+    z.object({
+      variant: z.string(),
+      skipped: z.boolean(),
+      manifestHash: z.string(),
+      dbDir: z.string(),
+      rows: Rows,
+      changedCells: z.number().int(),
+    }),
+  ),
+});
+export type VariantsBuildResult = z.infer<typeof VariantsBuildResult>;

@@ -203,6 +203,22 @@ export const ContractOutcomeSchema = z.looseObject({
 export type ContractOutcome = z.infer<typeof ContractOutcomeSchema>;
 
 /** One record per (task, sample, condition). */
+/** One variant database's verdict on a frozen candidate (issue 23; activities/data/differential.ts). */
+export const DifferentialDatabaseSchema = z.object({
+  /** The variant's name (`nulls`, `dupdims`). */
+  database: z.string(),
+  /** The variant database's manifest hash. */
+  manifestHash: z.string(),
+  /** reference-failed / no-reference / not-run: nothing compared there (does not count). */
+  verdict: z.enum(['agree', 'disagree', 'execution-failed', 'reference-failed', 'no-reference', 'not-run']),
+  summary: z.string(),
+});
+export type DifferentialDatabase = z.infer<typeof DifferentialDatabaseSchema>;
+
+/** The candidate on every variant database built at the study's scale. */
+export const DifferentialOutcomeSchema = z.object({ databases: z.array(DifferentialDatabaseSchema) });
+export type DifferentialOutcome = z.infer<typeof DifferentialOutcomeSchema>;
+
 export const RunRecordSchema = z.looseObject({
   /** The record format's version (this file's history). */
   schemaVersion: z.literal(2),
@@ -251,6 +267,10 @@ export const RunRecordSchema = z.looseObject({
   referenceAgreement: z.boolean(),
   /** testPassed and not referenceAgreement (§4 "False pass"). */
   falsePass: z.boolean(),
+  /** The candidate on each variant database (issue 23; absent: no variant database, or a study from before). */
+  differential: DifferentialOutcomeSchema.optional(),
+  /** Agrees on the study database and on every variant database compared (absent: not run). */
+  referenceAgreementDifferential: z.boolean().optional(),
   deviations: z.array(PermissionDeviationSchema),
   /** Tokens of the condition's calls, the shared initial generation included. */
   usage: TokenUsageSchema,

@@ -9,6 +9,7 @@ import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardCon
 import { runPytest, smokeCheck, executeCandidate } from '../activities/execution';
 import { runEvaluatorControls } from '../activities/compare';
 import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences } from '../activities/data';
+import { executeOnVariants } from '../activities/data/differential';
 import { mutationTasks, mutationTask, finishMutationAnalysis } from '../activities/mutation';
 import { finishModels } from '../activities/report';
 import { labelByExecution, labellerAccuracy } from '../activities/obligations';
@@ -37,6 +38,8 @@ export const ACTIVITIES = {
   runPytest,
   smokeCheck,
   executeCandidate,
+  // differential execution on the variant databases (issue 23)
+  executeOnVariants,
   // executable obligation labels (issue 17)
   labelByExecution,
   labellerAccuracy,

@@ -10,6 +10,8 @@ import { BUDGETS } from '../protocol/conditions';
 import type { ConditionOutcome, ConditionResult, StudyInput, StudyManifestSummary } from '../protocol/inputs';
 import { evaluationDir } from '../protocol/layout';
 import type { RunRecord, StageResult, TokenUsage } from '../protocol/types';
+import type { DifferentialOutcome } from '../protocol/records';
+import { differentialAgreement } from '../protocol/differential';
 import { LOCAL_STEP, SPARK_RUN } from './options';
 import { modelActivities } from './modelCall';
 
@@ -71,8 +73,19 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
   } else {
     comparison = await local.evaluateRun(evalReq);
   }
+  // Differential execution (issue 23): the candidate on each variant database built at the study's
+  // scale (none built: nothing recorded). Histories from before it replay without it.
+  let differential: DifferentialOutcome | null = null;
+  if (patched('differential-execution')) {
+    differential = await spark.executeOnVariants({
+      taskId, dir: r.conditionDir, scale: study.scale, settings: study.settings, outDir: evaluationDir(r.conditionDir, r.condition),
+      timeoutMs: study.limits.executionTimeoutMs, memoryMb: study.limits.memoryMb, reuseScope: study.studyId,
+      ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}), skip: execution.status !== 'ok',
+    });
+  }
   const testPassed = !!r.pytest?.passed;
   const referenceAgreement = comparison.agree;
+  const referenceAgreementDifferential = differentialAgreement(referenceAgreement, differential);
   const { usage, costUsd } = sumUsage(r.stages);
   const record: RunRecord = {
     schemaVersion: 2,
@@ -98,6 +111,7 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
     testPassed,
     referenceAgreement,
     falsePass: testPassed && !referenceAgreement,
+    ...(differential && referenceAgreementDifferential !== undefined ? { differential, referenceAgreementDifferential } : {}),
     deviations,
     usage,
     costUsd,

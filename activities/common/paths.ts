@@ -59,6 +59,22 @@ export function referencesDir(scale: number): string {
   return path.join(lockinHome(), 'data', 'references', scaleTag(scale));
 }
 
+/**
+ * `<home>/data/variants/sf<S>`: one folder per variant database of the study database at S
+ * (`<variant>/<table>/` + `<variant>/manifest.json`; activities/python/variants.py).
+ */
+export function variantsDir(scale: number): string {
+  return path.join(lockinHome(), 'data', 'variants', scaleTag(scale));
+}
+
+/**
+ * `<home>/data/variant-references/sf<S>/<variant>`: the references built on one variant (same layout
+ * as referencesDir). Kept outside the variant's database folder, which is mounted into candidate runs.
+ */
+export function variantReferencesDir(scale: number, variant: string): string {
+  return path.join(lockinHome(), 'data', 'variant-references', scaleTag(scale), variant);
+}
+
 /** The Spark tests jar fetched by setup (query texts + golden answers). */
 export function sparkTestsJar(sparkVersion = '4.1.2'): string {
   return path.join(lockinHome(), 'cache', 'jars', `spark-sql_2.13-${sparkVersion}-tests.jar`);

@@ -5,3 +5,5 @@ export { listQueries, queryTexts, analyzeQueries } from './queries';
 export { buildReferences, reproduceReferences, reexecuteReferences, compareGolden } from './references';
 export type { ReferencesInput } from './references';
 export type { GenerateResult, LoadResult, VerifyResult, QueryList, QueryTexts, AnalyzeResult, BuildResult, ReproduceResult, GoldenResult } from '../../protocol/data';
+export { buildVariantDatabases, buildVariantReferences, buildVariants } from './variants';
+export type { VariantDatabasesInput, BuildVariantsResult } from './variants';

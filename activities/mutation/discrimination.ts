@@ -33,6 +33,48 @@ export interface TaskDiscrimination {
   discriminates: boolean | null;
   /** Why not, in words (empty when it discriminates). */
   flags: string[];
+  /**
+   * Check 1 on each variant database built at the study's scale (issue 23, differential
+   * execution), by variant name; absent when no variant was built (older studies).
+   */
+  databases?: Record<string, DatabaseDiscrimination>;
+}
+
+/** The empty-result check on one variant database. */
+export interface DatabaseDiscrimination {
+  /** Reference rows on that database; null when its reference is missing or its SQL fails there. */
+  referenceRows: number | null;
+  /** An empty output with the reference's schema disagrees there (null: no reference). */
+  emptyDisagrees: boolean | null;
+  /** The reference SQL's error on that database (references.json failedVariants), when it fails. */
+  failed?: string;
+}
+
+/** A variant database's reference of one task: its output, its SQL's failure, or null (not built). */
+export type VariantReferenceInput = PlainTable | { failed: string } | null;
+
+/**
+ * Adds check 1 on each variant database to a task's discrimination record (see the module
+ * docstring; issue 23). The verdict `discriminates` stays the study database's (the paper's single
+ * database); a task whose study reference is empty gets one more flag: the variants where an empty
+ * result disagrees (there the reference tells an empty candidate apart), or that it is empty there too.
+ * @param d the record from taskDiscrimination; @param variants by variant name, in column order
+ * @returns a new record with `databases` set (and the flag added)
+ */
+export function withVariantDatabases(d: TaskDiscrimination, variants: Record<string, VariantReferenceInput>): TaskDiscrimination {
+  const databases: Record<string, DatabaseDiscrimination> = {};
+  for (const [name, ref] of Object.entries(variants)) {
+    if (ref === null) databases[name] = { referenceRows: null, emptyDisagrees: null };
+    else if ('failed' in ref) databases[name] = { referenceRows: null, emptyDisagrees: null, failed: ref.failed };
+    else databases[name] = { referenceRows: ref.rows.length, emptyDisagrees: !compareTables({ ...ref, source: `${ref.source} (no rows)`, rows: [] }, ref).agree };
+  }
+  const flags = [...d.flags];
+  const names = Object.keys(databases);
+  if (d.emptyDisagrees === false && names.length) {
+    const where = names.filter((n) => databases[n].emptyDisagrees === true);
+    flags.push(where.length ? `an empty result disagrees on variant(s) ${where.join(', ')}` : 'empty on every variant database too: no database here tells an empty candidate apart');
+  }
+  return { ...d, flags, databases };
 }
 
 /**

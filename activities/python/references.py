@@ -18,6 +18,7 @@ import argparse
 import json
 import math
 import os
+import re
 import time
 import zipfile
 
@@ -111,6 +112,29 @@ def build_one(spark, text: str, folder: str) -> dict:
     }
 
 
+_ERROR_CLASS = re.compile(r"\[[A-Z][A-Z0-9_]+\] ")
+
+
+def query_error_message(exc: BaseException):
+    """The one-line message of a query's own failure, or None for an infrastructure failure.
+
+    A PySpark error (AnalysisException, ArithmeticException, ...) is the query's: its first line.
+    A Py4J error is the query's only when Spark names an error class with a SQLSTATE (e.g.
+    SCALAR_SUBQUERY_TOO_MANY_ROWS raised at collect time, wrapped in a Py4JJavaError); the line
+    naming it is returned. Any other Py4J error (the JVM gone) is None: the caller re-raises.
+    """
+    text = str(exc).strip()
+    if type(exc).__module__.startswith("py4j") or "Py4J" in type(exc).__name__:
+        if "SQLSTATE" not in text:
+            return None
+        for line in text.splitlines():
+            m = _ERROR_CLASS.search(line)
+            if m:
+                return line[m.start():].strip()[:500]
+        return None
+    return (text.splitlines() or [type(exc).__name__])[0][:500]
+
+
 def build(scale, settings, ids, db_dir, refs_dir, jar) -> dict:
     """Builds the references for `ids` with the study's Spark settings (resumable).
 
@@ -153,9 +177,9 @@ def build(scale, settings, ids, db_dir, refs_dir, jar) -> dict:
             try:
                 rec = build_one(spark, texts[vid], os.path.join(refs_dir, vid))
             except Exception as exc:  # noqa: BLE001 - a failing reference is reported, the rest still built
-                if type(exc).__module__.startswith("py4j") or "Py4J" in type(exc).__name__:
+                message = query_error_message(exc)
+                if message is None:
                     raise
-                message = str(exc).strip().splitlines()[0][:500]
                 failed.append({"id": vid, "error": message})
                 variants.pop(vid, None)
                 failed_before[vid] = {"textSha256": text_sha256(texts[vid]), "error": message}

@@ -90,6 +90,17 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('## Table I. Conditions', '', T.tableI(study.conditions), '');
   out.push('## Table II. Evaluator controls', '', T.tableII(a.controls), '');
   out.push('## Table III. Primary outcomes per condition', '', `False-pass rate uses all assigned runs as denominator; the conditional false-pass proportion uses test-passing runs. Scores are condition means over all assigned tasks, from final labels (a missing run or a failed execution contributes zero code score). ${provenanceCaption(a.provenance)}`, '', T.tableIII(a.primary.summary), '');
+  const differential = T.tableDifferential(study.runs);
+  if (differential) {
+    out.push(
+      '**Differential reference agreement** (beyond the paper; docs/protocol.md §7): the frozen candidate also executed on each variant database built at the study\'s scale (`lockin data variants`) and compared with that variant\'s reference; it agrees differentially when it agrees on the study database and on every variant (a variant where the task\'s SQL fails does not count).',
+      '',
+      differential.table,
+      '',
+      differential.differing.length ? `Runs where the two differ:\n\n${differential.differing.map((d) => `- ${d}`).join('\n')}` : 'No run differs between the two.',
+      '',
+    );
+  }
   const maxSamples = Math.max(1, ...a.intervals.models.map((mi) => mi.samples));
   if (maxSamples > 1) out.push(`Tables III–VII and Figure 1 read sample 1 of each task (the paper's one generation per task); the next section covers all ${maxSamples} samples.`, '');
   out.push('## Samples and intervals', '', renderIntervals(a.intervals, sampleNotes(a.intervals)), '');

@@ -11,6 +11,7 @@ import { TRAJECTORIES } from '../scoring/scores';
 import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
 import { aggregateByCondition } from '../mutation/score';
 import type { FailureCategory } from '../../protocol/types';
+import type { DifferentialOutcome } from '../../protocol/records';
 import { FAILURE_CATEGORIES } from '../../protocol/types';
 import type { TaskDiscrimination } from '../mutation/discrimination';
 import type { LabellerAccuracyFile } from '../../protocol/sideFiles';
@@ -273,10 +274,18 @@ export function tableRobustness(runs: RunExtras[], shown?: readonly ConditionId[
 export function tableDiscrimination(rows: TaskDiscrimination[]): string {
   if (rows.length === 0) return '_No task._';
   const yesNo = (b: boolean | null) => (b === null ? '—' : b ? 'yes' : '**no**');
+  // One column per variant database (issue 23), when any row records one: rows, then the empty check.
+  const variants = [...new Set(rows.flatMap((r) => Object.keys(r.databases ?? {})))];
+  const variantCell = (r: TaskDiscrimination, v: string) => {
+    const d = r.databases?.[v];
+    if (!d) return '—';
+    if (d.failed) return 'SQL fails';
+    return d.referenceRows === null ? '—' : `${d.referenceRows} rows, ${yesNo(d.emptyDisagrees)}`;
+  };
   return mdTable(
-    ['Task', 'Reference rows', 'Empty result disagrees', 'Gold mutants disagreeing', 'Agreeing (equivalent)', 'Undecided', 'Discriminates', 'Flag'],
+    ['Task', 'Reference rows', 'Empty result disagrees', ...variants.map((v) => `Variant ${v}: rows, empty disagrees`), 'Gold mutants disagreeing', 'Agreeing (equivalent)', 'Undecided', 'Discriminates', 'Flag'],
     rows.map((r) => [
-      r.task, r.referenceRows ?? '—', yesNo(r.emptyDisagrees), r.mutants ? r.mutants.disagree : '—', r.mutants ? r.mutants.agree.length : '—', r.mutants ? r.mutants.undecided : '—',
+      r.task, r.referenceRows ?? '—', yesNo(r.emptyDisagrees), ...variants.map((v) => variantCell(r, v)), r.mutants ? r.mutants.disagree : '—', r.mutants ? r.mutants.agree.length : '—', r.mutants ? r.mutants.undecided : '—',
       yesNo(r.discriminates), r.flags.length ? `**${r.flags.join('; ')}**` : '',
     ]),
   );
@@ -368,4 +377,42 @@ export function formatAgreement(rows: ReadonlyArray<AgreementRow>): string {
   if (rows.length === 0) return '_No rater labels._';
   const f = (x: number | null) => (x === null ? '—' : x.toFixed(3));
   return mdTable(['Dimension', 'Labeller A', 'Labeller B', 'Items', 'Observed agreement', "Cohen's kappa"], rows.map((r) => [r.dimension, r.a, r.b, r.kappa.n, r.kappa.n ? f(r.kappa.observed) : '—', f(r.kappa.kappa)]));
+}
+
+/** A run as tableDifferential reads it (LoadedRun's fields it needs). */
+export interface DifferentialRunLite {
+  taskId: string;
+  condition: ConditionId;
+  record: { testPassed: boolean; referenceAgreement: boolean; referenceAgreementDifferential?: boolean; differential?: DifferentialOutcome } | null;
+}
+
+/**
+ * Differential reference agreement beside the paper's single-database figure (issue 23;
+ * docs/protocol.md §7 "Differential execution"), per condition: runs with a differential result,
+ * reference agreement on the study database, differential agreement, and the false passes under
+ * each; plus one line per run where the two differ, naming the databases that disagree. Pure.
+ * @returns null when no run has a differential result (no variant database, or an older study)
+ */
+export function tableDifferential(runs: DifferentialRunLite[]): { table: string; differing: string[] } | null {
+  const withDiff = runs.filter((r) => r.record && r.record.referenceAgreementDifferential !== undefined);
+  if (withDiff.length === 0) return null;
+  const conds = reportedConditions([...new Set(withDiff.map((r) => r.condition))]).filter((c) => withDiff.some((r) => r.condition === c));
+  const table = mdTable(
+    ['Condition', 'Runs compared', 'Reference agreement (study database)', 'Differential agreement (study + variants)', 'False passes (study database)', 'False passes (differential)'],
+    conds.map((c) => {
+      const rs = withDiff.filter((r) => r.condition === c).map((r) => r.record!);
+      const n = rs.length;
+      return [
+        BUDGETS[c].name, n, `${rs.filter((r) => r.referenceAgreement).length}/${n}`, `${rs.filter((r) => r.referenceAgreementDifferential).length}/${n}`,
+        `${rs.filter((r) => r.testPassed && !r.referenceAgreement).length}/${n}`, `${rs.filter((r) => r.testPassed && !r.referenceAgreementDifferential).length}/${n}`,
+      ];
+    }),
+  );
+  const differing = withDiff
+    .filter((r) => r.record!.referenceAgreement !== r.record!.referenceAgreementDifferential)
+    .map((r) => {
+      const bad = (r.record!.differential?.databases ?? []).filter((d) => d.verdict === 'disagree' || d.verdict === 'execution-failed');
+      return `${r.taskId} / ${BUDGETS[r.condition].name}: agrees on the study database, not on ${bad.map((d) => `${d.database} (${d.verdict === 'disagree' ? d.summary.slice(0, 120) : 'execution failed'})`).join(', ')}`;
+    });
+  return { table, differing };
 }

@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { referencesDir, runsRoot, tasksRoot } from '../common/paths';
 import { loadOutput } from '../compare/load';
 import type { PlainTable } from '../compare/table';
-import { taskDiscrimination, type TaskDiscrimination } from '../mutation/discrimination';
+import { taskDiscrimination, withVariantDatabases, type TaskDiscrimination, type VariantReferenceInput } from '../mutation/discrimination';
+import { listVariants, variantReference } from '../data/variants';
 import { loadEvaluationSpec } from '../tasks/evaluation';
 import { runPythonJson } from '../common/python';
 import { LabellerAccuracyFileSchema, type LabellerAccuracyFile } from '../../protocol/sideFiles';
@@ -269,11 +270,14 @@ export function isReplayed(study: LoadedStudy): boolean {
 /**
  * Discrimination of every study task on the study's database: its reference from
  * referencesDir(scale) (null when missing or unreadable) and its gold mutants' verdicts from
- * mutation.json (null without one). @returns one record per task, in task order
+ * mutation.json (null without one); plus the empty-result check on each variant database built
+ * at that scale (withVariantDatabases). @returns one record per task, in task order
  */
 async function discriminationOf(study: LoadedStudy, tasks: string[]): Promise<TaskDiscrimination[]> {
   const scale = study.manifest.scale;
   const verdicts = study.mutation === null ? null : parseMutationVerdicts(study.mutation);
+  // The variant databases built at the study's scale (`lockin data variants`): one column each.
+  const variants = typeof scale === 'number' ? listVariants(scale).filter((v) => v.references !== null) : [];
   const out: TaskDiscrimination[] = [];
   for (const t of tasks) {
     let reference: PlainTable | null = null;
@@ -285,7 +289,17 @@ async function discriminationOf(study: LoadedStudy, tasks: string[]): Promise<Ta
         reference = null; // unreadable: shown as "no reference at this scale"
       }
     }
-    out.push(taskDiscrimination(t, reference, verdicts ? (verdicts[t] ?? null) : null));
+    const d = taskDiscrimination(t, reference, verdicts ? (verdicts[t] ?? null) : null);
+    if (!variants.length) {
+      out.push(d);
+      continue;
+    }
+    const perVariant: Record<string, VariantReferenceInput> = {};
+    for (const v of variants) {
+      const r = variantReference(v, t);
+      perVariant[v.name] = r.status === 'failed' ? { failed: r.error } : r.status === 'built' ? await loadOutput(r.dir).catch(() => null) : null;
+    }
+    out.push(withVariantDatabases(d, perVariant));
   }
   return out;
 }

@@ -5,6 +5,8 @@
  *   lockin data reproduce --scale S   re-execute the 33 in a fresh session; reproduced / not reproduced
  *   lockin data golden --scale S      compare the 33 with Spark's golden SF=1 answers
  *   lockin data verify --scale S      check the typed files against manifest.json
+ *   lockin data variants --scale S [--seed N] [--variants nulls,dupdims]
+ *                                     build seeded variant databases + the references on each (resumable)
  * Exit codes: 0 ok; 1 a check did not pass (not all reproduced, a reference failed) or an error.
  */
 import { Command } from 'commander';
@@ -14,6 +16,7 @@ import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from 
 import { InputError } from '../../activities/common/errors';
 import { scaleTag } from '../../activities/common/paths';
 import * as data from '../../activities/data';
+import { VARIANT_NAMES } from '../../activities/data/variants';
 import { prepareDatabase, type PrepareDatabaseInput, type PrepareDatabaseResult } from '../../workflows/prepare';
 
 interface SparkOpts {
@@ -141,6 +144,22 @@ export function define(cmd: Command): void {
       const t = newTable({ head: ['variant', 'verdict', 'rows (ours/golden)', 'first difference'], colWidths: [9, 10, 19, 90], wordWrap: true });
       for (const r of res.results) t.push([r.id, r.agree ? 'agree' : 'DISAGREE', `${r.rows ?? '-'}/${r.goldenRows ?? '-'}`, r.difference + (r.schemaNote ? ` [schema: ${r.schemaNote}]` : '')]);
       process.stdout.write(`${t.toString()}\n${res.agree}/${res.total} agree with Spark's golden answers\n`);
+    });
+
+  sparkOptions(group.command('variants').description('build seeded variant databases (nulls, dupdims) of the study database and the references on each (resumable)'))
+    .option('--seed <N>', 'seed of the random draws', '1')
+    .option('--variants <list>', `comma-separated variant names (default: ${VARIANT_NAMES.join(',')})`)
+    .action(async (opts: SparkOpts & { seed: string; variants?: string }) => {
+      const seed = Number(opts.seed);
+      if (!Number.isInteger(seed) || seed < 0) throw new InputError(`"${opts.seed}" is not a non-negative integer`, undefined, '--seed');
+      const variants = opts.variants ? opts.variants.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+      const res = await data.buildVariants({ scale: parseScale(opts.scale), seed, variants, settings: settingsFrom(opts), ids: idsFrom(opts) });
+      if (opts.json) return printJson(res);
+      const t = newTable({ head: ['variant', 'manifest', 'cells changed', 'references', 'failed SQL'] });
+      for (const v of res.variants)
+        t.push([v.variant, v.manifestHash.slice(0, 12), v.changedCells.toLocaleString('en-US'), `${v.references.count} (${v.references.built.length} built, ${v.references.skipped.length} already there)`, v.references.failed.map((f) => f.id).join(', ') || '-']);
+      process.stdout.write(`${t.toString()}\nseed ${res.seed}\n`);
+      for (const v of res.variants) for (const f of v.references.failed) process.stdout.write(`  ${v.variant} ${f.id}: ${f.error}\n`);
     });
 
   group

@@ -1,4 +1,4 @@
-import { taskDiscrimination } from '../../activities/mutation/discrimination';
+import { taskDiscrimination, withVariantDatabases } from '../../activities/mutation/discrimination';
 import { tableDiscrimination } from '../../activities/report/tables';
 import { plain, SALES } from '../support/arrowFixtures';
 
@@ -30,6 +30,25 @@ describe('discrimination per task', () => {
     expect(md.split('\n').slice(2)).toEqual([
       `| q5 | ${SALES.rows.length} | yes | 0 | 0 | 0 | yes |  |`,
       '| q78 | 0 | **no** | — | — | — | **no** | **empty reference: any candidate with the right schema and no rows agrees** |',
+    ]);
+  });
+
+  test('variant databases (issue 23): the empty check per database, one column each; q78 empty everywhere is flagged, a task empty on the study database but not on a variant is told where it discriminates', () => {
+    const q78 = withVariantDatabases(taskDiscrimination('q78', EMPTY, null), { nulls: EMPTY, dupdims: EMPTY });
+    expect(q78.databases).toEqual({ nulls: { referenceRows: 0, emptyDisagrees: false }, dupdims: { referenceRows: 0, emptyDisagrees: false } });
+    expect(q78.discriminates).toBe(false);
+    expect(q78.flags).toEqual(['empty reference: any candidate with the right schema and no rows agrees', 'empty on every variant database too: no database here tells an empty candidate apart']);
+    const q54 = withVariantDatabases(taskDiscrimination('q54', EMPTY, null), { nulls: ref, dupdims: null });
+    expect(q54.flags[1]).toBe('an empty result disagrees on variant(s) nulls');
+    const q12 = withVariantDatabases(taskDiscrimination('q12', null, null), { nulls: { failed: '[DIVIDE_BY_ZERO] Division by zero.' }, dupdims: ref });
+    expect(q12.databases).toEqual({ nulls: { referenceRows: null, emptyDisagrees: null, failed: '[DIVIDE_BY_ZERO] Division by zero.' }, dupdims: { referenceRows: SALES.rows.length, emptyDisagrees: true } });
+    const md = tableDiscrimination([withVariantDatabases(taskDiscrimination('q5', ref, []), { nulls: ref, dupdims: ref }), q78, q12]);
+    const lines = md.split('\n');
+    expect(lines[0]).toBe('| Task | Reference rows | Empty result disagrees | Variant nulls: rows, empty disagrees | Variant dupdims: rows, empty disagrees | Gold mutants disagreeing | Agreeing (equivalent) | Undecided | Discriminates | Flag |');
+    expect(lines.slice(2)).toEqual([
+      `| q5 | ${SALES.rows.length} | yes | ${SALES.rows.length} rows, yes | ${SALES.rows.length} rows, yes | 0 | 0 | 0 | yes |  |`,
+      '| q78 | 0 | **no** | 0 rows, **no** | 0 rows, **no** | — | — | — | **no** | **empty reference: any candidate with the right schema and no rows agrees; empty on every variant database too: no database here tells an empty candidate apart** |',
+      `| q12 | — | — | SQL fails | ${SALES.rows.length} rows, yes | — | — | — | — | **no reference at this scale** |`,
     ]);
   });
 });

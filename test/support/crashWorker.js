@@ -34,6 +34,9 @@ const overrides = {
     await sleep(script.delayMs);
     return { status: 'exception', reason: 'scripted: no database in this test', isolation: 'scripted', durationMs: script.delayMs };
   },
+  async executeOnVariants() {
+    return { databases: [] };
+  },
   async labelByExecution(req) {
     return { file: path.join(req.conditionDir, 'executable-labels.json'), code: 0, test: 0, suitePassesGold: false };
   },

@@ -6,6 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ComparisonOutcome, ExecutionOutcome, PytestOutcome, SmokeOutcome, StageRequest, StageResult } from '../../protocol/types';
+import type { DifferentialOutcome } from '../../protocol/records';
 
 export interface Script {
   /** pytest pass/fail per run index (initial, after revision 1, after revision 2) for each task and condition. */
@@ -16,6 +17,8 @@ export interface Script {
   actionable: Record<string, boolean>;
   /** Reference agreement per task (evaluation). */
   agree?: Record<string, boolean>;
+  /** Per task: the candidate's verdicts on the variant databases (issue 23); absent: none built. */
+  differential?: Record<string, DifferentialOutcome>;
   /** Ask the judge after every evaluation (judgeRequest returns a 'judge' call); default: no judge. */
   judge?: boolean;
 }
@@ -114,6 +117,7 @@ export function scriptedActivities(script: Script): { activities: Record<string,
     const agree = script.agree?.[req.taskId] ?? false;
     return agree ? { agree, categories: [], summary: 'agrees' } : { agree, categories: ['values'], primaryCategory: 'values', summary: 'values differ' };
   };
+  const executeOnVariants = async (req: { taskId: string }): Promise<DifferentialOutcome> => script.differential?.[req.taskId] ?? { databases: [] };
   const labelByExecution = async (req: { conditionDir: string }) => ({ file: path.join(req.conditionDir, 'executable-labels.json'), code: 0, test: 0, suitePassesGold: false });
   const judgeRequest = async (req: { studyId: string; taskId: string; condition: string; conditionDir: string; model?: string; params?: StageRequest['params']; comparison: ComparisonOutcome }): Promise<StageRequest | null> => {
     log.evaluation.push(`${req.taskId}/${req.condition} judgeRequest agree=${req.comparison.agree}`);
@@ -124,5 +128,5 @@ export function scriptedActivities(script: Script): { activities: Record<string,
     log.evaluation.push(`${req.taskId}/${req.condition} labelRun judged=${req.judged ? `${req.judged.stage}:${req.judged.backend}` : 'none'}`);
     return { method: req.judged ? ('judge' as const) : ('heuristic' as const), obligations: 0 };
   };
-  return { activities: { callModel, runPytest, smokeCheck, executeCandidate, evaluateRun, labelByExecution, judgeRequest, labelRun }, log };
+  return { activities: { callModel, runPytest, smokeCheck, executeCandidate, executeOnVariants, evaluateRun, labelByExecution, judgeRequest, labelRun }, log };
 }
