@@ -47,7 +47,7 @@ ADDRESSES = [
 def sale(cost, price="120.00", demo=A, hdemo=None, addr=OH, profit="150.00", store=1, date=Y2001, **extra):
     """One store sale of quantity 1: unit and extended sales price `price`, unit and extended
     wholesale cost `cost`; `hdemo` defaults to `demo`; `extra` sets other columns."""
-    row = {"ss_sold_date_sk": date, "ss_store_sk": store, "ss_cdemo_sk": demo,
+    row = {"ss_sold_date_sk": date, "ss_item_sk": 1, "ss_store_sk": store, "ss_cdemo_sk": demo,
            "ss_hdemo_sk": demo if hdemo is None else hdemo, "ss_addr_sk": addr, "ss_quantity": 1,
            "ss_sales_price": price, "ss_ext_sales_price": price, "ss_wholesale_cost": cost,
            "ss_ext_wholesale_cost": cost, "ss_net_profit": profit}
