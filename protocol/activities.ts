@@ -14,7 +14,7 @@ import type {
 } from './types';
 import type { SparkMode, SparkSettings } from './settings';
 import type { ConditionId } from './conditions';
-import type { StudyInput, StudyManifestSummary } from './inputs';
+import type { StudyFailure, StudyInput, StudyManifestSummary } from './inputs';
 import type { AnalyzeResult, BuildResult, GenerateResult, LoadResult } from './data';
 
 export interface StudyActivities {
@@ -37,7 +37,7 @@ export interface StudyActivities {
   /** Model calls used by those tasks, by key (for the progress of a resumed study). */
   completedTaskCalls(req: { studyId: string }): Promise<Record<string, number>>;
   /** Collects the run records into runs/<id>/records.jsonl and writes the report. */
-  finishStudy(req: { studyId: string; report?: boolean }): Promise<{ reportDir: string | null; records: number; recordsFile?: string }>;
+  finishStudy(req: { studyId: string; report?: boolean; failed?: StudyFailure[] }): Promise<{ reportDir: string | null; records: number; recordsFile?: string }>;
   /** The end of a model matrix: runs/<id>/models.json and the combined report over the models' sub-studies. */
   finishModels(req: { studyId: string; studies: { model: string; studyId: string }[]; report?: boolean }): Promise<{ reportDir: string | null; records: number }>;
 

@@ -167,6 +167,16 @@ export interface MainJobProgress {
   steps: MainJobStep[];
 }
 
+/**
+ * A task run or condition that ended without its run record: `task` is the task key (`q4`,
+ * `q4/sample-2`) or, when only one condition failed, `<task key>/<condition>`; `error` is the
+ * root cause's message. Written to runs/<id>/failures.json by finishStudy.
+ */
+export interface StudyFailure {
+  task: string;
+  error: string;
+}
+
 /** Result of the main job (small: the study's runs are in records.jsonl). */
 export interface MainJobResult {
   studyId: string;

@@ -105,7 +105,7 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
   await Promise.all(Array.from({ length: Math.max(1, input.taskConcurrency) }, () => next()));
 
   progress.step = 'writing the report';
-  const finished = await local.finishStudy({ studyId: input.studyId, report: input.report });
+  const finished = await local.finishStudy({ studyId: input.studyId, report: input.report, failed });
   progress.step = progress.tasksFailed.length ? `finished with ${progress.tasksFailed.length} failed task(s)` : 'finished';
   return { studyId: input.studyId, reportDir: finished.reportDir, recordsFile: finished.recordsFile ?? null, tasksRun, callsUsed: progress.callsUsed, failed };
 }
