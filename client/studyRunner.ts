@@ -65,7 +65,7 @@ export interface StudyOutcome {
 export function failureAdvice(failed: StudyOutcome['failed'], studyId: string): string[] {
   const lines: string[] = [];
   if (failed.some((f) => /replay reply not found/.test(f.error))) {
-    lines.push('a replay corpus holds only the replies its runs needed when it was made: a run that asks for another reply (e.g. a revision after a time-out under load) cannot be replayed; run the conditions the corpus holds (--conditions paper) or use a live model');
+    lines.push('a replay corpus holds only the replies its runs needed when it was made: a run that asks for another reply (e.g. a revision after a time-out under load) cannot be replayed; run the conditions the corpus holds (`lockin study run … --conditions paper`) or use a live model');
   }
   lines.push(`details in the Temporal UI (workflow study-${studyId}/<task>) and runs/${studyId}/failures.json; once the cause is fixed, \`lockin study resume ${studyId}\` reruns only the failed runs' tasks (model calls already made come from the cache)`);
   return lines;
