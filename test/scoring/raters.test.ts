@@ -9,7 +9,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { loadStudy } from '../../activities/scoring/study';
 import { parseCsv, toCsv } from '../../activities/scoring/csv';
-import { agreementRows, disagreements, exportForRater, importRaterLabels, readRaters, recordAdjudication, RATER_COLUMNS } from '../../activities/scoring/raters';
+import { agreementRows, disagreements, exportForRater, formatAgreementCli, importRaterLabels, raterCoverage, ratersAgreed, readRaters, recordAdjudication, RATER_COLUMNS, type RaterLabel } from '../../activities/scoring/raters';
+import { labelKey, mergeFinalLabel } from '../../activities/scoring/finalLabels';
+import type { LoadedStudy } from '../../activities/scoring/study';
 import { writeReport } from '../../activities/report/writeReport';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study');
@@ -55,7 +57,7 @@ test('export, two raters, kappa, disagreements and adjudication', async () => {
   expect(fs.readFileSync(path.join(dir, 'labels', 'raters', 'ana', 'labels.csv'), 'utf8')).toBe(fill(12));
   expect(importRaterLabels(dir, 'ana', anaFile).again).toBe(true);
   fs.writeFileSync(path.join(runs, 'ana2.csv'), fill(11));
-  expect(() => importRaterLabels(dir, 'ana', path.join(runs, 'ana2.csv'))).toThrow('never overwritten');
+  expect(() => importRaterLabels(dir, 'ana', path.join(runs, 'ana2.csv'))).toThrow('import again with --replace');
   expect(fs.readFileSync(path.join(dir, 'labels', 'raters', 'ana', 'labels.csv'), 'utf8')).toBe(fill(12));
   // A bad file names its line and field.
   fs.writeFileSync(path.join(runs, 'bad.csv'), `${RATER_COLUMNS.join(',')}\n${q3[0][0]},q3,O1,s,present,fine,\n`);
@@ -91,9 +93,45 @@ test('export, two raters, kappa, disagreements and adjudication', async () => {
   // The raters' files are untouched by the adjudication.
   expect(fs.readFileSync(path.join(dir, 'labels', 'raters', 'bo', 'labels.csv'), 'utf8')).toBe(fill(10));
 
+  // Final labels (docs/protocol.md §5 "Final labels"): the 22 q3 code labels both raters agree on
+  // are final (raters-agreed); the 2 decided rows and the fixture's q1 one-pass O7 are adjudicated
+  // in every dimension (its q3 O12 matches no obligation of q3); everything else stays automated.
+  const after = await loadStudy(dir, { tasksDir });
+  const labels = after.runs.flatMap((r) => r.labels.map((l) => ({ key: labelKey(r.taskId, r.condition, l.obligation.id), l })));
+  expect(labels).toHaveLength(96);
+  const count = (d: 'plan' | 'code' | 'test') => {
+    const c: Record<string, number> = {};
+    for (const { l } of labels) c[l.final.origins[d]] = (c[l.final.origins[d]] ?? 0) + 1;
+    return c;
+  };
+  expect(count('code')).toEqual({ 'raters-agreed': 22, adjudicated: 3, automated: 71 });
+  expect(count('plan')).toEqual({ adjudicated: 3, automated: 93 });
+  expect(count('test')).toEqual({ adjudicated: 3, automated: 93 });
+  // Row 13 of q3 (both raters: violated) takes the raters' label whatever the automated one.
+  const blindKey = JSON.parse(fs.readFileSync(path.join(dir, 'labels', 'blind-key.json'), 'utf8'));
+  const k13 = labels.find((x) => x.key === labelKey('q3', blindKey[q3[13][0]].condition, q3[13][2]))!;
+  expect([k13.l.final.code, k13.l.final.origin]).toEqual(['violated', 'plan=automated;code=raters-agreed;test=automated']);
+  expect([k13.l.final.plan, k13.l.final.test]).toEqual([k13.l.automated.plan, k13.l.automated.test]);
+  const decidedKeys = dis.map((d) => labelKey(d.task, d.condition, d.obligation));
+  for (const k of decidedKeys) expect(labels.find((x) => x.key === k)!.l.final).toMatchObject({ plan: 'present', code: 'violated', test: 'covered', origin: 'adjudicated' });
+  expect(after.raterNames).toEqual(['ana', 'bo']);
+
+  // --replace supersedes ana's labels (row 11 now violated: 11 satisfied), keeping the old file.
+  fs.writeFileSync(path.join(runs, 'ana3.csv'), fill(11));
+  const rep = importRaterLabels(dir, 'ana', path.join(runs, 'ana3.csv'), { replace: true, now: new Date('2026-12-03T03:00:00Z') });
+  const anaDir = path.join(dir, 'labels', 'raters', 'ana');
+  expect([rep.again, rep.keptAs]).toEqual([false, path.join(anaDir, 'labels.1.csv')]);
+  expect(fs.readFileSync(path.join(anaDir, 'labels.1.csv'), 'utf8')).toBe(fill(12));
+  expect(fs.readFileSync(path.join(anaDir, 'labels.csv'), 'utf8')).toBe(fill(11));
+  const log = parseCsv(fs.readFileSync(path.join(anaDir, 'replaced.csv'), 'utf8'));
+  expect(log.map((r) => r.slice(0, 2))).toEqual([['replaced_at', 'kept_as'], ['2026-12-03T03:00:00.000Z', 'labels.1.csv']]);
+  expect(log[1][4]).toBe(path.resolve(path.join(runs, 'ana3.csv')));
+  expect(disagreements('fx1', readRaters(dir))).toHaveLength(1);
+
   // The report has the agreement section.
   await writeReport({ studyId: 'fx1', runsDir: runs, tasksDir });
   const md = fs.readFileSync(path.join(dir, 'report', 'report.md'), 'utf8');
   expect(md).toContain('## Agreement between labellers');
-  expect(md).toContain('| code | ana | bo | 24 | 0.917 | 0.833 |');
+  expect(md).toContain('| code | ana | bo | 24 | 0.958 | 0.915 |');
+  expect(md).toContain('| Final labels | plan: 0 raters-agreed, 3 adjudicated, 93 automated; code: 22 raters-agreed, 3 adjudicated, 71 automated; test: 0 raters-agreed, 3 adjudicated, 93 automated (docs/protocol.md §5: decided rows of labels/final.csv, 3 used; else the label all raters agree on, 2 raters: ana, bo; else automated); 1 decided rows match no labelled run and were ignored: q3 one-pass O12 |');
 }, 120_000);
