@@ -134,7 +134,7 @@ test('export, two raters, kappa, disagreements and adjudication', async () => {
   const md = fs.readFileSync(path.join(dir, 'report', 'report.md'), 'utf8');
   expect(md).toContain('## Agreement between labellers');
   expect(md).toContain('| code | ana | bo | 24 | 0.958 | 0.915 |');
-  expect(md).toContain('| Final labels | plan: 0 raters-agreed, 3 adjudicated, 93 automated; code: 22 raters-agreed, 3 adjudicated, 71 automated; test: 0 raters-agreed, 3 adjudicated, 93 automated (docs/protocol.md §5: decided rows of labels/final.csv, 3 used; else the label all raters agree on, 2 raters: ana, bo; else automated); 1 decided rows match no labelled run and were ignored: q3 one-pass O12 |');
+  expect(md).toContain('| Final labels | plan: 0 raters-agreed, 3 adjudicated, 93 automated; code: 22 raters-agreed, 3 adjudicated, 71 automated; test: 0 raters-agreed, 3 adjudicated, 93 automated (docs/protocol.md §5 "Final labels": 3 decided rows of labels/final.csv used; else the label all raters who labelled it agree on (raters: ana, bo); else automated); 1 decided rows match no labelled run and were ignored: q3 one-pass O12 |');
 }, 120_000);
 
 /** A labelled run of a hand-built study: automated labels per obligation (plan, code, test, each with its source). */
