@@ -28,7 +28,7 @@ function studyFolder(study: string, runs?: string): string {
 /** Prints the study's final labels by origin (docs/protocol.md §5 "Final labels"): what the report will use. */
 async function printFinal(dir: string, study: string): Promise<void> {
   const loaded = await loadStudy(dir);
-  console.log(`final labels of ${study} (what the report uses): ${describeOrigins(loaded.runs.flatMap((r) => r.labels.map((l) => l.final)))}`);
+  console.log(`final labels of ${study} (what the report uses; per item: report/labels.parquet final_* and final_origin after lockin report): ${describeOrigins(loaded.runs.flatMap((r) => r.labels.map((l) => l.final)))}`);
 }
 
 /** Defines the options, arguments, sub-commands and actions of `lockin labels` on its command (client/cli.ts names and describes it). */
