@@ -22,7 +22,7 @@ empty cells as nulls).
 | File | One row per | Key columns |
 |---|---|---|
 | runs.parquet / runs.csv | run (task × condition; replicate runs have \`replicate\` set) | model, sample, replayed, reply_provenance (the kinds of the run's replies, ';'-separated: authored, generated, …), test_passed, executed, reference_agreement, false_pass, calls_used, pytest_*, pfe, primary_category, categories (';'-separated), plan/code/test_score (final labels), auto_*_score, sco, test_file_changed, reproduced |
-| labels.parquet / labels.csv | obligation of a run | auto_plan/auto_code/auto_test (+ *_source: rule, execution, judge, heuristic), final_plan/final_code/final_test, final_origin (adjudicated or automated), plan/code/test_weight of the final labels, sco |
+| labels.parquet / labels.csv | obligation of a run | auto_plan/auto_code/auto_test (+ *_source: rule, execution, judge, heuristic), final_plan/final_code/final_test, final_origin (adjudicated, raters-agreed or automated; plan=…;code=…;test=… when the dimensions differ), plan/code/test_weight of the final labels, sco |
 | scores.parquet / scores.csv | primary task × condition (all assigned tasks; a missing run has present = false and zero scores) | plan/code/test_score, *_change_pp (branch − one-pass, percentage points), reproduced |
 | trajectories.parquet / .csv | revision branch × task × obligation | trajectory, assertions_changed, test_file_changed |
 | summary.json | condition | Table III numbers (fractions, not percent) |
