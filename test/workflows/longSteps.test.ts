@@ -113,10 +113,10 @@ async function finishes(result: Awaited<ReturnType<typeof mainJob>>): Promise<vo
   expect(readRunRecords('x').map((r) => `${r.taskId}/${r.condition}:${r.testPassed}`)).toEqual(['q3/one-pass:true']);
   const progress = await env.client.workflow.getHandle(mutationWorkflowId('x')).query(mutationProgressQuery);
   // Two tasks at a time, so t1 and t2 finish in either order; t3 (killed, run again) last.
-  expect(progress.lines.map((l) => l.slice(0, 4))).toEqual(['1/3 ', '2/3 ', '3/3 ', 'labe']);
-  expect(progress.lines.slice(0, 3).map((l) => l.slice(4)).sort()).toEqual(['suite t1/one-pass: valid on gold, killed 1/1', 'suite t2/one-pass: valid on gold, killed 1/1', 'suite t3/one-pass: valid on gold, killed 1/1']);
+  expect(progress.lines.map((l) => l.slice(0, 13))).toEqual(['task 1 of 3: ', 'task 2 of 3: ', 'task 3 of 3: ', 'labellers on ']);
+  expect(progress.lines.slice(0, 3).map((l) => l.slice(13)).sort()).toEqual(['suite t1/one-pass: valid on gold, killed 1/1', 'suite t2/one-pass: valid on gold, killed 1/1', 'suite t3/one-pass: valid on gold, killed 1/1']);
   expect(progress.lines[3]).toBe('labellers on known truth (scripted) for x at SF=0.01');
-  expect(progress.lines[2]).toBe('3/3 suite t3/one-pass: valid on gold, killed 1/1');
+  expect(progress.lines[2]).toBe('task 3 of 3: suite t3/one-pass: valid on gold, killed 1/1');
   // Every workflow of the job says how it ended (LockinStatus), children included.
   for (const id of [mainJobWorkflowId('x'), checksWorkflowId('x'), studyWorkflowId('x'), mutationWorkflowId('x')]) {
     expect(`${id}: ${(await env.client.workflow.getHandle(id).describe()).typedSearchAttributes.get(STATUS_KEY)}`).toBe(`${id}: done`);
