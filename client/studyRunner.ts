@@ -16,7 +16,7 @@ import { readRunRecords } from '../activities/store/records';
 import type { StudyInput } from '../protocol/inputs';
 import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { showProgress } from './progress';
-import { renderSummary, summarize } from './summary';
+import { renderSummary, summarize, type AssignedRuns } from './summary';
 import { TemporalTarget, withClientAndWorker } from './temporal';
 import { ledgerFile, ledgerRepeats, readLedger, type LedgerLine } from '../activities/model/ledger';
 
@@ -60,7 +60,7 @@ export interface StudyOutcome {
 /** Prints the failed tasks (if any) and sets a non-zero exit code. @returns true when some failed. */
 export function reportFailures(o: StudyOutcome, studyId: string): boolean {
   if (!o.failed.length) return false;
-  process.stderr.write(`\n[lockin] ${o.failed.length} task(s) FAILED; their records are missing from the summary and the report:\n`);
+  process.stderr.write(`\n[lockin] ${o.failed.length} task(s) FAILED; their runs have no record (the summary and the report count them as assigned runs that neither passed nor matched; the report lists them under "Failed runs"):\n`);
   for (const f of o.failed) process.stderr.write(`  ${f.task}: ${f.error.split('\n')[0].slice(0, 400)}\n`);
   process.stderr.write(`[lockin] details in the Temporal UI (workflow study-${studyId}/<task>); fix the cause and run \`lockin study resume ${studyId}\`\n`);
   process.exitCode = 1;
@@ -173,9 +173,12 @@ export async function runStudyWorkflow(input: StudyInput): Promise<StudyOutcome>
   }
 }
 
-/** Prints the summary table of a study from its records. */
-export function printSummary(studyId: string, replayed: boolean): void {
-  process.stdout.write(renderSummary(summarize(readRunRecords(studyId)), replayed));
+/**
+ * Prints the summary table of a study from its records; with `assigned` (a finished study: its
+ * tasks × conditions) the denominators are every assigned run, as in report.md Table III.
+ */
+export function printSummary(studyId: string, replayed: boolean, assigned?: AssignedRuns): void {
+  process.stdout.write(renderSummary(summarize(readRunRecords(studyId), assigned), replayed));
   const line = repeatsLine(studyId);
   if (line) process.stdout.write(`${line}\n`);
 }
