@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { StudyFailure, StudyProgress } from '../protocol/inputs';
 import { parseFailureKey } from '../activities/report/failures';
+import { conditionWorkflowId, taskWorkflowId } from '../protocol/layout';
 
 /**
  * The progress line of a running study: "done N of T task runs, failed M (q4), running: q3;
@@ -59,4 +60,26 @@ export function readStudyFailures(dir: string): StudyFailure[] | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The workflow id behind a failure key of the progress query (`q4`, `q4@r1`, `q4~s2`,
+ * `q4/contract-first`): the task workflow (protocol/layout.ts taskWorkflowId, the inverse of
+ * taskKey), or its condition's workflow when the key names a condition; null for a key that
+ * does not parse. Pure.
+ * @param studyWorkflow the study workflow's id (`study-<id>`)
+ */
+export function failureWorkflowId(studyWorkflow: string, key: string): string | null {
+  const k = parseFailureKey(key);
+  const m = /^([^@~/]+)(?:@([^~/]+))?(?:~s(\d+))?$/.exec(k.task);
+  if (!m) return null;
+  const task = taskWorkflowId(studyWorkflow, m[1], m[2], m[3] ? Number(m[3]) : undefined);
+  return k.condition ? conditionWorkflowId(task, k.condition) : task;
+}
+
+/** The innermost `cause` message of an error (a workflow's failure → its activity → the application error). Pure. */
+export function innermostMessage(err: unknown): string {
+  let e = err as { message?: string; cause?: unknown } | undefined;
+  while (e && typeof e === 'object' && e.cause) e = e.cause as { message?: string; cause?: unknown };
+  return (e && e.message) || String(err);
 }

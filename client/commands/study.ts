@@ -24,7 +24,7 @@ import { installQuietRuntime, workflowBundle } from '../../worker/createWorkers'
 import { mainJobStatusLines, runMainJob } from '../mainJob';
 import { runMutationAnalysis } from '../mutation';
 import type { StudyFailure, StudyProgress } from '../../protocol/inputs';
-import { failureLines, readStudyFailures, studyProgressLine } from '../studyStatus';
+import { failureLines, failureWorkflowId, innermostMessage, readStudyFailures, studyProgressLine } from '../studyStatus';
 
 interface RunOpts {
   tasks?: string;
@@ -159,7 +159,19 @@ export function define(cmd: Command): void {
         if (running) {
           const p = await handle.query(progressQuery).catch((e: Error) => e);
           if (p instanceof Error) process.stdout.write(`  progress not available (${p.message.split('\n')[0]}): is a worker running? (\`npx lockin study resume ${id}\` runs one)\n`);
-          else process.stdout.write(`${studyProgressLine(p)}\n`);
+          else {
+            process.stdout.write(`${studyProgressLine(p)}\n`);
+            // While the study runs, the cause of a failed task run is in its own (ended) workflow.
+            const failures: StudyFailure[] = [];
+            for (const key of p.tasksFailed) {
+              const wf = failureWorkflowId(studyWorkflowId(id), key);
+              const h = wf ? client.workflow.getHandle(wf) : null;
+              const ended = h ? await h.describe().then((x) => x.status.name !== 'RUNNING', () => false) : false;
+              const error = h && ended ? await h.result().then(() => 'ended without an error (see the Temporal UI)', (e: unknown) => innermostMessage(e)) : 'cause not available yet (see the Temporal UI)';
+              failures.push({ task: key, error });
+            }
+            for (const line of failureLines(failures)) process.stdout.write(`${line}\n`);
+          }
         } else {
           // An ended study still names its failed runs and their causes (failures.json, else the workflow result).
           const failures = readStudyFailures(studyDir(id)) ?? (d.status.name === 'COMPLETED' ? await handle.result().then((r: { failed?: StudyFailure[] }) => r.failed ?? null, () => null) : null);

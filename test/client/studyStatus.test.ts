@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { failureLines, readStudyFailures, studyProgressLine } from '../../client/studyStatus';
+import { failureLines, failureWorkflowId, innermostMessage, readStudyFailures, studyProgressLine } from '../../client/studyStatus';
 import type { StudyProgress } from '../../protocol/inputs';
 
 const CAUSE = 'replay reply not found: /work/nu2/lockin/replay/lockin/q4/contract-first/cf-revise-2.md';
@@ -45,4 +45,14 @@ test('failures.json is read from the study folder; absent or malformed → null'
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('while running, a failure key leads to the workflow that holds its cause', () => {
+  expect(failureWorkflowId('study-s', 'q4')).toBe('study-s/q4');
+  expect(failureWorkflowId('study-s', 'q4/contract-first')).toBe('study-s/q4/contract-first');
+  expect(failureWorkflowId('study-s', 'q4@r1')).toBe('study-s/q4/replicate-r1');
+  expect(failureWorkflowId('study-s', 'q4~s2/test-guided')).toBe('study-s/q4/sample-2/test-guided');
+  const err = Object.assign(new Error('Workflow execution failed'), { cause: Object.assign(new Error('Activity task failed'), { cause: new Error(CAUSE) }) });
+  expect(innermostMessage(err)).toBe(CAUSE);
+  expect(innermostMessage('plain')).toBe('plain');
 });
