@@ -144,7 +144,7 @@ export function provenanceParagraph(p: ReplyProvenance, model: string): string {
   const left = p.withoutRecord ? ` (${p.withoutRecord} further repl${p.withoutRecord === 1 ? 'y' : 'ies'} of runs that have no record are not counted)` : '';
   if (p.total === 0) return `No call file with a model reply was found for this study (model \`${model}\`)${left}, so the provenance of its replies is not known.`;
   const promptOnly = p.authoredPromptOnly ?? 0;
-  const authoredSplit = (n: number) => (promptOnly > 0 ? `: ${n - promptOnly} with the task references known, ${promptOnly} from the task prompt alone, as their front matter says` : '');
+  const authoredSplit = (n: number) => (promptOnly > 0 ? ` (${n - promptOnly} with the task references known, ${promptOnly} from the task prompt alone, as ${promptOnly === 1 ? 'its' : 'their'} front matter says)` : '');
   const parts = PROVENANCE_KINDS.filter((k) => p.byKind[k] > 0).map((k) => `${p.byKind[k]} (${pct(p.byKind[k], p.total)}) ${PROVENANCE_WORDS[k]}${k === 'authored' ? authoredSplit(p.byKind[k]) : ''}`);
   if (p.unstated) parts.push(`${p.unstated} (${pct(p.unstated, p.total)}) with no provenance in their call file`);
   const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
@@ -154,7 +154,7 @@ export function provenanceParagraph(p: ReplyProvenance, model: string): string {
   const out = [`Of the ${p.total} model replies ${scope} (model \`${model}\`)${left}, ${list}.`];
   if (notEvidence > 0) {
     const known = promptOnly > 0
-      ? `Replies authored with the references known, and replies generated from the obligations or the gold solutions, were written with the task references known; the ${promptOnly} authored from the task prompt alone were not, but they too were written by the project, not sampled from a model. None of these is evidence about any model: they demonstrate the instrument. `
+      ? `Replies authored with the references known, and replies generated from the obligations or the gold solutions, were written with the task references known; ${promptOnly === 1 ? 'the one reply' : `the ${promptOnly} replies`} authored from the task prompt alone ${promptOnly === 1 ? 'was' : 'were'} not, but ${promptOnly === 1 ? 'it' : 'they'} too ${promptOnly === 1 ? 'was' : 'were'} written by the project, not sampled from a model. None of these is evidence about any model: they demonstrate the instrument. `
       : 'Authored replies, and replies generated from the obligations or the gold solutions, were written with the task references known: they demonstrate the instrument and are no evidence about any model. ';
     out.push(
       `${evidence === 0 ? 'None' : `Only ${evidence} (${pct(evidence, p.total)})`} came from a model${evidence ? ` (${p.models.join(', ')})` : ''}. ` +

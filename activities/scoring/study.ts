@@ -132,9 +132,14 @@ export function parseRecords(text: string, file: string): RunRecord[] {
  * relative to the working directory), else the layout's tasks/<taskId>/[replicate-<r>/][sample-<n>/]<condition>.
  */
 export function resolveDir(studyDir: string, rec: RunRecord): string {
-  const sampleDir = rec.sample && rec.sample > 1 ? [`sample-${rec.sample}`] : [];
-  const cands = [path.isAbsolute(rec.conditionDir) ? rec.conditionDir : path.join(studyDir, rec.conditionDir), path.resolve(rec.conditionDir), path.join(studyDir, 'tasks', rec.taskId, ...(rec.replicate ? [`replicate-${rec.replicate}`] : []), ...sampleDir, rec.condition)];
+  const cands = [path.isAbsolute(rec.conditionDir) ? rec.conditionDir : path.join(studyDir, rec.conditionDir), path.resolve(rec.conditionDir), layoutDir(studyDir, rec)];
   return cands.find((d) => fs.existsSync(d)) ?? cands[0];
+}
+
+/** The run's folder by the study layout alone: <studyDir>/tasks/<taskId>/[replicate-<r>/][sample-<n>/]<condition> (n > 1). Pure. */
+export function layoutDir(studyDir: string, rec: Pick<RunRecord, 'taskId' | 'condition' | 'replicate' | 'sample'>): string {
+  const sampleDir = rec.sample && rec.sample > 1 ? [`sample-${rec.sample}`] : [];
+  return path.join(studyDir, 'tasks', rec.taskId, ...(rec.replicate ? [`replicate-${rec.replicate}`] : []), ...sampleDir, rec.condition);
 }
 
 function sha256File(file: string): string | null {

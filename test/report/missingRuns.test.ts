@@ -144,8 +144,8 @@ test('#18 provenance: only replies behind recorded runs, authored ones split by 
   const first = md.split('\n\n')[1];
   expect(first).toBe(
     '> **REPLAYED**: Of the 5 model replies behind the recorded runs of this study (model `replay:fixture`) (2 further replies of runs that have no record are not counted), ' +
-      '3 (60.0%) authored by hand by the project: 2 with the task references known, 1 from the task prompt alone, as their front matter says and 2 (40.0%) generated from the task obligations by lockin. ' +
-      'None came from a model. Replies authored with the references known, and replies generated from the obligations or the gold solutions, were written with the task references known; the 1 authored from the task prompt alone were not, but they too were written by the project, not sampled from a model. None of these is evidence about any model: they demonstrate the instrument. ' +
+      '3 (60.0%) authored by hand by the project (2 with the task references known, 1 from the task prompt alone, as its front matter says) and 2 (40.0%) generated from the task obligations by lockin. ' +
+      'None came from a model. Replies authored with the references known, and replies generated from the obligations or the gold solutions, were written with the task references known; the one reply authored from the task prompt alone was not, but it too was written by the project, not sampled from a model. None of these is evidence about any model: they demonstrate the instrument. ' +
       'The rates below describe this replay corpus, not a model.',
   );
   expect(md).toContain('Replies behind these outcomes (5): 60.0% authored by hand by the project (1 of them from the task prompt alone); 40.0% generated from the task obligations by lockin.');
@@ -174,3 +174,25 @@ print(json.dumps({"t3": {k: {c: float(v) for c, v in row.items()} for k, row in 
     for (const k of ['tasks', 'testPassed', 'executed', 'referenceAgreement', 'falsePasses', 'modelCalls', 'sco', 'falsePassRate', 'planScoreMean', 'codeScoreMean', 'testScoreMean']) expect(r.t3[c][k]).toBeCloseTo(s.conditions[c][k], 12);
   expect([r.pa.n, r.pa.missing]).toEqual([2, 2]);
 }, 60_000);
+
+test('#18 a study folder copied elsewhere (records pointing at the old folder) still finds the replies behind its runs', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-moved-'));
+  try {
+    fs.cpSync(path.join(FIXTURE, 'runs'), dir, { recursive: true });
+    const recordsFile = path.join(dir, 'fx1', 'records.jsonl');
+    // Primary runs (all labelled in the fixture, so nothing is written there) point at the fixture's own folder.
+    const moved = fs
+      .readFileSync(recordsFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { replicate?: string; conditionDir: string })
+      .map((r) => (r.replicate ? r : { ...r, conditionDir: path.join(FIXTURE, 'runs', 'fx1', r.conditionDir) }));
+    expect(fs.existsSync(moved[0].conditionDir)).toBe(true);
+    fs.writeFileSync(recordsFile, moved.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const out = (await writeReport({ studyId: 'fx1', runsDir: dir, tasksDir: TASKS_DIR })).reportDir;
+    const s = JSON.parse(fs.readFileSync(path.join(out, 'summary.json'), 'utf8'));
+    expect([s.replyProvenance.total, s.replyProvenance.withoutRecord]).toEqual([7, 0]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);
