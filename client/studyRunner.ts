@@ -60,7 +60,8 @@ export interface StudyOutcome {
 /** Prints the failed tasks (if any) and sets a non-zero exit code. @returns true when some failed. */
 export function reportFailures(o: StudyOutcome, studyId: string): boolean {
   if (!o.failed.length) return false;
-  process.stderr.write(`\n[lockin] ${o.failed.length} task(s) FAILED; their runs have no record (the summary and the report count them as assigned runs that neither passed nor matched; the report lists them under "Failed runs"):\n`);
+  const where = o.reportDir ? 'the summary and the report count them as assigned runs that neither passed nor matched; the report lists them under "Failed runs"' : 'the summary counts them as assigned runs that neither passed nor matched; no report was written';
+  process.stderr.write(`\n[lockin] ${o.failed.length} task(s) FAILED; their runs have no record (${where}; runs/${studyId}/failures.json):\n`);
   for (const f of o.failed) process.stderr.write(`  ${f.task}: ${f.error.split('\n')[0].slice(0, 400)}\n`);
   process.stderr.write(`[lockin] details in the Temporal UI (workflow study-${studyId}/<task>); fix the cause and run \`lockin study resume ${studyId}\`\n`);
   process.exitCode = 1;
