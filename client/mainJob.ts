@@ -59,12 +59,20 @@ export { controlsLine };
 
 
 /**
- * The once-a-minute line of step 5 while no task finishes: tasks done of total, the tasks being
- * analysed, the time this process has watched. Pure.
+ * The once-a-minute line of step 5 while no task finishes: tasks done of total and the tasks being
+ * analysed; before the first task, that the suites are being listed; after the last, that the
+ * labellers are being measured on known truth (workflows/mutation.ts runs that last). `stepMs` is
+ * the time since this process saw step 5 start. Pure.
  */
-export function mutationStillLine(m: MutationProgress, watchedMs: number): string {
-  const s = Math.floor(watchedMs / 1000);
-  return `${m.tasksDone}/${m.tasksTotal} tasks analysed${m.running?.length ? `; running: ${m.running.join(', ')}` : ''} (still working, ${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s)`;
+export function mutationStillLine(m: MutationProgress, stepMs: number): string {
+  const s = Math.floor(stepMs / 1000);
+  const since = `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  if (m.tasksTotal === 0) return `listing the study's frozen suites and the tasks to analyse (still working, step 5 for ${since})`;
+  const what =
+    m.tasksDone >= m.tasksTotal && !m.running?.length
+      ? `all ${m.tasksTotal} task(s) analysed; measuring the labellers on known truth (acceptance tests on gold and the obligation violations)`
+      : `${m.tasksDone} of ${m.tasksTotal} task(s) analysed${m.running?.length ? `; analysing: ${m.running.join(', ')}` : ''}`;
+  return `${what} (still working, step 5 for ${since})`;
 }
 
 /**
@@ -77,7 +85,7 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
   // Steps already finished when this process first hears from the job ran before it attached.
   let firstTick = true;
   let lastMutationLine = Date.now();
-  const watchStarted = Date.now();
+  let step5Seen: number | null = null;
   const shownLines = new Map<number, number>();
   const finished = new Set<number>();
   let studyBar: (() => Promise<void>) | null = null;
@@ -112,13 +120,14 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
     firstTick = false;
     if (running?.n === 4 && !studyBar) studyBar = showProgress(client.getHandle(running.workflowId), 2000, conditions);
     if (running?.n === 5) {
+      step5Seen ??= Date.now();
       const m = await client.getHandle(running.workflowId).query(mutationProgressQuery).catch(() => null);
       for (const line of m?.lines.slice(mutationShown) ?? []) process.stderr.write(`[mutation] ${line}\n`);
       if ((m?.lines.length ?? 0) > mutationShown) lastMutationLine = Date.now();
       mutationShown = Math.max(mutationShown, m?.lines.length ?? 0);
       // A task's mutation analysis takes minutes: say at least once a minute that it is working.
       if (m && Date.now() - lastMutationLine > 60_000) {
-        process.stderr.write(`[mutation] ${mutationStillLine(m, Date.now() - watchStarted)}\n`);
+        process.stderr.write(`[mutation] ${mutationStillLine(m, Date.now() - step5Seen)}\n`);
         lastMutationLine = Date.now();
       }
     }

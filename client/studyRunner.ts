@@ -57,13 +57,27 @@ export interface StudyOutcome {
   failed: { task: string; error: string }[];
 }
 
-/** Prints the failed tasks (if any) and sets a non-zero exit code. @returns true when some failed. */
+/**
+ * The advice printed under the failed runs: what a user can do about their causes. Pure.
+ * A missing replay reply is the corpus's limit (the replies are the project's, with provenance:
+ * README "Replay corpora"), not something to write by hand.
+ */
+export function failureAdvice(failed: StudyOutcome['failed'], studyId: string): string[] {
+  const lines: string[] = [];
+  if (failed.some((f) => /replay reply not found/.test(f.error))) {
+    lines.push('a replay corpus holds only the replies its runs needed when it was made: a run that asks for another reply (e.g. a revision after a time-out under load) cannot be replayed; run the conditions the corpus holds (`lockin study run … --conditions paper`) or use a live model');
+  }
+  lines.push(`details in the Temporal UI (workflow study-${studyId}/<task>) and runs/${studyId}/failures.json; once the cause is fixed, \`lockin study resume ${studyId}\` reruns only the failed runs' tasks (model calls already made come from the cache)`);
+  return lines;
+}
+
+/** Prints the failed runs (if any), with advice, and sets a non-zero exit code. @returns true when some failed. */
 export function reportFailures(o: StudyOutcome, studyId: string): boolean {
   if (!o.failed.length) return false;
   const where = o.reportDir ? 'the summary and the report count them as assigned runs that neither passed nor matched; the report lists them under "Failed runs"' : 'the summary counts them as assigned runs that neither passed nor matched; no report was written';
-  process.stderr.write(`\n[lockin] ${o.failed.length} task(s) FAILED; their runs have no record (${where}; runs/${studyId}/failures.json):\n`);
+  process.stderr.write(`\n[lockin] ${o.failed.length} run(s) FAILED (a task key, or <task>/<condition> when only that condition failed); they have no record (${where}):\n`);
   for (const f of o.failed) process.stderr.write(`  ${f.task}: ${f.error.split('\n')[0].slice(0, 400)}\n`);
-  process.stderr.write(`[lockin] details in the Temporal UI (workflow study-${studyId}/<task>); fix the cause and run \`lockin study resume ${studyId}\`\n`);
+  for (const a of failureAdvice(o.failed, studyId)) process.stderr.write(`[lockin] ${a}\n`);
   process.exitCode = 1;
   return true;
 }

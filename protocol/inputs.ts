@@ -128,7 +128,7 @@ export interface PrepareProgress {
 export interface MutationProgress {
   tasksTotal: number;
   tasksDone: number;
-  /** "n/N mutants q3: …" and "n/N suite q3/one-pass: …", in the order they finished. */
+  /** "task n of N: mutants q3: …" and "task n of N: suite q3/one-pass: …", in the order they finished. */
   lines: string[];
   /** The tasks being analysed now (absent in progress of workflows from before it). */
   running?: string[];

@@ -89,6 +89,13 @@ export const PytestOutcomeSchema = z.looseObject({
   failuresFile: z.string(),
   junitFile: z.string().optional(),
   durationMs: z.number(),
+  /** Tests that pytest-timeout stopped (their per-test limit), by JUnit id; absent when none. */
+  timedOutTests: z.array(z.string()).optional(),
+  /**
+   * The first attempt, when it ran out of time (wall clock, or a test's limit) and pytest was run
+   * once more (docs/protocol.md §4 "Test outcome"); the outcome is the second attempt's.
+   */
+  rerunAfterTimeout: z.object({ status: z.enum(['completed', 'timeout', 'crash']), counts: PytestCountsSchema, timedOutTests: z.array(z.string()), durationMs: z.number() }).optional(),
 });
 export type PytestOutcome = z.infer<typeof PytestOutcomeSchema>;
 

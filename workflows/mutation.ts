@@ -41,7 +41,7 @@ export async function mutationAnalysis(input: MutationAnalysisInput): Promise<st
         const done = await spark.mutationTask({ studyId, taskId, equivalenceScale, confirmScale, maxPerOperator });
         progress.running = progress.running!.filter((t) => t !== taskId);
         progress.tasksDone += 1;
-        progress.lines.push(...done.lines.map((l) => `${progress.tasksDone}/${progress.tasksTotal} ${l}`));
+        progress.lines.push(...done.lines.map((l) => `task ${progress.tasksDone} of ${progress.tasksTotal}: ${l}`));
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, input.concurrency ?? 2) }, () => lane()));

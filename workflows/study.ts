@@ -15,6 +15,7 @@ import type { StudyInput, StudyProgress } from '../protocol/inputs';
 import { progressQuery } from '../protocol/queries';
 import { taskKey, taskWorkflowId } from '../protocol/layout';
 import { recordingStatus } from './status';
+import { rootCauseMessage } from './failures';
 
 const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 
@@ -91,11 +92,15 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
         });
         tasksRun += 1;
         progress.callsUsed += summary.callsUsed;
+        // A condition that failed while its siblings finished (workflows/task.ts): the task's
+        // other records stand; the failed condition is named with its cause.
+        for (const f of summary.failedConditions ?? []) {
+          progress.tasksFailed.push(`${key}/${f.condition}`);
+          failed.push({ task: `${key}/${f.condition}`, error: f.error });
+        }
       } catch (err) {
         progress.tasksFailed.push(key);
-        let cause = err as Error & { cause?: Error };
-        while (cause?.cause) cause = cause.cause as Error & { cause?: Error };
-        failed.push({ task: key, error: cause?.message ?? String(err) });
+        failed.push({ task: key, error: rootCauseMessage(err) });
       } finally {
         progress.running = progress.running.filter((k) => k !== key);
         progress.tasksDone += 1;

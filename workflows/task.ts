@@ -3,10 +3,11 @@
  * condition, each in its own directory starting from a copy of the snapshot; after every
  * condition has frozen its artifacts, evaluation (execution on the study database, reference
  * agreement, labels) and one run record per condition, one condition after another
- * (docs/protocol.md §2–4). Each condition workflow evaluates itself when the task says so, and
+ * (docs/protocol.md §2–4). A condition that fails leaves the others' records standing; it is
+ * returned in `failedConditions` (§7 "Failed runs"). Each condition workflow evaluates itself when the task says so, and
  * carries its outcome as search attributes.
  */
-import { condition as waitUntil, executeChild, patched, proxyActivities, setHandler, startChild, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition as waitUntil, executeChild, patched, proxyActivities, setHandler, startChild, workflowInfo } from '@temporalio/workflow';
 import type { ConditionId } from '../protocol/conditions';
 import type { StudyActivities } from '../protocol/activities';
 import { contractFirst } from './conditions/contractFirst';
@@ -21,6 +22,7 @@ import { conditionWorkflowId } from '../protocol/layout';
 import { conditionFrozenSignal, evaluateSignal } from '../protocol/queries';
 import { evaluateCondition } from './evaluation';
 import { recordingStatus } from './status';
+import { rootCauseMessage } from './failures';
 
 const local = proxyActivities<StudyActivities>(LOCAL_STEP);
 
@@ -39,6 +41,11 @@ export interface TaskSummary {
   /** Distinct protocol-level calls: the shared initial generation counted once. */
   callsUsed: number;
   records: ConditionOutcome[];
+  /**
+   * Conditions that failed (before or during evaluation) while the others finished and kept
+   * their records; absent when none failed. A task whose every condition failed throws instead.
+   */
+  failedConditions?: { condition: ConditionId; error: string }[];
 }
 
 export async function runTask(input: TaskInput): Promise<TaskSummary> {
@@ -73,7 +80,40 @@ async function runTaskSteps(input: TaskInput): Promise<TaskSummary> {
   };
 
   const outcomes: ConditionOutcome[] = [];
-  if (selfEvaluating) {
+  const failedConditions: { condition: ConditionId; error: string }[] = [];
+  if (selfEvaluating && patched('failed-condition-keeps-siblings')) {
+    // One condition's failure (a missing replay reply, a failed activity) does not take the
+    // others down: every condition is waited for until it has frozen or failed, the frozen ones
+    // are evaluated and recorded, and the failed ones are named with their cause
+    // (docs/protocol.md §7 "Failed runs").
+    const handles = await Promise.all(study.conditions.map(async (c) => startChild(CONDITION_WORKFLOWS[c], childOptions(await inputOf(c)))));
+    const failedWith = new Map<number, string>();
+    const results = handles.map((h, i) =>
+      h.result().then(
+        (r) => r,
+        (err: unknown) => {
+          failedWith.set(i, rootCauseMessage(err));
+          return null;
+        },
+      ),
+    );
+    await waitUntil(() => handles.every((_, i) => frozen.has(study.conditions[i]) || failedWith.has(i)));
+    for (const [i, h] of handles.entries()) {
+      const condition = study.conditions[i];
+      if (!frozen.has(condition)) {
+        failedConditions.push({ condition, error: failedWith.get(i)! });
+        continue;
+      }
+      await h.signal(evaluateSignal);
+      const r = await results[i];
+      if (!r?.outcome) {
+        failedConditions.push({ condition, error: failedWith.get(i) ?? `condition ${condition} returned without its outcome` });
+        continue;
+      }
+      outcomes.push(r.outcome);
+    }
+    if (outcomes.length === 0) throw ApplicationFailure.nonRetryable(`every condition failed: ${failedConditions.map((f) => `${f.condition}: ${f.error}`).join('; ')}`, 'ConditionsFailed');
+  } else if (selfEvaluating) {
     const handles = await Promise.all(study.conditions.map(async (c) => startChild(CONDITION_WORKFLOWS[c], childOptions(await inputOf(c)))));
     const results = handles.map((h) => h.result());
     const failed = new Promise<never>((_, reject) => results.forEach((p) => p.catch(reject)));
@@ -92,5 +132,5 @@ async function runTaskSteps(input: TaskInput): Promise<TaskSummary> {
     for (const r of results) outcomes.push(await evaluateCondition({ study, manifest, taskId, replicate, sample, snapshotDir }, r));
   }
   const callsUsed = 1 + outcomes.reduce((n, r) => n + r.callsUsed - 1, 0);
-  return { taskId, replicate, sample, callsUsed, records: outcomes };
+  return { taskId, replicate, sample, callsUsed, records: outcomes, ...(failedConditions.length ? { failedConditions } : {}) };
 }

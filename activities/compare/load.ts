@@ -34,6 +34,7 @@ export function resolveOutput(arg: string): OutputFiles {
     const schema = path.join(p, 'schema.json');
     return { dataFile: path.join(p, name), schemaFile: fs.existsSync(schema) ? schema : undefined };
   }
+  if (/\.(csv|tsv)$/i.test(p)) throw new InputError('a CSV file has no column types, and reference agreement compares Spark types (docs/protocol.md §4): write it as Parquet (pandas: pd.read_csv(f).to_parquet("x.parquet"), with the dtypes you mean) or give the .parquet export beside it', p);
   if (!/\.(arrow|parquet)$/i.test(p)) throw new InputError('expected an .arrow or .parquet file, or a folder', p);
   const stemSchema = p.replace(/\.(arrow|parquet)$/i, '.schema.json');
   const besideSchema = path.join(path.dirname(p), 'schema.json');

@@ -1,6 +1,6 @@
 /**
  * Differential execution (issue 23; docs/protocol.md §7 "Differential execution"): seeded variant
- * databases built from the study database (activities/python/variants.py: `nulls`, `dupdims`),
+ * databases built from the study database (activities/python/variants.py: `nulls`, `dupdims`, `crosschannel`),
  * and the references built on each with the study's reference builder (references.py build, the
  * same SQL text and Spark settings as step 2). A reference whose SQL fails on a variant is
  * recorded as failed in that variant's references.json, as q12 is on the SF=0.01 study database.
@@ -15,7 +15,7 @@ import { checkScale, runDataScript, scaleArg, settingsArg, testsJar } from './ru
 import { BuildResult, VariantsBuildResult } from '../../protocol/data';
 
 /** The variants `lockin data variants` builds by default, in this order. */
-export const VARIANT_NAMES = ['nulls', 'dupdims'] as const;
+export const VARIANT_NAMES = ['nulls', 'dupdims', 'crosschannel'] as const;
 
 /** A variant database found on disk (its manifest read) and what is known of its references. */
 export interface VariantInfo {

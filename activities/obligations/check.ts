@@ -118,11 +118,13 @@ function firstLine(s: string | undefined, n = 240): string {
 /**
  * Checks one task's executable obligations at `scale`.
  * Inputs: taskId; scale (database and reference); Spark settings; corpus root (default tasks/);
- * workDir for staged variants and outputs (default a fresh temporary folder, removed after).
+ * workDir for staged variants and outputs (default a fresh temporary folder, removed after);
+ * onProgress, told each phase as it starts (one line, no newline).
  * Returns: the TaskObligationsCheck. A task with no executable form at all is ok with a note.
  * @throws TaskLoadError for a task folder that does not load.
  */
-export async function checkTaskObligations(opts: { taskId: string; scale: number; settings: SparkSettings; root?: string; workDir?: string; skipReference?: boolean }): Promise<TaskObligationsCheck> {
+export async function checkTaskObligations(opts: { taskId: string; scale: number; settings: SparkSettings; root?: string; workDir?: string; skipReference?: boolean; onProgress?: (what: string) => void }): Promise<TaskObligationsCheck> {
+  const progress = opts.onProgress ?? (() => undefined);
   const root = opts.root ?? tasksRoot();
   const task = loadTask(opts.taskId, root);
   const obligations = task.obligations.obligations;
@@ -154,6 +156,7 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
   try {
     if (forms.acceptance) {
       const variants = [{ id: 'gold', solutionFile: goldFile }, ...withViolation.map((f) => ({ id: f.id, solutionFile: solutions.get(f.id)! }))];
+      progress(`acceptance tests on gold and ${withViolation.length} violation(s)`);
       const res = await runSuiteOnVariants({ suiteFile: forms.acceptance, variants, settings: opts.settings, outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) } });
       runs = new Map(res.map((r) => [r.variant, r]));
     } else notes.push('no acceptance tests (acceptance/test_acceptance.py)');
@@ -168,6 +171,7 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
         fs.copyFileSync(id === 'gold' ? goldFile : solutions.get(id)!, path.join(d, 'solution.py'));
         return d;
       });
+      progress(`gold and ${withViolation.length} violation(s) executed on the SF=${opts.scale} database and compared with the reference`);
       const results = await mutantOutputs({ dirs, scale: opts.scale, settings: opts.settings });
       for (const [i, id] of ids.entries()) {
         const r = results[i];

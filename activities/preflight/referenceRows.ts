@@ -6,7 +6,12 @@
  * Only *distinctive* values count (a year, a category name or a small count is in many a prompt):
  *  - a number with ≥ 5 significant digits (1001001, 12345.67, 0.12345; matched as written,
  *    trailing zeros ignored, and rounded to 2 or 4 decimals when the reference has more);
- *  - a text of ≥ 6 characters with a letter in it, not a date (matched as a substring).
+ *  - a text of ≥ 6 characters with a letter in it, not a date, held by few of the reference's
+ *    rows: at most max(1, ⌊rows / 10⌋) (matched as a substring). A text many rows share is a
+ *    category of the data (an education status, a credit rating, a state name), which a model
+ *    knows from the data's domain and writes into its own fixtures; it says nothing about which
+ *    rows the reference holds (issue 19: q69's contract fixtures, written at C-0 from the prompt,
+ *    paired `College` with `High Risk` on three lines and were refused).
  * Rule (REFERENCE_ROW_RULE): a text leaks the reference when one of its lines holds ≥ 3
  * distinctive values of one reference row, or when its lines hold ≥ 3 different sets of ≥ 2
  * values of one row each (a CSV of a result with two distinctive columns; one prompt line
@@ -14,7 +19,7 @@
  */
 import type { Cell } from '../compare/table';
 
-export const REFERENCE_ROW_RULE = { valuesOnOneLine: 3, pairValues: 2, pairLines: 3, minSignificantDigits: 5, minTextLength: 6 } as const;
+export const REFERENCE_ROW_RULE = { valuesOnOneLine: 3, pairValues: 2, pairLines: 3, minSignificantDigits: 5, minTextLength: 6, maxTextRowShare: 0.1 } as const;
 
 /** The distinctive values of a reference, indexed for one pass over a text. */
 export interface RowIndex {
@@ -70,6 +75,8 @@ export function buildRowIndex(rows: Cell[][]): RowIndex {
       }
     }
   });
+  const maxRows = Math.max(1, Math.floor(rows.length * REFERENCE_ROW_RULE.maxTextRowShare));
+  for (const [t, held] of texts) if (held.length > maxRows) texts.delete(t);
   return { rowCount: rows.length, numbers, texts };
 }
 

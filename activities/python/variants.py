@@ -2,7 +2,7 @@
 docs/protocol.md §7 "Differential execution").
 
 Subcommand (progress on stderr, ONE JSON line last on stdout):
-  build --source-db D --out-dir V [--variants nulls,dupdims] [--seed N]
+  build --source-db D --out-dir V [--variants nulls,dupdims,crosschannel] [--seed N]
         writes, for each variant, `<V>/<variant>/<table>/part-00000.parquet` (one file per table)
         and `<V>/<variant>/manifest.json`. A variant whose manifest already records the same
         source database, seed and parameters, and whose files match it, is skipped (resume).
@@ -18,6 +18,15 @@ table, column)], so one table's draw does not depend on the others):
   dupdims  each row of a dimension table (every table but the seven fact tables) is appended
            once more with probability `fraction` (exact duplicate, same keys), so a join on it
            fans out.
+  crosschannel  each store sale line with a customer and a sold date is, with probability
+           `fraction`, echoed into the web and the catalog channel: one line appended to
+           web_sales and one to catalog_sales, copied from a line of that table drawn at random,
+           with the store line's customer (as the bill-to customer), item and sold date, and a
+           new order number (above every existing one, so no return matches it). The generator
+           almost never lets one customer buy one item in all three channels in a year, so
+           questions about such overlaps have empty answers on the study database (q78 at
+           SF=0.01 and SF=1); on this variant they are not empty (issue 23, "distilled" databases
+           on which a reference discriminates).
 
 The tables are read and written with pyarrow (no JVM): the Arrow types are kept as read, so
 Spark reads each file with the schema the source manifest records, which the variant manifest
@@ -41,12 +50,14 @@ PART = "part-00000.parquet"
 DEFAULT_PARAMS = {
     "nulls": {"fraction": 0.08, "exceptTables": ["date_dim", "time_dim"]},
     "dupdims": {"fraction": 0.06},
+    "crosschannel": {"fraction": 0.05},
 }
 VARIANTS = tuple(DEFAULT_PARAMS)
 #: What each variant does, in words (recorded in its manifest).
 TRANSFORMATIONS = {
     "nulls": "each cell of a non-key column (not *_sk, *_id or a ticket/order number) of a table not in exceptTables set to NULL with probability fraction",
     "dupdims": "each row of a dimension table (not one of the seven fact tables) appended once more with probability fraction",
+    "crosschannel": "each store_sales line with a customer and a sold date echoed, with probability fraction, as one web_sales and one catalog_sales line (a random line of that table with the store line's customer as bill-to customer, item and sold date, and a new order number)",
 }
 
 #: The seven fact tables (TPC-DS spec §2); every other table is a dimension.
@@ -112,9 +123,56 @@ def duplicate_rows(table, name: str, seed: int, fraction: float):
     return pa.concat_tables([table, table.take(pa.array(picks))]), int(len(picks))
 
 
-def transform(variant: str, table, name: str, seed: int, params: dict) -> tuple:
-    """Applies `variant` to one table. Returns (table, record) where record holds
-    sourceRows, rows, changedCells (cells set to NULL or rows x columns appended) and details."""
+#: crosschannel: the columns set on an echoed line, per channel (customer, item, sold date, order number).
+ECHO_COLUMNS = {
+    "web_sales": ("ws_bill_customer_sk", "ws_item_sk", "ws_sold_date_sk", "ws_order_number"),
+    "catalog_sales": ("cs_bill_customer_sk", "cs_item_sk", "cs_sold_date_sk", "cs_order_number"),
+}
+STORE_ECHO = ("ss_customer_sk", "ss_item_sk", "ss_sold_date_sk")
+
+
+def echo_store_lines(table, name: str, seed: int, fraction: float, store_sales):
+    """crosschannel for one table: for web_sales and catalog_sales, appends one line per store
+    line picked (store lines with a customer and a sold date, each with probability `fraction`,
+    the same picks for both channels), copied from a line of `table` drawn at random, with the
+    store line's customer, item and sold date and order numbers max+1, max+2, ... in pick order.
+    Returns (new table, lines appended). Other tables are returned unchanged.
+    Raises VariantError when a column it sets is missing."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if name not in ECHO_COLUMNS or table.num_rows == 0:
+        return table, 0
+    for col in ECHO_COLUMNS[name]:
+        if col not in table.column_names:
+            raise VariantError(f"crosschannel: table {name} has no column {col}")
+    for col in STORE_ECHO:
+        if col not in store_sales.column_names:
+            raise VariantError(f"crosschannel: table store_sales has no column {col}")
+    eligible = pc.and_(pc.is_valid(store_sales.column("ss_customer_sk")), pc.is_valid(store_sales.column("ss_sold_date_sk")))
+    candidates = np.nonzero(np.asarray(eligible.to_numpy(zero_copy_only=False), dtype=bool))[0]
+    picks = candidates[rng_for(seed, "crosschannel", "store_sales").random(len(candidates)) < fraction]
+    if len(picks) == 0:
+        return table, 0
+    store = store_sales.take(pa.array(picks))
+    templates = rng_for(seed, "crosschannel", name).integers(0, table.num_rows, len(picks))
+    echo = table.take(pa.array(templates))
+    customer, item, date, order = ECHO_COLUMNS[name]
+    top = pc.max(table.column(order)).as_py() or 0
+    new_cols = {customer: store.column("ss_customer_sk"), item: store.column("ss_item_sk"), date: store.column("ss_sold_date_sk"),
+                order: pa.array(range(top + 1, top + 1 + len(picks)))}
+    arrays = []
+    for field in table.schema:
+        col = new_cols.get(field.name)
+        arrays.append(echo.column(field.name) if col is None else pc.cast(col, field.type))
+    return pa.concat_tables([table, pa.Table.from_arrays(arrays, schema=table.schema)]), int(len(picks))
+
+
+def transform(variant: str, table, name: str, seed: int, params: dict, read_table=None) -> tuple:
+    """Applies `variant` to one table (`read_table(name)` reads another source table: crosschannel
+    reads store_sales). Returns (table, record) where record holds sourceRows, rows, changedCells
+    (cells set to NULL or rows x columns appended) and details."""
     src_rows = table.num_rows
     if variant == "nulls":
         out, per_col = inject_nulls(table, name, seed, params["fraction"], params.get("exceptTables", ()))
@@ -122,6 +180,9 @@ def transform(variant: str, table, name: str, seed: int, params: dict) -> tuple:
     elif variant == "dupdims":
         out, dup = duplicate_rows(table, name, seed, params["fraction"])
         rec = {"changedCells": dup * table.num_columns, "duplicatedRows": dup}
+    elif variant == "crosschannel":
+        out, echoed = echo_store_lines(table, name, seed, params["fraction"], read_table("store_sales") if name in ECHO_COLUMNS else None)
+        rec = {"changedCells": echoed * table.num_columns, "echoedRows": echoed}
     else:
         raise VariantError(f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
     rec.update({"sourceRows": src_rows, "rows": out.num_rows})
@@ -198,7 +259,8 @@ def build_variant(source_db: str, out_dir: str, variant: str, seed: int, params:
     for name in TPCDS_TABLES:
         if name not in src["tables"]:
             raise VariantError(f"{os.path.join(source_db, MANIFEST)}: field tables.{name} missing")
-        table, rec = transform(variant, _read_source_table(source_db, name, src["tables"][name]), name, seed, params)
+        table, rec = transform(variant, _read_source_table(source_db, name, src["tables"][name]), name, seed, params,
+                               lambda other: _read_source_table(source_db, other, src["tables"][other]))
         os.makedirs(os.path.join(tmp, name))
         pq.write_table(table, os.path.join(tmp, name, PART), compression="snappy")
         rec["schema"] = src["tables"][name]["schema"]

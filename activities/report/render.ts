@@ -1,6 +1,7 @@
 /** Renders report.md from a loaded study and its analyses (activities/report/writeReport.ts). */
 import { BUDGETS, reportedConditions, type ConditionId } from '../../protocol/conditions';
 import type { LoadedStudy } from '../scoring/study';
+import { describeOrigins } from '../scoring/finalLabels';
 import type { highScoreWithoutAgreement } from '../scoring/analysis';
 import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
 import * as T from './tables';
@@ -83,7 +84,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     ['Runs missing a record', missing.length ? missing.join(', ') : 'none'],
     ['Automated labels', `${methods.judge} runs by judge, ${methods.heuristic} runs by heuristic fallback, ${methods.none} runs unlabelled; ${heuristicLabels} obligation labels have a heuristic dimension (source: heuristic in labels.csv)`],
     ['Labellers per dimension', `plan: ${bySource('plan')}; code: ${bySource('code')}; test: ${bySource('test')} (lockin obligations check measures each labeller on gold and the violations)`],
-    ['Final labels', study.finalLabelsImported ? `${study.finalLabelsImported - study.finalLabelsUnmatched.length} adjudicated labels used (labels/final.csv); the rest default to automated${study.finalLabelsUnmatched.length ? `; ${study.finalLabelsUnmatched.length} match no labelled run and were ignored: ${study.finalLabelsUnmatched.slice(0, 20).map((k) => k.split('|').join(' ')).join(', ')}` : ''}` : 'none imported: final = automated'],
+    ['Final labels', study.finalLabelsImported || study.raterNames.length ? `${describeOrigins(study.runs.flatMap((r) => r.labels.map((l) => l.final)))} (docs/protocol.md §5 "Final labels": ${study.finalLabelsImported - study.finalLabelsUnmatched.length} decided rows of labels/final.csv used; ${study.raterNames.length ? `else the label all raters who labelled it agree on (raters: ${study.raterNames.join(', ')})` : 'no rater labels imported'}; else automated)${study.finalLabelsUnmatched.length ? `; ${study.finalLabelsUnmatched.length} decided rows match no labelled run and were ignored: ${study.finalLabelsUnmatched.slice(0, 20).map((k) => k.split('|').join(' ')).join(', ')}` : ''}` : 'none imported: final = automated'],
   ]));
   const restShown: Record<string, unknown> = { ...rest };
   if (restShown.inputs && typeof restShown.inputs === 'object') restShown.inputs = `${Object.keys(restShown.inputs as object).length} input files hashed (see study.json)`;

@@ -1,13 +1,15 @@
 /**
- * Final labels from adjudication (docs/protocol.md §5): `lockin labels import FILE` reads a CSV
- * with header `study,task,condition,obligation,plan,code,test` and merges it into
- * `runs/<study>/labels/final.csv`. Where no final label exists, final = automated.
+ * Final labels (docs/protocol.md §5 "Final labels"): `lockin labels import FILE` and `lockin
+ * labels adjudicate --decided FILE` merge decided rows (header
+ * `study,task,condition,obligation,plan,code,test`) into `runs/<study>/labels/final.csv`;
+ * mergeFinalLabel makes each item's final label from the decided row, the raters' agreed labels
+ * and the automated label, recording each dimension's origin.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { InputError } from '../common/errors';
 import { CONDITIONS } from '../../protocol/conditions';
-import { PLAN_LABELS, CODE_LABELS, RECORDED_TEST_LABELS as TEST_LABELS, type PlanLabel, type CodeLabel, type TestLabel } from './labels';
+import { PLAN_LABELS, CODE_LABELS, RECORDED_TEST_LABELS as TEST_LABELS, FINAL_ORIGINS, type PlanLabel, type CodeLabel, type TestLabel, type FinalLabel, type FinalOrigin } from './labels';
 import { parseCsv, toCsv } from './csv';
 
 export const FINAL_COLUMNS = ['study', 'task', 'condition', 'obligation', 'plan', 'code', 'test'] as const;
@@ -87,4 +89,49 @@ export function importFinalLabels(studyDir: string, studyId: string, rows: Final
   const sorted = [...merged.values()].sort((a, b) => labelKey(a.task, a.condition, a.obligation).localeCompare(labelKey(b.task, b.condition, b.obligation), 'en', { numeric: true }));
   fs.writeFileSync(file, toCsv([...FINAL_COLUMNS], sorted as unknown as Record<string, unknown>[]));
   return { file, imported: rows.length, total: merged.size };
+}
+
+const DIMS = ['plan', 'code', 'test'] as const;
+type Dim = (typeof DIMS)[number];
+
+/**
+ * The final label of one item (docs/protocol.md §5 "Final labels"), per dimension:
+ * the decided row's label when the item has one (origin `adjudicated`: the adjudicator saw the
+ * raters' labels and decided the whole row); else the raters' agreed label when there is one
+ * (origin `raters-agreed`: two or more raters labelled the dimension and all agree; see
+ * raters.ts ratersAgreed); else the automated label (origin `automated`). Pure.
+ * Inputs: the automated triple, the decided row of final.csv (or undefined), the agreed labels.
+ * Output: FinalLabel with `origins` per dimension and the row's `origin` (the common origin, or
+ * `plan=…;code=…;test=…` when they differ).
+ */
+export function mergeFinalLabel(
+  automated: { plan: PlanLabel; code: CodeLabel; test: TestLabel },
+  decided: FinalLabelRow | undefined,
+  agreed: Partial<Record<Dim, string>> = {},
+): FinalLabel {
+  const pick = (d: Dim): [string, FinalOrigin] => (decided ? [decided[d], 'adjudicated'] : agreed[d] ? [agreed[d]!, 'raters-agreed'] : [automated[d], 'automated']);
+  const [plan, po] = pick('plan');
+  const [code, co] = pick('code');
+  const [test, to] = pick('test');
+  const origins = { plan: po, code: co, test: to };
+  const origin = po === co && co === to ? po : DIMS.map((d) => `${d}=${origins[d]}`).join(';');
+  return { plan: plan as PlanLabel, code: code as CodeLabel, test: test as TestLabel, origins, origin };
+}
+
+/** Final labels per dimension and origin: counts[dimension][origin]. Pure. */
+export function countOrigins(labels: ReadonlyArray<FinalLabel>): Record<Dim, Record<FinalOrigin, number>> {
+  const out = Object.fromEntries(DIMS.map((d) => [d, Object.fromEntries(FINAL_ORIGINS.map((o) => [o, 0]))])) as Record<Dim, Record<FinalOrigin, number>>;
+  for (const l of labels) for (const d of DIMS) out[d][l.origins[d]]++;
+  return out;
+}
+
+/**
+ * countOrigins as one line, e.g. `plan: 45 raters-agreed, 3 adjudicated, 0 automated; code: …`;
+ * dimensions whose counts are equal are written once (`plan, code, test: …`). Pure.
+ */
+export function describeOrigins(labels: ReadonlyArray<FinalLabel>): string {
+  const c = countOrigins(labels);
+  const text = (d: Dim) => FINAL_ORIGINS.map((o) => `${c[d][o]} ${o}`).join(', ');
+  if (DIMS.every((d) => text(d) === text('plan'))) return `plan, code, test: ${text('plan')}`;
+  return DIMS.map((d) => `${d}: ${text(d)}`).join('; ');
 }

@@ -57,13 +57,29 @@ export const LabelsFile = z.object({
 });
 export type LabelsFile = z.infer<typeof LabelsFile>;
 
-/** A final (adjudicated or defaulted) label triple for one obligation of one run. */
+/**
+ * Where a final label came from (docs/protocol.md §5 "Final labels"), per dimension:
+ * - `adjudicated`: the item has a decided row in `labels/final.csv` (`lockin labels adjudicate
+ *   --decided` or `lockin labels import FILE`);
+ * - `raters-agreed`: no decided row, and two or more raters labelled the dimension and all who
+ *   did gave the same label (one rater's label alone is not agreement);
+ * - `automated`: otherwise (no rater, one rater, or an undecided disagreement).
+ */
+export const FINAL_ORIGINS = ['raters-agreed', 'adjudicated', 'automated'] as const;
+export type FinalOrigin = (typeof FINAL_ORIGINS)[number];
+
+/** A final (adjudicated, agreed or defaulted) label triple for one obligation of one run. */
 export interface FinalLabel {
   plan: PlanLabel;
   code: CodeLabel;
   test: TestLabel;
-  /** 'adjudicated' when imported from final.csv, else 'automated' (final = automated). */
-  origin: 'adjudicated' | 'automated';
+  /** The origin of each dimension's final label. */
+  origins: { plan: FinalOrigin; code: FinalOrigin; test: FinalOrigin };
+  /**
+   * The row's origin (labels.parquet `final_origin`): the dimensions' common origin, or, when
+   * they differ, each named: `plan=raters-agreed;code=raters-agreed;test=automated`.
+   */
+  origin: string;
 }
 
 /** Plan weights (the paper): present 1, partial/ambiguous 0.5, absent/contradicted 0. */

@@ -1,13 +1,19 @@
 /**
- * Human raters (issue 17 "Human adjudication with agreement"; docs/protocol.md §5):
+ * Human raters (issue 17 "Human adjudication with agreement"; docs/protocol.md §5 "Human raters"
+ * and "Final labels"):
  *   export     `runs/<id>/labels/raters/<rater>/`: a blinded CSV to fill (one row per primary run
  *              and obligation, the run named by an opaque id, no condition, no automated label,
- *              no other rater's label) and a copy of each run's artifacts under `runs/<run id>/`;
- *              the key from run id to task and condition is `labels/blind-key.json`, outside it;
+ *              no other rater's label), a README.md with the allowed values, and each run's
+ *              plan.md, solution.py and scored suite as tests.py under `runs/<run id>/` (the same
+ *              names for every condition); the key from run id to task and condition is
+ *              `labels/blind-key.json`, outside the rater's folder (never given to raters);
  *   import     the filled CSV is validated and kept byte for byte as `labels.csv` in the rater's
- *              folder; a rater's labels are never overwritten (a different second file is refused);
+ *              folder; a different second file is refused unless --replace (the old one kept);
  *   agreement  Cohen's kappa (agreement.ts) per dimension between every two raters and between
  *              each rater and each automated labeller, on the items both labelled;
+ *   final      per item and dimension: the decided label (labels/final.csv), else the label all
+ *              raters who labelled it agree on (two or more), else automated (finalLabels.ts
+ *              mergeFinalLabel, applied by study.ts loadStudy);
  *   disagreements and adjudication: the items where raters disagree, and the final labels decided
  *              for them, recorded with the labels they resolved (`labels/adjudication.csv`) and
  *              merged into `labels/final.csv` (finalLabels.ts).
@@ -17,10 +23,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { InputError } from '../common/errors';
 import { parseCsv, toCsv } from './csv';
-import { PLAN_LABELS, CODE_LABELS, RECORDED_TEST_LABELS } from './labels';
+import { PLAN_LABELS, CODE_LABELS, TEST_LABELS } from './labels';
 import { cohenKappa, type Kappa } from './agreement';
 import { FINAL_COLUMNS, importFinalLabels, labelKey, parseFinalLabels } from './finalLabels';
 import type { LoadedStudy } from './study';
+import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 
 export const DIMENSIONS = ['plan', 'code', 'test'] as const;
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -28,8 +35,84 @@ export type Dimension = (typeof DIMENSIONS)[number];
 /** The columns of a rater's CSV, in order; the rater fills plan, code and test. */
 export const RATER_COLUMNS = ['run', 'task', 'obligation', 'statement', 'plan', 'code', 'test'] as const;
 
-/** The artifacts copied for a rater, when the run has them. */
-const ARTIFACTS = ['plan.md', 'solution.py', 'test_solution.py', 'contract_test.py'];
+/**
+ * The files of a blinded run folder, the same names whatever the condition (docs/protocol.md §5
+ * "Human raters"): plan.md and solution.py copied when the run has them, and the suite the test
+ * label is about (protocol/conditions.ts scoredSuite: Contract-First's frozen contract_test.py,
+ * otherwise test_solution.py) copied as tests.py. No other file is copied, so no condition-
+ * specific name reaches the rater.
+ */
+export const BLINDED_FILES = ['plan.md', 'solution.py', 'tests.py'] as const;
+
+/** The run's file copied as `blinded` (one of BLINDED_FILES) for `condition`. Pure. */
+export function blindedSource(blinded: (typeof BLINDED_FILES)[number], condition: string): string {
+  return blinded === 'tests.py' ? scoredSuite(condition as ConditionId) : blinded;
+}
+
+/** One-line meanings of the labels a rater gives (the judge's definitions, activities/model/prompts/judge.md; weights docs/protocol.md §5). */
+export const LABEL_MEANINGS: Record<Dimension, Record<string, string>> = {
+  plan: {
+    present: 'plan.md states the obligation (weight 1)',
+    partial: 'plan.md states part of it (weight 0.5)',
+    ambiguous: 'plan.md mentions it in a way that can be read more than one way (weight 0.5)',
+    absent: 'plan.md does not state it (weight 0)',
+    contradicted: 'plan.md states something that contradicts it (weight 0)',
+  },
+  code: {
+    satisfied: 'solution.py implements it (weight 1)',
+    partial: 'solution.py implements part of it (weight 0)',
+    violated: 'solution.py does not implement it or does the opposite (weight 0)',
+    'execution-failed': 'solution.py did not run, so the obligation cannot hold (weight 0)',
+  },
+  test: {
+    covered: 'a test in tests.py checks it: a solution violating it would fail (weight 1)',
+    'partially-covered': 'tests.py checks part of it (weight 0.5)',
+    'not-covered': 'no test in tests.py checks it (weight 0)',
+  },
+};
+
+/** The README.md written beside a rater's to-label.csv: columns, allowed values and their meanings, the files, and what not to read. Pure. */
+export function raterReadme(rater: string, studyId: string): string {
+  const values = (d: Dimension) => RATER_LABELS[d].map((v) => `  - \`${v}\`: ${LABEL_MEANINGS[d][v]}`).join('\n');
+  return `# Labelling instructions for ${rater} (study ${studyId})
+
+Fill \`to-label.csv\` (one row per run and obligation) and return it; it is imported with
+\`lockin labels import <file> --rater ${rater} --study ${studyId}\`. Label independently: do not look at
+another rater's file or at any automated label.
+
+## Columns
+
+- \`run\`: the run's opaque id; its files are in \`runs/<run>/\` beside this file. Do not change it.
+- \`task\`, \`obligation\`, \`statement\`: the task, the obligation's id and what it requires. Do not change them.
+- \`plan\`, \`code\`, \`test\`: your labels, one allowed value each (below). Leave a cell empty when you
+  cannot decide; an empty cell is "not labelled" (a dimension only one rater labels keeps the automated label).
+
+## Allowed values
+
+- \`plan\`: does \`runs/<run>/plan.md\` state the obligation?
+${values('plan')}
+- \`code\`: does \`runs/<run>/solution.py\` implement it?
+${values('code')}
+- \`test\`: does \`runs/<run>/tests.py\` check it? \`tests.py\` is the suite the run is scored on (whatever
+  the condition, it is copied under this one name).
+${values('test')}
+
+## Files
+
+Every \`runs/<run>/\` folder holds the same names: \`plan.md\`, \`solution.py\` and \`tests.py\` (a file
+the run did not produce is missing). Nothing in this folder names the run's condition.
+
+The blind key (\`labels/blind-key.json\` in the study folder, beside \`raters/\`) maps run ids to
+conditions: it must not be given to raters. Give a rater only \`labels/raters/${rater}/\`.
+`;
+}
+
+/**
+ * The labels a rater may give, per dimension: the judge's (protocol/stages.ts). `invalid-on-gold`
+ * is not among them: it is the executable labeller's finding that a suite fails on gold, not a
+ * judgement a rater makes from the artifacts (docs/protocol.md §5).
+ */
+export const RATER_LABELS: Record<Dimension, readonly string[]> = { plan: PLAN_LABELS, code: CODE_LABELS, test: TEST_LABELS };
 
 const RATER_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,39}$/;
 
@@ -52,9 +135,11 @@ export function blindRunId(studyId: string, taskId: string, condition: string): 
 /**
  * Writes the blinded labelling folder of `rater` for the study's primary runs that have labels.
  * Rows are sorted by run id (which hides the condition order) and then obligation.
- * Output: {dir, file, runs, rows}. The blind key is (re)written; it is the same for every rater.
+ * Each run folder holds BLINDED_FILES only; README.md beside to-label.csv gives the columns and
+ * the allowed values (raterReadme). Output: {dir, file, readme, runs, rows}. The blind key is
+ * (re)written outside the rater's folder; it is the same for every rater.
  */
-export function exportForRater(study: LoadedStudy, rater: string): { dir: string; file: string; runs: number; rows: number } {
+export function exportForRater(study: LoadedStudy, rater: string): { dir: string; file: string; readme: string; runs: number; rows: number } {
   const studyId = study.manifest.studyId;
   const dir = raterDir(study.studyDir, rater);
   const key: Record<string, { task: string; condition: string }> = {};
@@ -64,15 +149,20 @@ export function exportForRater(study: LoadedStudy, rater: string): { dir: string
     key[id] = { task: r.taskId, condition: r.condition };
     const runDir = path.join(dir, 'runs', id);
     fs.mkdirSync(runDir, { recursive: true });
-    for (const f of ARTIFACTS) if (r.conditionDir && fs.existsSync(path.join(r.conditionDir, f))) fs.copyFileSync(path.join(r.conditionDir, f), path.join(runDir, f));
+    for (const f of BLINDED_FILES) {
+      const src = r.conditionDir ? path.join(r.conditionDir, blindedSource(f, r.condition)) : '';
+      if (src && fs.existsSync(src)) fs.copyFileSync(src, path.join(runDir, f));
+    }
     for (const l of r.labels) rows.push({ run: id, task: r.taskId, obligation: l.obligation.id, statement: l.obligation.statement, plan: '', code: '', test: '' });
   }
   rows.sort((a, b) => `${a.run}|${a.obligation}`.localeCompare(`${b.run}|${b.obligation}`, 'en', { numeric: true }));
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'to-label.csv');
   fs.writeFileSync(file, toCsv([...RATER_COLUMNS], rows));
+  const readme = path.join(dir, 'README.md');
+  fs.writeFileSync(readme, raterReadme(rater, studyId));
   fs.writeFileSync(blindKeyPath(study.studyDir), JSON.stringify(Object.fromEntries(Object.entries(key).sort()), null, 1) + '\n');
-  return { dir, file, runs: Object.keys(key).length, rows: rows.length };
+  return { dir, file, readme, runs: Object.keys(key).length, rows: rows.length };
 }
 
 /** One rater label, keyed back to its run. Empty = not labelled. */
@@ -103,7 +193,7 @@ export function parseRaterLabels(text: string, file: string, key: Record<string,
   const header = rows[0].map((h) => h.trim().toLowerCase());
   for (const c of ['run', 'task', 'obligation', ...DIMENSIONS]) if (!header.includes(c)) throw new InputError(`missing column ${c} (the exported file's header: ${RATER_COLUMNS.join(',')})`, file, c);
   const col = (r: string[], c: string) => (r[header.indexOf(c)] ?? '').trim();
-  const allowed: Record<Dimension, readonly string[]> = { plan: PLAN_LABELS, code: CODE_LABELS, test: RECORDED_TEST_LABELS };
+  const allowed = RATER_LABELS;
   const seen = new Set<string>();
   return rows.slice(1).filter((r) => r.some((v) => v.trim() !== '')).map((r, i) => {
     const line = `line ${i + 2}`;
@@ -122,23 +212,41 @@ export function parseRaterLabels(text: string, file: string, key: Record<string,
 
 /**
  * Keeps a rater's filled CSV, unchanged, as `labels/raters/<rater>/labels.csv` after validating it.
- * A rater's labels are never overwritten: importing the same bytes again is a no-op; other bytes
- * are refused. Output: {file, rows, labelled (rows with at least one label), again}.
- * @throws InputError (invalid file; a different file already imported for this rater).
+ * A rater's labels are never silently overwritten: importing the same bytes again is a no-op;
+ * other bytes are refused, unless `replace` (`lockin labels import --replace`, docs/protocol.md
+ * §5 "Human raters"): then the current labels.csv is kept as `labels.<n>.csv` (n = 1, 2, … the
+ * first unused) and the replacement recorded in `replaced.csv` of the rater's folder
+ * (replaced_at, kept_as, sha256 of the old and new file, source). Only labels.csv is read.
+ * Output: {file, rows, labelled (rows with at least one label), again, keptAs (the old file's
+ * new path when replaced)}.
+ * @throws InputError (invalid file; a different file already imported for this rater without replace).
  */
-export function importRaterLabels(studyDir: string, rater: string, file: string): { file: string; rows: number; labelled: number; again: boolean } {
+export function importRaterLabels(studyDir: string, rater: string, file: string, opts: { replace?: boolean; now?: Date } = {}): { file: string; rows: number; labelled: number; again: boolean; keptAs?: string } {
   if (!fs.existsSync(file)) throw new InputError('file not found', file);
   const bytes = fs.readFileSync(file);
   const rows = parseRaterLabels(bytes.toString('utf8'), file, readKey(studyDir));
-  const dest = path.join(raterDir(studyDir, rater), 'labels.csv');
+  const dir = raterDir(studyDir, rater);
+  const dest = path.join(dir, 'labels.csv');
   const labelled = rows.filter((r) => DIMENSIONS.some((d) => r[d])).length;
+  let keptAs: string | undefined;
   if (fs.existsSync(dest)) {
-    if (Buffer.compare(fs.readFileSync(dest), bytes) === 0) return { file: dest, rows: rows.length, labelled, again: true };
-    throw new InputError(`rater ${rater} has labels already (${dest}); a rater's labels are never overwritten: import the new file under another rater name`, file);
+    const old = fs.readFileSync(dest);
+    if (Buffer.compare(old, bytes) === 0) return { file: dest, rows: rows.length, labelled, again: true };
+    if (!opts.replace)
+      throw new InputError(`rater ${rater} has labels already (${dest}); a rater's labels are not overwritten: to supersede them, import again with --replace (the old file is kept as labels.<n>.csv)`, file);
+    let n = 1;
+    while (fs.existsSync(path.join(dir, `labels.${n}.csv`))) n++;
+    keptAs = path.join(dir, `labels.${n}.csv`);
+    fs.renameSync(dest, keptAs);
+    const log = path.join(dir, 'replaced.csv');
+    const sha = (b: Buffer) => crypto.createHash('sha256').update(b).digest('hex');
+    const columns = ['replaced_at', 'kept_as', 'old_sha256', 'new_sha256', 'source'];
+    const prev = fs.existsSync(log) ? parseCsv(fs.readFileSync(log, 'utf8')).slice(1).map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i] ?? '']))) : [];
+    fs.writeFileSync(log, toCsv(columns, [...prev, { replaced_at: (opts.now ?? new Date()).toISOString(), kept_as: path.basename(keptAs), old_sha256: sha(old), new_sha256: sha(bytes), source: path.resolve(file) }]));
   }
-  fs.mkdirSync(path.dirname(dest), { recursive: true });
+  fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(dest, bytes);
-  return { file: dest, rows: rows.length, labelled, again: false };
+  return { file: dest, rows: rows.length, labelled, again: false, ...(keptAs ? { keptAs } : {}) };
 }
 
 /** Every imported rater's labels, keyed by labelKey(task, condition, obligation). */
@@ -162,11 +270,28 @@ export interface AgreementRow {
   a: string;
   b: string;
   kappa: Kappa;
+  /**
+   * Items left out of this pair because the automated labeller's value is one a rater cannot
+   * give (not in RATER_LABELS, e.g. test `invalid-on-gold`); 0 between raters.
+   */
+  leftOut: number;
+  /** The labeller(s) of the pair that gave a single category on the compared items (kappa's prevalence problem); empty when none. */
+  singleCategory: string[];
+}
+
+/** The labellers among (a, b) whose non-empty labels over the compared items take one value. Pure. */
+function singleCategoryOf(a: string, b: string, la: ReadonlyArray<string | null>, lb: ReadonlyArray<string | null>): string[] {
+  const both = la.map((x, i) => (x && lb[i] ? i : -1)).filter((i) => i >= 0);
+  if (both.length === 0) return [];
+  return [[a, la], [b, lb] as const].filter(([, l]) => new Set(both.map((i) => l[i])).size === 1).map(([n]) => n as string);
 }
 
 /**
  * Cohen's kappa per dimension between every two raters, and between each rater and each
- * automated labeller (on the items whose automated label that labeller produced). Pure.
+ * automated labeller (on the items whose automated label that labeller produced, leaving out
+ * those whose automated value a rater cannot give: `leftOut`). `singleCategory` names a side that
+ * used one category on the compared items, where kappa is uninformative (prevalence: kappa is 0
+ * or undefined however high the observed agreement). Pure.
  * Inputs: the study (its primary runs' automated labels) and readRaters' map.
  */
 export function agreementRows(study: LoadedStudy, raters: Map<string, Map<string, RaterLabel>>): AgreementRow[] {
@@ -178,17 +303,47 @@ export function agreementRows(study: LoadedStudy, raters: Map<string, Map<string
       for (let j = i + 1; j < names.length; j++) {
         const a = raters.get(names[i])!;
         const b = raters.get(names[j])!;
-        out.push({ dimension, a: names[i], b: names[j], kappa: cohenKappa(items.map((x) => a.get(x.key)?.[dimension] ?? null), items.map((x) => b.get(x.key)?.[dimension] ?? null)) });
+        const la = items.map((x) => a.get(x.key)?.[dimension] ?? null);
+        const lb = items.map((x) => b.get(x.key)?.[dimension] ?? null);
+        out.push({ dimension, a: names[i], b: names[j], kappa: cohenKappa(la, lb), leftOut: 0, singleCategory: singleCategoryOf(names[i], names[j], la, lb) });
       }
     const labellers = [...new Set(items.map((x) => x.automated.source[dimension]))].sort();
     for (const name of names)
       for (const labeller of labellers) {
-        const these = items.filter((x) => x.automated.source[dimension] === labeller);
         const rater = raters.get(name)!;
-        out.push({ dimension, a: name, b: labeller, kappa: cohenKappa(these.map((x) => rater.get(x.key)?.[dimension] ?? null), these.map((x) => x.automated[dimension])) });
+        const all = items.filter((x) => x.automated.source[dimension] === labeller);
+        const givable = (x: (typeof items)[number]) => RATER_LABELS[dimension].includes(x.automated[dimension]);
+        // Left out: items the rater labelled whose automated value no rater can give.
+        const leftOut = all.filter((x) => !givable(x) && !!rater.get(x.key)?.[dimension]).length;
+        const these = all.filter(givable);
+        const la = these.map((x) => rater.get(x.key)?.[dimension] ?? null);
+        const lb = these.map((x) => x.automated[dimension]);
+        out.push({ dimension, a: name, b: labeller, kappa: cohenKappa(la, lb), leftOut, singleCategory: singleCategoryOf(name, labeller, la, lb) });
       }
   }
   return out;
+}
+
+/** The note printed beside a kappa: the prevalence warning and the items left out, or ''. Pure. */
+export function agreementNote(r: AgreementRow): string {
+  const notes: string[] = [];
+  if (r.singleCategory.length) notes.push(`${r.singleCategory.join(' and ')} used a single category: kappa uninformative (prevalence)`);
+  if (r.leftOut) notes.push(`${r.leftOut} left out: ${r.b}'s label is one a rater cannot give`);
+  return notes.join('; ');
+}
+
+/**
+ * The agreement table of `lockin labels agreement`: the report's columns and a Note column
+ * (agreementNote), then one line per pair with items left out. Pure.
+ */
+export function formatAgreementCli(rows: ReadonlyArray<AgreementRow>): string {
+  const f = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+  const lines = ['| Dimension | Labeller A | Labeller B | Items | Observed agreement | Cohen\'s kappa | Note |', '|---|---|---|---|---|---|---|'];
+  for (const r of rows) lines.push(`| ${r.dimension} | ${r.a} | ${r.b} | ${r.kappa.n} | ${r.kappa.n ? f(r.kappa.observed) : '—'} | ${f(r.kappa.kappa)} | ${agreementNote(r)} |`);
+  const left = rows.filter((r) => r.leftOut > 0);
+  const total = left.reduce((s, r) => s + r.leftOut, 0);
+  if (total) lines.push('', `${total} rater labels left out of rater × labeller pairs because the labeller's value is one a rater cannot give (e.g. test invalid-on-gold: the suite fails on gold): ${left.map((r) => `${r.dimension} ${r.a}×${r.b} ${r.leftOut}`).join(', ')}`);
+  return lines.join('\n');
 }
 
 /** The columns of the disagreements file: the final label columns and each rater's labels. */
@@ -242,4 +397,37 @@ export function recordAdjudication(studyDir: string, studyId: string, file: stri
   });
   fs.writeFileSync(adjudicationFile, toCsv(columns, [...old, ...rows]));
   return { finalFile: res.file, adjudicationFile, rows: finals.length };
+}
+
+/**
+ * The raters' agreed labels of one item (labelKey), per dimension (docs/protocol.md §5 "Final
+ * labels"): a dimension is agreed when two or more raters labelled it (a non-empty cell) and all
+ * of them gave the same label. A dimension only one rater labelled is not agreed (a single
+ * rater's label is not agreement): its final label stays automated unless decided. Pure.
+ */
+export function ratersAgreed(raters: Map<string, Map<string, RaterLabel>>, key: string): Partial<Record<Dimension, string>> {
+  const out: Partial<Record<Dimension, string>> = {};
+  for (const d of DIMENSIONS) {
+    const given = [...raters.values()].map((m) => m.get(key)?.[d] ?? '').filter(Boolean);
+    if (given.length >= 2 && given.every((g) => g === given[0])) out[d] = given[0];
+  }
+  return out;
+}
+
+/**
+ * How the raters' labels stand, per dimension, over every item some rater labelled: `agreed` (two
+ * or more raters labelled it and all agree: final = their label), `disagreed` (two or more
+ * differ: final = the decided label, else automated), `single` (one rater only: not agreement,
+ * final = automated unless decided; docs/protocol.md §5 "Final labels"). Pure.
+ */
+export function raterCoverage(raters: Map<string, Map<string, RaterLabel>>): Record<Dimension, { agreed: number; disagreed: number; single: number }> {
+  const keys = new Set([...raters.values()].flatMap((m) => [...m.keys()]));
+  const out = Object.fromEntries(DIMENSIONS.map((d) => [d, { agreed: 0, disagreed: 0, single: 0 }])) as Record<Dimension, { agreed: number; disagreed: number; single: number }>;
+  for (const key of keys)
+    for (const d of DIMENSIONS) {
+      const given = [...raters.values()].map((m) => m.get(key)?.[d] ?? '').filter(Boolean);
+      if (given.length === 1) out[d].single++;
+      else if (given.length >= 2) out[d][given.every((g) => g === given[0]) ? 'agreed' : 'disagreed']++;
+    }
+  return out;
 }

@@ -18,7 +18,8 @@ import type { Obligation } from '../tasks/schema';
 import { STUDY_TASKS } from '../tasks/schema';
 import { LabelsFile, type ObligationLabel, type FinalLabel } from './labels';
 import { loadObligations } from './corpusFiles';
-import { readFinalLabels, labelKey } from './finalLabels';
+import { readFinalLabels, labelKey, mergeFinalLabel } from './finalLabels';
+import { readRaters, ratersAgreed } from './raters';
 import { labelObligations } from './labelActivity';
 
 /** study.json: the fields scoring reads; everything else is kept and printed in the report. */
@@ -74,6 +75,8 @@ export interface LoadedStudy {
   reproduce: unknown | null;
   mutation: unknown | null;
   finalLabelsImported: number;
+  /** The raters with imported labels (labels/raters/<name>/labels.csv), sorted. */
+  raterNames: string[];
   /** Final labels (task|condition|obligation) that match no labelled primary run: reported, not used. */
   finalLabelsUnmatched: string[];
   /**
@@ -170,6 +173,7 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
   const records = parseRecords(fs.readFileSync(recordsFile, 'utf8'), recordsFile);
   const tasks = manifest.tasks && manifest.tasks.length > 0 ? manifest.tasks : [...STUDY_TASKS];
   const finals = readFinalLabels(studyDir);
+  const raters = readRaters(studyDir);
   const usedFinals = new Set<string>();
   const obligations = new Map<string, Obligation[]>();
   const obligationsOf = (t: string) => {
@@ -213,7 +217,8 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
       const key = labelKey(taskId, condition, o.id);
       const f = replicate ? undefined : finals.get(key);
       if (f) usedFinals.add(key);
-      const final: FinalLabel = f ? { plan: f.plan, code: f.code, test: f.test, origin: 'adjudicated' } : { plan: a.plan, code: a.code, test: a.test, origin: 'automated' };
+      // docs/protocol.md §5 "Final labels": decided row, else the raters' agreed labels, else automated.
+      const final: FinalLabel = mergeFinalLabel(a, f, replicate ? {} : ratersAgreed(raters, key));
       return { obligation: o, automated: a, final };
     });
     return base;
@@ -245,6 +250,7 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
     reproduce: readJsonIfExists(path.join(studyDir, 'reproduce.json')),
     mutation: readJsonIfExists(path.join(studyDir, 'mutation.json')),
     finalLabelsImported: finals.size,
+    raterNames: [...raters.keys()],
     finalLabelsUnmatched: [...finals.keys()].filter((k) => !usedFinals.has(k)),
     failures: readFailures(studyDir),
   };

@@ -67,7 +67,7 @@ async function runCompare(candidateArg: string, referenceArg: string, opts: Comp
     const nKeys = t.unmatchedKeys.candidateOnly.length + t.unmatchedKeys.referenceOnly.length;
     const why = t.failure === 'schema' ? ' (schemas differ)' : t.failure === 'keys' ? ` (${[nKeys ? 'keys on one side only' : '', t.groupSizes.length ? 'key groups of different sizes' : ''].filter(Boolean).join(', ')})` : '';
     out.push(`key-aligned on ${t.keys.length ? t.keys.join(',') : '(no keys: one group)'}: ${t.tightest ? `agrees at atol=${t.tightest.atol} rtol=${t.tightest.rtol}` : `disagrees${why}`}`);
-    for (const b of t.byTolerance) out.push(`  atol=${b.atol} rtol=${b.rtol}: ${b.agree ? 'agree' : `disagree (unpaired rows: ${b.unpairedReference} reference, ${b.unpairedCandidate} candidate)`}`);
+    for (const b of t.byTolerance) out.push(`  atol=${b.atol} rtol=${b.rtol}: ${b.agree ? 'agree' : `disagree (rows without an equal partner within the tolerance: ${b.unpairedReference} reference, ${b.unpairedCandidate} candidate)`}`);
     if (!t.agree) {
       if (t.unmatchedKeys.referenceOnly.length) out.push(`  reference-only keys, e.g. ${JSON.stringify(t.unmatchedKeys.referenceOnly[0], jsonReplacer)}`);
       if (t.unmatchedKeys.candidateOnly.length) out.push(`  candidate-only keys, e.g. ${JSON.stringify(t.unmatchedKeys.candidateOnly[0], jsonReplacer)}`);
@@ -75,7 +75,10 @@ async function runCompare(candidateArg: string, referenceArg: string, opts: Comp
       for (const m of t.firstMismatches.slice(0, 3)) out.push(`  key ${JSON.stringify(m.key, jsonReplacer)} column ${m.column}: candidate ${JSON.stringify(m.candidate, jsonReplacer)} vs reference ${JSON.stringify(m.reference, jsonReplacer)}`);
     }
   }
-  out.push(`verdict: ${agree ? 'agree' : 'disagree'}`);
+  // The verdict line says which comparison decided it (new-user finding 6: with --keys, a strict
+  // disagreement and a keyed agreement were both printed above "verdict: agree").
+  if (t) out.push(`verdict: ${agree ? 'agree' : 'disagree'} (the key-aligned tolerance comparison, as --keys asks: a robustness check, paper §IV-D; the study's primary outcome is the exact reference agreement above: ${outcome.agree ? 'agree' : 'disagree'})`);
+  else out.push(`verdict: ${agree ? 'agree' : 'disagree'} (exact reference agreement, the study's primary outcome)`);
   process.stdout.write(`${out.join('\n')}\n`);
   return agree ? 0 : 1;
 }

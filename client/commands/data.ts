@@ -5,7 +5,7 @@
  *   lockin data reproduce --scale S   re-execute the 33 in a fresh session; reproduced / not reproduced
  *   lockin data golden --scale S      compare the 33 with Spark's golden SF=1 answers
  *   lockin data verify --scale S      check the typed files against manifest.json
- *   lockin data variants --scale S [--seed N] [--variants nulls,dupdims]
+ *   lockin data variants --scale S [--seed N] [--variants nulls,dupdims,crosschannel]
  *                                     build seeded variant databases + the references on each (resumable)
  * Exit codes: 0 ok; 1 a check did not pass (not all reproduced, a reference failed) or an error.
  */
@@ -146,7 +146,7 @@ export function define(cmd: Command): void {
       process.stdout.write(`${t.toString()}\n${res.agree}/${res.total} agree with Spark's golden answers\n`);
     });
 
-  sparkOptions(group.command('variants').description('build seeded variant databases (nulls, dupdims) of the study database and the references on each (resumable)'))
+  sparkOptions(group.command('variants').description('build seeded variant databases (nulls, dupdims, crosschannel) of the study database and the references on each (resumable)'))
     .option('--seed <N>', 'seed of the random draws', '1')
     .option('--variants <list>', `comma-separated variant names (default: ${VARIANT_NAMES.join(',')})`)
     .action(async (opts: SparkOpts & { seed: string; variants?: string }) => {

@@ -110,8 +110,14 @@ export function define(cmd: Command): void {
       const ids = opts.tasks ? opts.tasks.split(',').map((s) => s.trim()).filter(Boolean) : listTaskIds(root);
       const settings = { ...DEFAULT_SPARK_SETTINGS, driverMemory: opts.driverMemory };
       const results: TaskObligationsCheck[] = [];
-      for (const taskId of ids) {
-        const r = await checkTaskObligations({ taskId, scale, settings, root, skipReference: opts.skipReference, ...(opts.keep ? { workDir: path.resolve(opts.keep, taskId) } : {}) });
+      const started = Date.now();
+      const since = (t: number) => `${((Date.now() - t) / 1000).toFixed(0)} s`;
+      for (const [i, taskId] of ids.entries()) {
+        const t0 = Date.now();
+        // Progress on stderr (stdout stays the tables or the JSON document).
+        const progress = (what: string) => process.stderr.write(`[obligations] ${taskId} (${i + 1}/${ids.length}, ${since(started)}): ${what}\n`);
+        const r = await checkTaskObligations({ taskId, scale, settings, root, skipReference: opts.skipReference, onProgress: progress, ...(opts.keep ? { workDir: path.resolve(opts.keep, taskId) } : {}) });
+        progress(`${r.ok ? 'OK' : 'FAILED'} in ${since(t0)}`);
         results.push(r);
         if (!opts.json) console.log(formatTaskCheck(r) + '\n');
       }

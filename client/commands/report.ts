@@ -30,8 +30,10 @@ export function define(cmd: Command): void {
         sensitivity: exclude ? paperShapedSubsets(exclude, 'lockin report --exclude') : undefined,
       });
       const pct = (x: number | null) => (x === null || Number.isNaN(x) ? '—' : `${(x * 100).toFixed(2)}%`);
+      // Only the study's conditions have a summary (a two-condition study has two).
       for (const c of CONDITIONS) {
         const s = res.summary[c];
+        if (!s) continue;
         console.log(
           `${c.padEnd(12)} tests passed ${s.testPassed}/${s.tasks}  executed ${s.executed}/${s.tasks}  reference agreement ${s.referenceAgreement}/${s.tasks}  false passes ${s.falsePasses} (rate ${pct(s.falsePassRate)}, conditional ${pct(s.conditionalFalsePassProportion)})  plan ${pct(s.planScoreMean)} code ${pct(s.codeScoreMean)} test ${pct(s.testScoreMean)}`,
         );

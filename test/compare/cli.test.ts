@@ -65,6 +65,17 @@ describe('lockin compare (exit 0 agree, 1 disagree, 2 bad input)', () => {
     const ok = await cli(cand, ref, '--keys', 'item_sk', '--atol', '1e-6', '--rtol', '1e-6');
     expect(ok.code).toBe(0);
     expect(ok.out).toContain('key-aligned on item_sk: agrees at atol=0.000001 rtol=0.000001');
+    // The verdict line names the comparison that decided it, and the strict one beside it.
+    expect(ok.out).toContain("verdict: agree (the key-aligned tolerance comparison, as --keys asks: a robustness check, paper §IV-D; the study's primary outcome is the exact reference agreement above: disagree)");
+    expect((await cli(cand, ref)).out).toContain("verdict: disagree (exact reference agreement, the study's primary outcome)");
+  });
+
+  test('a CSV file is refused with the reason and the way to convert it (exit 2)', async () => {
+    const csv = path.join(dir, 'a.csv');
+    fs.writeFileSync(csv, 'k,v\n1,2\n');
+    const r = await cli(csv, ref);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('a CSV file has no column types, and reference agreement compares Spark types');
   });
 
   test('T = {k: [1, 1], x: [1.0, 2.0]} against itself with --keys k --atol 1e-6 --rtol 1e-6: agree, exit 0', async () => {
@@ -76,7 +87,7 @@ describe('lockin compare (exit 0 agree, 1 disagree, 2 bad input)', () => {
     const other = writeFixture(dir, 'dupkeys-other', { ...T, rows: [[1, 1.0], [1, 2.1]] });
     const d = await cli(other, t, '--keys', 'k', '--atol', '1e-6', '--rtol', '1e-6');
     expect(d.code).toBe(1);
-    expect(d.out).toContain('disagree (unpaired rows: 1 reference, 1 candidate)');
+    expect(d.out).toContain('disagree (rows without an equal partner within the tolerance: 1 reference, 1 candidate)');
   });
 
   test('bad input exits 2 with a clear message', async () => {

@@ -12,12 +12,14 @@ import * as os from 'os';
 import * as path from 'path';
 import { venvPython, variantsDir } from '../../activities/common/paths';
 import { buildVariantDatabases } from '../../activities/data';
-import { listVariants, variantReference } from '../../activities/data/variants';
+import { listVariants, variantReference, VARIANT_NAMES } from '../../activities/data/variants';
 
 const SCALE = 0.5;
 /** Totals for seed 7 on the fixture (see the first test). */
 const NULLED_SEED7 = 371;
 const APPENDED_SEED7 = 191;
+/** Store lines echoed by crosschannel for seed 7 on the fixture (of the 137 eligible, at 5 %). */
+const ECHOED_SEED7 = 7;
 let homes: string[] = [];
 const prevHome = process.env.LOCKIN_HOME;
 
@@ -40,6 +42,15 @@ for t in TPCDS_TABLES:
             "val": pa.array([i % 7 for i in range(200)], pa.int32())}
     if t == "store_sales":
         cols["ss_ticket_number"] = pa.array(range(1000, 1200), pa.int64())
+        cols["ss_customer_sk"] = pa.array([None if i % 5 == 0 else 300 + i for i in range(200)], pa.int32())
+        cols["ss_item_sk"] = pa.array([i % 50 for i in range(200)], pa.int32())
+        cols["ss_sold_date_sk"] = pa.array([None if i % 7 == 0 else 2000 + i % 10 for i in range(200)], pa.int32())
+    if t in ("web_sales", "catalog_sales"):
+        p = t[0] + "s_"
+        cols[p + "bill_customer_sk"] = pa.array([i for i in range(200)], pa.int32())
+        cols[p + "item_sk"] = pa.array([i % 40 for i in range(200)], pa.int32())
+        cols[p + "sold_date_sk"] = pa.array([1000 + i for i in range(200)], pa.int32())
+        cols[p + "order_number"] = pa.array(range(5000, 5200), pa.int64())
     os.makedirs(os.path.join(db, t))
     path = os.path.join(db, t, "part-00000.parquet")
     pq.write_table(pa.table(cols), path)
@@ -92,7 +103,7 @@ test('nulls: only non-key cells become NULL, and the manifest counts exactly tho
   newHome();
   const res = await buildVariantDatabases({ scale: SCALE, seed: 7 });
   expect(res.seed).toBe(7);
-  expect(res.variants.map((v) => [v.variant, v.skipped])).toEqual([['nulls', false], ['dupdims', false]]);
+  expect(res.variants.map((v) => [v.variant, v.skipped])).toEqual([['nulls', false], ['dupdims', false], ['crosschannel', false]]);
   const seen = py(INSPECT, variantsDir(SCALE));
   const nulls = manifest('nulls');
   const dup = manifest('dupdims');
@@ -128,8 +139,49 @@ test('nulls: only non-key cells become NULL, and the manifest counts exactly tho
   expect(appended).toBe(APPENDED_SEED7);
   expect(res.variants[0].changedCells).toBe(nulled);
   const listed = listVariants(SCALE);
-  expect(listed.map((v) => [v.name, v.seed, v.references])).toEqual([['nulls', 7, null], ['dupdims', 7, null]]);
+  expect(listed.map((v) => [v.name, v.seed, v.references])).toEqual([['crosschannel', 7, null], ['dupdims', 7, null], ['nulls', 7, null]].sort((a, b) => VARIANT_NAMES.indexOf(a[0] as never) - VARIANT_NAMES.indexOf(b[0] as never)));
   expect(variantReference(listed[0], 'q3')).toEqual({ status: 'missing' });
+});
+
+const ECHOES = `
+import json, sys
+import pyarrow.parquet as pq
+root = sys.argv[1]
+store = pq.read_table(f"{root}/crosschannel/store_sales/part-00000.parquet").to_pylist()
+keys = {(r["ss_customer_sk"], r["ss_item_sk"], r["ss_sold_date_sk"]) for r in store}
+out = {}
+for t, p in (("web_sales", "ws_"), ("catalog_sales", "cs_")):
+    rows = pq.read_table(f"{root}/crosschannel/{t}/part-00000.parquet").to_pylist()
+    extra = rows[200:]
+    out[t] = {"rows": len(rows),
+              "echoKeys": sorted((r[p + "bill_customer_sk"], r[p + "item_sk"], r[p + "sold_date_sk"]) for r in extra),
+              "allFromStore": all((r[p + "bill_customer_sk"], r[p + "item_sk"], r[p + "sold_date_sk"]) in keys for r in extra),
+              "orders": [r[p + "order_number"] for r in extra]}
+print(json.dumps(out))
+`;
+
+test('crosschannel: store lines with a customer and a date echoed into web_sales and catalog_sales (the same picks), new order numbers; every other table unchanged', async () => {
+  newHome();
+  const res = await buildVariantDatabases({ scale: SCALE, seed: 7, variants: ['crosschannel'] });
+  expect(res.variants.map((v) => [v.variant, v.skipped])).toEqual([['crosschannel', false]]);
+  const m = manifest('crosschannel');
+  expect(m.params).toEqual({ fraction: 0.05 });
+  const echoed = m.tables.web_sales.echoedRows;
+  // 200 store lines, 137 with a customer and a date (i % 5 != 0 and i % 7 != 0), each at 5 %.
+  expect(echoed).toBe(ECHOED_SEED7);
+  expect(m.tables.catalog_sales.echoedRows).toBe(echoed);
+  for (const [t, rec] of Object.entries<any>(m.tables)) {
+    if (t === 'web_sales' || t === 'catalog_sales') expect([rec.rows, rec.changedCells]).toEqual([200 + echoed, echoed * 7]);
+    else expect([t, rec.rows, rec.changedCells]).toEqual([t, 200, 0]);
+  }
+  const seen = py(ECHOES, variantsDir(SCALE));
+  for (const t of ['web_sales', 'catalog_sales']) {
+    expect(seen[t].rows).toBe(200 + echoed);
+    expect(seen[t].allFromStore).toBe(true);
+    expect(seen[t].orders).toEqual(Array.from({ length: echoed }, (_, i) => 5200 + i));
+  }
+  expect(seen.web_sales.echoKeys).toEqual(seen.catalog_sales.echoKeys);
+  expect(seen.web_sales.echoKeys.every((k: (number | null)[]) => k[0] !== null && k[2] !== null)).toBe(true);
 });
 
 test('deterministic for a seed: another home gives the same manifest hash and file bytes; a finished variant is skipped; another seed differs', async () => {
@@ -150,6 +202,6 @@ test('deterministic for a seed: another home gives the same manifest hash and fi
 
 test('clear errors: an unknown variant, a missing study database', async () => {
   newHome();
-  await expect(buildVariantDatabases({ scale: SCALE, variants: ['typos'] })).rejects.toThrow(/unknown variant\(s\) typos \(known: nulls, dupdims\)/);
+  await expect(buildVariantDatabases({ scale: SCALE, variants: ['typos'] })).rejects.toThrow(/unknown variant\(s\) typos \(known: nulls, dupdims, crosschannel\)/);
   await expect(buildVariantDatabases({ scale: 0.25 })).rejects.toThrow(/no study database at .*sf0\.25/);
 });

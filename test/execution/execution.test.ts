@@ -91,6 +91,10 @@ describe('runPytest limits', () => {
     expect(out.counts).toEqual({ passed: 1, failed: 1, errored: 0, collectionFailed: 0, skipped: 0, total: 2 });
     expect(out.passed).toBe(false);
     expect(fs.readFileSync(out.failuresFile, 'utf8')).toContain('Timeout');
+    // Out of time: pytest ran once more; the outcome is the second attempt, the first is recorded.
+    expect(out.timedOutTests).toEqual(['test_solution::test_hangs']);
+    expect(out.rerunAfterTimeout).toMatchObject({ status: 'completed', counts: { passed: 1, failed: 1, total: 2 }, timedOutTests: ['test_solution::test_hangs'] });
+    expect(fs.readFileSync(out.failuresFile.replace(/\.md$/, '.attempt-1.md'), 'utf8')).toContain('Timeout');
   });
 
   test('no test_solution.py: a crash outcome with a summary that says so', async () => {
@@ -108,6 +112,7 @@ describe('runPytest limits', () => {
     expect(out.exitCode).toBeNull();
     expect(out.junitFile).toBeUndefined();
     expect(fs.readFileSync(out.failuresFile, 'utf8')).toContain('pytest did not finish within 6 s and was stopped.');
+    expect(out.rerunAfterTimeout).toMatchObject({ status: 'timeout', timedOutTests: [] });
   });
 });
 

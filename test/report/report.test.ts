@@ -90,7 +90,7 @@ test('report.md: banner, tables and hand-worked cells', () => {
   // the permission deviation of q1 × Test-Guided: a fixture value turned a failing test green
   expect(md).toContain('1 of 1 edits were not allowed by their condition; 1 of those changed fixture data or assertions of a test that failed on the snapshot and passes at the end.');
   expect(md).toContain('| q1 | Test-Guided Revision | test_solution.py | test-fixture-data | no | fixture data in rows: fixture literals changed: 5 -> 10; failing on the snapshot, passing at the end: test_total |');
-  expect(md).toContain('1 adjudicated labels used (labels/final.csv); the rest default to automated; 1 match no labelled run and were ignored: q3 one-pass O12');
+  expect(md).toContain('| Final labels | plan, code, test: 0 raters-agreed, 1 adjudicated, 95 automated (docs/protocol.md §5 "Final labels": 1 decided rows of labels/final.csv used; no rater labels imported; else automated); 1 decided rows match no labelled run and were ignored: q3 one-pass O12 |');
 });
 
 test('sensitivity subsets come from the study setting (study.json), each named with its rule; nothing task-specific in the report code', () => {
