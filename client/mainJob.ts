@@ -196,7 +196,7 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
     process.exitCode = 1;
   }
   step(6, 'summary');
-  printSummary(studyId, replayed);
+  printSummary(studyId, replayed, { tasks: input.tasks.filter((q) => !res.missingReferences.includes(q)), conditions: input.conditions });
   if (res.reportDir) process.stdout.write(`report: ${path.join(res.reportDir, 'report.md')}\n`);
   if (res.ui) process.stdout.write(`Temporal UI: ${res.ui}\n`);
   reportFailures({ reportDir: res.reportDir, alreadyComplete: false, failed: res.failed }, studyId);

@@ -46,7 +46,7 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000, conditio
   const tty = !!process.stderr.isTTY;
   const started = Date.now();
   const bar = new SingleBar(
-    { format: `tasks {bar} {value}/{total} | calls in finished tasks {calls} | {step} | {label}: {running} | {elapsed}`, hideCursor: true, stream: process.stderr },
+    { format: `tasks ended {bar} {value}/{total} | calls in finished tasks {calls} | {step} | {label}: {running} | {elapsed}`, hideCursor: true, stream: process.stderr },
     Presets.shades_classic,
   );
   let begun = false;
@@ -77,7 +77,8 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000, conditio
         begun = true;
       } else bar.update(p.tasksDone, payload);
     } else {
-      const line = `[lockin] ${p.tasksDone}/${p.tasksTotal} tasks, ${p.callsUsed} calls in finished tasks, step: ${p.step}${p.running.length ? `; ${runningLabel}: ${running}` : ''}${p.tasksFailed.length ? `, failed ${p.tasksFailed.join(',')}` : ''}`;
+      // tasksDone counts every task run that ended, failed ones too (findings #13): say "ended", and name the failed.
+      const line = `[lockin] ${p.tasksDone}/${p.tasksTotal} tasks ended, ${p.callsUsed} calls in finished tasks, step: ${p.step}${p.running.length ? `; ${runningLabel}: ${running}` : ''}${p.tasksFailed.length ? `, failed ${p.tasksFailed.join(',')}` : ''}`;
       if (line !== last || Date.now() - lastPrinted > 60_000) {
         process.stderr.write(`${line} (${payload.elapsed})\n`);
         lastPrinted = Date.now();

@@ -16,7 +16,7 @@ import { readRunRecords } from '../activities/store/records';
 import type { StudyInput } from '../protocol/inputs';
 import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { showProgress } from './progress';
-import { renderSummary, summarize } from './summary';
+import { renderSummary, summarize, type AssignedRuns } from './summary';
 import { TemporalTarget, withClientAndWorker } from './temporal';
 import { ledgerFile, ledgerRepeats, readLedger, type LedgerLine } from '../activities/model/ledger';
 
@@ -74,7 +74,8 @@ export function failureAdvice(failed: StudyOutcome['failed'], studyId: string): 
 /** Prints the failed runs (if any), with advice, and sets a non-zero exit code. @returns true when some failed. */
 export function reportFailures(o: StudyOutcome, studyId: string): boolean {
   if (!o.failed.length) return false;
-  process.stderr.write(`\n[lockin] ${o.failed.length} run(s) FAILED (a task key, or <task>/<condition> when only that condition failed); they have no record in the summary and the report:\n`);
+  const where = o.reportDir ? 'the summary and the report count them as assigned runs that neither passed nor matched; the report lists them under "Failed runs"' : 'the summary counts them as assigned runs that neither passed nor matched; no report was written';
+  process.stderr.write(`\n[lockin] ${o.failed.length} run(s) FAILED (a task key, or <task>/<condition> when only that condition failed); they have no record (${where}):\n`);
   for (const f of o.failed) process.stderr.write(`  ${f.task}: ${f.error.split('\n')[0].slice(0, 400)}\n`);
   for (const a of failureAdvice(o.failed, studyId)) process.stderr.write(`[lockin] ${a}\n`);
   process.exitCode = 1;
@@ -187,9 +188,12 @@ export async function runStudyWorkflow(input: StudyInput): Promise<StudyOutcome>
   }
 }
 
-/** Prints the summary table of a study from its records. */
-export function printSummary(studyId: string, replayed: boolean): void {
-  process.stdout.write(renderSummary(summarize(readRunRecords(studyId)), replayed));
+/**
+ * Prints the summary table of a study from its records; with `assigned` (a finished study: its
+ * tasks × conditions) the denominators are every assigned run, as in report.md Table III.
+ */
+export function printSummary(studyId: string, replayed: boolean, assigned?: AssignedRuns): void {
+  process.stdout.write(renderSummary(summarize(readRunRecords(studyId), assigned), replayed));
   const line = repeatsLine(studyId);
   if (line) process.stdout.write(`${line}\n`);
 }

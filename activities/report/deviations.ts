@@ -3,6 +3,8 @@
  * "Deviations from the paper" section and kept in step with the README section of the same name
  * (test/report/deviations.test.ts checks that every title appears there).
  */
+import type { StudyFailure } from '../../protocol/inputs';
+import { failureDeviation } from './failures';
 
 /** One deviation: what the paper did, what lockin does, and why. */
 export interface Deviation {
@@ -89,13 +91,18 @@ export const DEVIATIONS: readonly Deviation[] = [
   },
 ];
 
-/** The study-specific deviations of one study (its model, its task list). Pure. */
-export function studyDeviations(opts: { model: string; tasks: readonly string[]; studyTaskCount: number; scale?: number }): string[] {
+/**
+ * The study-specific deviations of one study (its model, its task list, its scale, and its task
+ * runs that failed without a record: `failed`, from runs/<id>/failures.json). Pure.
+ */
+export function studyDeviations(opts: { model: string; tasks: readonly string[]; studyTaskCount: number; scale?: number; failed?: readonly StudyFailure[] }): string[] {
   const out: string[] = [];
   if (opts.model.startsWith('replay:')) out.push(`This study's replies were replayed from \`${opts.model}\`, not sampled from claude-sonnet-4-6 (see the first paragraph for their provenance).`);
   else if (!/claude-sonnet-4-6/.test(opts.model)) out.push(`This study's model is \`${opts.model}\`, not the paper's claude-sonnet-4-6.`);
   if (opts.tasks.length !== opts.studyTaskCount) out.push(`This study assigned ${opts.tasks.length} of the ${opts.studyTaskCount} study tasks (${opts.tasks.join(' ')}).`);
   if (opts.scale !== undefined && opts.scale !== 1) out.push(`This study ran on the SF=${opts.scale} database, not the paper's SF=1.`);
+  const failed = failureDeviation(opts.failed ?? []);
+  if (failed) out.push(failed);
   return out;
 }
 

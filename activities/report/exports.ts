@@ -4,7 +4,10 @@
  * loaded, scored study; writing happens in writeReport.ts.
  *
  * Conventions: scores are fractions in [0, 1]; changes are percentage points; booleans are
- * true/false; a missing run appears with present = false and zero scores.
+ * true/false. A missing run (no run record: its task or condition failed) appears with
+ * present = false, zero scores (Table III's "over all assigned tasks" rule) and null outcomes
+ * (test_passed, executed, reference_agreement, false_pass, calls_used, sco, deviations: not
+ * observed, so not false; findings #16), and its paired changes are null (not paired; #15).
  */
 import type { ConditionId } from '../../protocol/conditions';
 import { PLAN_WEIGHTS, CODE_WEIGHTS, TEST_WEIGHTS } from '../scoring/labels';
@@ -66,10 +69,10 @@ export function runRows(study: string, scored: ScoredRun[], replicates: ScoredRu
       sample: r ? (r.sample ?? 1) : null,
       replayed: r ? r.replayed : null,
       reply_provenance: r && replyProvenance ? replyProvenance(s).join(';') || null : null,
-      calls_used: r?.callsUsed ?? 0,
+      calls_used: r ? r.callsUsed : null,
       call_budget: r?.callBudget ?? null,
       stop_reason: r?.stopReason ?? null,
-      test_passed: !!r?.testPassed,
+      test_passed: r ? r.testPassed : null,
       pytest_passed: r?.pytest?.counts.passed ?? null,
       pytest_failed: r?.pytest?.counts.failed ?? null,
       pytest_errored: r?.pytest?.counts.errored ?? null,
@@ -78,17 +81,17 @@ export function runRows(study: string, scored: ScoredRun[], replicates: ScoredRu
       pytest_status: r?.pytest?.status ?? null,
       pfe: pfe(s.run) || null,
       execution_status: r?.execution?.status ?? null,
-      executed: r?.execution?.status === 'ok',
+      executed: r ? r.execution?.status === 'ok' : null,
       output_rows: r?.execution?.rows ?? null,
-      reference_agreement: !!r?.referenceAgreement,
-      false_pass: !!r?.falsePass,
+      reference_agreement: r ? r.referenceAgreement : null,
+      false_pass: r ? r.falsePass : null,
       primary_category: r?.comparison?.primaryCategory ?? null,
       categories: r?.comparison ? r.comparison.categories.join(';') : null,
       comparison_summary: r?.comparison?.summary ?? null,
       ladder_level: r?.comparison?.ladderLevel ?? null,
       tolerance_agreement: r?.comparison?.toleranceAgreement ?? null,
-      deviations: r?.deviations?.length ?? 0,
-      deviations_not_allowed: r?.deviations?.filter((d) => !d.allowed).length ?? 0,
+      deviations: r ? (r.deviations?.length ?? 0) : null,
+      deviations_not_allowed: r ? (r.deviations?.filter((d) => !d.allowed).length ?? 0) : null,
       deviation_detail: r?.deviations?.length ? r.deviations.map((d) => `${d.artifact}:${d.change}${d.allowed ? '' : '(not allowed)'}`).join(';') : null,
       input_tokens: r?.usage?.inputTokens ?? null,
       output_tokens: r?.usage?.outputTokens ?? null,
@@ -100,7 +103,7 @@ export function runRows(study: string, scored: ScoredRun[], replicates: ScoredRu
       auto_plan_score: s.automated?.plan ?? 0,
       auto_code_score: s.automated?.code ?? 0,
       auto_test_score: s.automated?.test ?? 0,
-      sco: s.sco,
+      sco: r ? s.sco : null,
       label_method: s.run.labelMethod,
       test_sha256: s.run.testHash,
       test_file_changed: s.run.condition === 'one-pass' || !base || !s.run.testHash ? null : base !== s.run.testHash,
@@ -163,13 +166,16 @@ const SCORE_COLUMNS: [string, ColType][] = [
 
 /**
  * scores: one row per assigned primary run (task × condition), scores from final labels
- * (0 for a missing run), and the paired change against the task's one-pass score in pp
- * (null for one-pass rows).
+ * (0 for a missing run), and the paired change against the task's one-pass score in pp: null
+ * for one-pass rows, and null when this run or its one-pass partner has no record (not a
+ * paired task, as in Table IV: activities/scoring/analysis.ts pairedForBranch). Outcome
+ * columns are null for a missing run.
  */
 export function scoreRows(study: string, scored: ScoredRun[], reproduced: Map<string, boolean> | null): ExportTable {
   const onePass = new Map(scored.filter((s) => s.run.condition === 'one-pass').map((s) => [s.run.taskId, s.final]));
+  const onePassRecorded = new Set(scored.filter((s) => s.run.condition === 'one-pass' && s.run.record).map((s) => s.run.taskId));
   const change = (s: ScoredRun, d: 'plan' | 'code' | 'test') => {
-    if (s.run.condition === 'one-pass') return null;
+    if (s.run.condition === 'one-pass' || !s.run.record || !onePassRecorded.has(s.run.taskId)) return null;
     const c = ((s.final?.[d] ?? 0) - (onePass.get(s.run.taskId)?.[d] ?? 0)) * 100;
     return Math.abs(c) < 1e-9 ? 0 : c;
   };
@@ -185,14 +191,14 @@ export function scoreRows(study: string, scored: ScoredRun[], reproduced: Map<st
     auto_plan_score: s.automated?.plan ?? 0,
     auto_code_score: s.automated?.code ?? 0,
     auto_test_score: s.automated?.test ?? 0,
-    sco: s.sco,
+    sco: s.run.record ? s.sco : null,
     plan_change_pp: change(s, 'plan'),
     code_change_pp: change(s, 'code'),
     test_change_pp: change(s, 'test'),
-    test_passed: !!s.run.record?.testPassed,
-    executed: s.run.record?.execution?.status === 'ok',
-    reference_agreement: !!s.run.record?.referenceAgreement,
-    false_pass: !!s.run.record?.falsePass,
+    test_passed: s.run.record ? s.run.record.testPassed : null,
+    executed: s.run.record ? s.run.record.execution?.status === 'ok' : null,
+    reference_agreement: s.run.record ? s.run.record.referenceAgreement : null,
+    false_pass: s.run.record ? s.run.record.falsePass : null,
     reproduced: reproduced ? (reproduced.get(s.run.taskId) ?? null) : null,
   }));
   return { name: 'scores', columns: SCORE_COLUMNS, rows };

@@ -25,6 +25,34 @@ export interface ReplyProvenance {
   unstated: number;
   /** Distinct model ids of generated and recorded replies. */
   models: string[];
+  /**
+   * Of byKind.authored: replies whose front matter note says they were written without the
+   * references, from the task prompt (and the suite's failure output) alone (isPromptOnlyNote).
+   * Absent in a summary.json written before this count existed.
+   */
+  authoredPromptOnly?: number;
+  /** Replies left out because no run with a record lies behind them (a failed task's or condition's calls). */
+  withoutRecord?: number;
+}
+
+/**
+ * True when an authored reply's front matter note says it was written from the task prompt
+ * alone, never from the SQL or the reference (the Contract-First contracts and revisions of
+ * replay/lockin, issue 19: "written by hand … from the task prompt alone …, never from the SQL or
+ * the reference"; "… from the contract suite's failure output and the task prompt only …"). Pure.
+ */
+export function isPromptOnlyNote(note: string | undefined): boolean {
+  return !!note && /never from the (SQL|reference)|from the task prompt alone|task prompt only/i.test(note);
+}
+
+/** True when `file` lies in one of `runDirs`, or in the `snapshot` folder beside one (the shared initial generation). */
+function behindRun(file: string, runDirs: readonly string[]): boolean {
+  const f = path.resolve(file);
+  return runDirs.some((d) => {
+    const dir = path.resolve(d);
+    const snapshot = path.join(path.dirname(dir), 'snapshot');
+    return f.startsWith(dir + path.sep) || f.startsWith(snapshot + path.sep);
+  });
 }
 
 /** Every call file under `dir` (files of any `calls/` folder at any depth), sorted. */
@@ -39,12 +67,15 @@ export function callFiles(dir: string): string[] {
 }
 
 /**
- * Counts the replies of a study by provenance.
- * Input: the study folder (runs/<id>). Output: counts (zero when the study has no call files).
+ * Counts the replies of a study by provenance, and the authored ones written from the prompt
+ * alone (isPromptOnlyNote).
+ * Input: the study folder (runs/<id>); `runDirs`, the folders of the runs that have a record
+ * (when given, only replies in those folders or the snapshot beside them count, the rest are
+ * `withoutRecord`: findings #18). Output: counts (zero when the study has no call files).
  * @throws InputError naming the call file and field when one is not JSON or its provenance is invalid.
  */
-export function readReplyProvenance(studyDir: string): ReplyProvenance {
-  const out: ReplyProvenance = { total: 0, byKind: Object.fromEntries(PROVENANCE_KINDS.map((k) => [k, 0])) as Record<ProvenanceKind, number>, unstated: 0, models: [] };
+export function readReplyProvenance(studyDir: string, opts: { runDirs?: readonly string[] } = {}): ReplyProvenance {
+  const out: ReplyProvenance = { total: 0, byKind: Object.fromEntries(PROVENANCE_KINDS.map((k) => [k, 0])) as Record<ProvenanceKind, number>, unstated: 0, models: [], authoredPromptOnly: 0, withoutRecord: 0 };
   const models = new Set<string>();
   for (const file of callFiles(path.join(studyDir, 'tasks'))) {
     let j: unknown;
@@ -56,11 +87,16 @@ export function readReplyProvenance(studyDir: string): ReplyProvenance {
     const c = CallFileShape.safeParse(j);
     if (!c.success) throw new InputError(c.error.issues[0].message, file, c.error.issues[0].path.join('.'));
     if (c.data.stage === 'judge' || (c.data.status !== 'ok' && c.data.status !== 'protocol-error')) continue;
+    if (opts.runDirs && !behindRun(file, opts.runDirs)) {
+      out.withoutRecord!++;
+      continue;
+    }
     out.total++;
     const p = c.data.provenance;
     if (!p) out.unstated++;
     else {
       out.byKind[p.provenance]++;
+      if (p.provenance === 'authored' && isPromptOnlyNote(p.note)) out.authoredPromptOnly!++;
       if (p.provenance === 'generated' || p.provenance === 'recorded') models.add(p.model);
     }
   }
@@ -99,21 +135,30 @@ function pct(n: number, d: number): string {
 }
 
 /**
- * The report's opening paragraph: in words, what share of the replies had each provenance and
- * what that means. Pure.
+ * The report's opening paragraph: in words, what share of the replies behind the recorded runs
+ * had each provenance and what that means; authored replies are split into those written with
+ * the references known and those written from the task prompt alone (their front matter says
+ * so), and replies of runs without a record are said to be left out. Pure.
  */
 export function provenanceParagraph(p: ReplyProvenance, model: string): string {
-  if (p.total === 0) return `No call file with a model reply was found for this study (model \`${model}\`), so the provenance of its replies is not known.`;
-  const parts = PROVENANCE_KINDS.filter((k) => p.byKind[k] > 0).map((k) => `${p.byKind[k]} (${pct(p.byKind[k], p.total)}) ${PROVENANCE_WORDS[k]}`);
+  const left = p.withoutRecord ? ` (${p.withoutRecord} further repl${p.withoutRecord === 1 ? 'y' : 'ies'} of runs that have no record are not counted)` : '';
+  if (p.total === 0) return `No call file with a model reply was found for this study (model \`${model}\`)${left}, so the provenance of its replies is not known.`;
+  const promptOnly = p.authoredPromptOnly ?? 0;
+  const authoredSplit = (n: number) => (promptOnly > 0 ? ` (${n - promptOnly} with the task references known, ${promptOnly} from the task prompt alone, as ${promptOnly === 1 ? 'its' : 'their'} front matter says)` : '');
+  const parts = PROVENANCE_KINDS.filter((k) => p.byKind[k] > 0).map((k) => `${p.byKind[k]} (${pct(p.byKind[k], p.total)}) ${PROVENANCE_WORDS[k]}${k === 'authored' ? authoredSplit(p.byKind[k]) : ''}`);
   if (p.unstated) parts.push(`${p.unstated} (${pct(p.unstated, p.total)}) with no provenance in their call file`);
   const list = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : parts[0];
   const evidence = PROVENANCE_KINDS.filter(isModelEvidence).reduce((n, k) => n + p.byKind[k], 0);
   const notEvidence = p.total - evidence - p.unstated;
-  const out = [`Of the ${p.total} model replies in this study (model \`${model}\`), ${list}.`];
+  const scope = p.withoutRecord === undefined ? 'in this study' : 'behind the recorded runs of this study';
+  const out = [`Of the ${p.total} model replies ${scope} (model \`${model}\`)${left}, ${list}.`];
   if (notEvidence > 0) {
+    const known = promptOnly > 0
+      ? `Replies authored with the references known, and replies generated from the obligations or the gold solutions, were written with the task references known; ${promptOnly === 1 ? 'the one reply' : `the ${promptOnly} replies`} authored from the task prompt alone ${promptOnly === 1 ? 'was' : 'were'} not, but ${promptOnly === 1 ? 'it' : 'they'} too ${promptOnly === 1 ? 'was' : 'were'} written by the project, not sampled from a model. None of these is evidence about any model: they demonstrate the instrument. `
+      : 'Authored replies, and replies generated from the obligations or the gold solutions, were written with the task references known: they demonstrate the instrument and are no evidence about any model. ';
     out.push(
       `${evidence === 0 ? 'None' : `Only ${evidence} (${pct(evidence, p.total)})`} came from a model${evidence ? ` (${p.models.join(', ')})` : ''}. ` +
-        'Authored replies, and replies generated from the obligations or the gold solutions, were written with the task references known: they demonstrate the instrument and are no evidence about any model. ' +
+        known +
         (evidence === 0 ? 'The rates below describe this replay corpus, not a model.' : 'Rates over all replies mix the two; only a study whose replies all came from a model measures one.'),
     );
   } else if (evidence > 0) out.push(`Every reply came from ${p.models.length === 1 ? 'the model' : 'the models'} ${p.models.join(', ')}.`);
@@ -123,7 +168,8 @@ export function provenanceParagraph(p: ReplyProvenance, model: string): string {
 /** The short form for Table III's caption. Pure. */
 export function provenanceCaption(p: ReplyProvenance): string {
   if (p.total === 0) return 'Provenance of the replies: unknown (no call files).';
-  const parts = PROVENANCE_KINDS.filter((k) => p.byKind[k] > 0).map((k) => `${pct(p.byKind[k], p.total)} ${PROVENANCE_WORDS[k]}`);
+  const promptOnly = p.authoredPromptOnly ?? 0;
+  const parts = PROVENANCE_KINDS.filter((k) => p.byKind[k] > 0).map((k) => `${pct(p.byKind[k], p.total)} ${PROVENANCE_WORDS[k]}${k === 'authored' && promptOnly ? ` (${promptOnly} of them from the task prompt alone)` : ''}`);
   if (p.unstated) parts.push(`${pct(p.unstated, p.total)} of unstated provenance`);
   const evidence = PROVENANCE_KINDS.filter(isModelEvidence).reduce((n, k) => n + p.byKind[k], 0);
   const tail = evidence === p.total ? '' : evidence === 0 ? ' These outcomes describe the replay corpus and are no evidence about any model.' : ' Only the generated and recorded replies are evidence about a model.';

@@ -21,16 +21,20 @@ empty cells as nulls).
 
 | File | One row per | Key columns |
 |---|---|---|
-| runs.parquet / runs.csv | run (task × condition; replicate runs have \`replicate\` set) | model, sample, replayed, reply_provenance (the kinds of the run's replies, ';'-separated: authored, generated, …), test_passed, executed, reference_agreement, false_pass, calls_used, pytest_*, pfe, primary_category, categories (';'-separated), plan/code/test_score (final labels), auto_*_score, sco, test_file_changed, reproduced |
+| runs.parquet / runs.csv | run (task × condition; replicate runs have \`replicate\` set; a run with no record, because its task or condition failed, has present = false, null outcomes (test_passed, executed, reference_agreement, false_pass, calls_used, sco, deviations: not observed, not false) and zero scores) | model, sample, replayed, reply_provenance (the kinds of the run's replies, ';'-separated: authored, generated, …), test_passed, executed, reference_agreement, false_pass, calls_used, pytest_*, pfe, primary_category, categories (';'-separated), plan/code/test_score (final labels), auto_*_score, sco, test_file_changed, reproduced |
 | labels.parquet / labels.csv | obligation of a run | auto_plan/auto_code/auto_test (+ *_source: rule, execution, judge, heuristic), final_plan/final_code/final_test, final_origin (adjudicated, raters-agreed or automated; plan=…;code=…;test=… when the dimensions differ), plan/code/test_weight of the final labels, sco |
-| scores.parquet / scores.csv | primary task × condition (all assigned tasks; a missing run has present = false and zero scores) | plan/code/test_score, *_change_pp (branch − one-pass, percentage points), reproduced |
+| scores.parquet / scores.csv | primary task × condition (all assigned tasks; a missing run has present = false, zero scores and null outcomes) | plan/code/test_score, *_change_pp (branch − one-pass, percentage points; null for one-pass rows and when this run or its one-pass partner has no record: not a paired task), reproduced |
 | trajectories.parquet / .csv | revision branch × task × obligation | trajectory, assertions_changed, test_file_changed |
 | summary.json | condition | Table III numbers (fractions, not percent) |
 | intervals.json | model × condition, and each paired comparison | the "Samples and intervals" section: Wilson and cluster-bootstrap intervals (fractions), McNemar b/c/p, sign and Wilcoxon tests over every sample (activities/report/intervals.ts) |
 
 Rules (docs/protocol.md §5): weights plan present 1, partial/ambiguous 0.5, absent/contradicted 0;
 code satisfied 1, else 0; test covered 1, partially-covered 0.5, not-covered 0. A task score is
-the mean weight over its obligations; a condition mean is over ALL assigned tasks. An SCO is
+the mean weight over its obligations; a condition mean is over ALL assigned tasks (a missing
+run scores zero there, and counts in Table III's denominators as a run that neither passed nor
+matched), while Table IV pairs only tasks where both the branch's and the one-pass run have a
+record (\`*_change_pp\` not null; the others are named as missing). The "Samples and
+intervals" section and intervals.json count only runs with a record. An SCO is
 plan absent/contradicted AND code violated (not execution-failed) AND test not-covered.
 Labels whose source is \`heuristic\` were produced by the documented fallback
 (activities/scoring/heuristic.ts) because no judge reply was available.
@@ -41,31 +45,38 @@ runs = pd.read_parquet("runs.parquet"); labels = pd.read_parquet("labels.parquet
 scores = pd.read_parquet("scores.parquet"); traj = pd.read_parquet("trajectories.parquet")
 primary = runs[runs.replicate.isna()]
 
-# Table III (and summary.json)
-t3 = primary.groupby("condition").agg(
+# Table III (and summary.json): over all assigned runs, a missing run (present == False, null
+# outcomes) counting as one that neither passed nor matched.
+outcomes = ["test_passed", "executed", "reference_agreement", "false_pass"]
+assigned = primary.assign(**{c: primary[c].fillna(False).astype(bool) for c in outcomes},
+                          calls_used=primary.calls_used.fillna(0), sco=primary.sco.fillna(0))
+t3 = assigned.groupby("condition").agg(
     tasks=("task", "size"), testPassed=("test_passed", "sum"), executed=("executed", "sum"),
     referenceAgreement=("reference_agreement", "sum"), falsePasses=("false_pass", "sum"),
     modelCalls=("calls_used", "sum"), planScoreMean=("plan_score", "mean"),
     codeScoreMean=("code_score", "mean"), testScoreMean=("test_score", "mean"), sco=("sco", "sum"))
 t3["falsePassRate"] = t3.falsePasses / t3.tasks                       # over all assigned runs
 t3["conditionalFalsePassProportion"] = t3.falsePasses / t3.testPassed  # over test-passing runs
+# "Samples and intervals" (intervals.json): the same rate over the runs with a record only
+primary[primary.present].groupby("condition").false_pass.agg(["sum", "count"])
 
 # Task scores from the labels themselves (equal to scores.parquet)
 by_run = labels[labels.replicate.isna()].groupby(["task", "condition"])[["plan_weight", "code_weight", "test_weight"]].mean()
 
 # Failure categories (runs without reference agreement)
-primary[primary.present & ~primary.reference_agreement].groupby(["condition", "primary_category"]).size()
+primary[primary.present & ~primary.reference_agreement.fillna(True).astype(bool)].groupby(["condition", "primary_category"]).size()
 
-# Table IV: paired changes with Tukey hinges (odd n: the median belongs to both halves)
+# Table IV: paired changes with Tukey hinges (odd n: the median belongs to both halves), over
+# the paired tasks only (a null change: the branch run or its one-pass partner is missing)
 def med(v):
     return (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
 def hinges(x):
     s = sorted(x); h = (len(s) + 1) // 2
     return med(s[:h]), med(s), med(s[len(s) - h:])
 def paired(d, branch, dim):
-    c = d[d.condition == branch][f"{dim}_change_pp"]
+    c = d[d.condition == branch][f"{dim}_change_pp"].dropna()
     lo, md, hi = hinges(list(c))
-    return dict(n=len(c), mean=c.mean(), improved=(c > 0).sum(), unchanged=(c == 0).sum(),
+    return dict(n=len(c), missing=int((d.condition == branch).sum()) - len(c), mean=c.mean(), improved=(c > 0).sum(), unchanged=(c == 0).sum(),
                 decreased=(c < 0).sum(), median=md, lower=lo, upper=hi, iqr=hi - lo)
 paired(scores, "plan-audit", "test")
 
@@ -75,7 +86,7 @@ ${subsetLines}
 paired(subsets[${JSON.stringify(subsets[0]?.name ?? '')}], "plan-audit", "code")   # and Table III's groupby on runs filtered the same way
 
 # Table VI: violated obligations in false-pass runs
-v = labels[labels.replicate.isna() & labels.false_pass & (labels.final_code == "violated")]
+v = labels[labels.replicate.isna() & labels.false_pass.fillna(False).astype(bool) & (labels.final_code == "violated")]
 v.groupby("condition").agg(violated=("obligation", "size"),
                            no_test_covered=("final_test", lambda t: (t == "not-covered").sum()))
 # "a test covered it and passed anyway" = violated − no_test_covered
@@ -92,8 +103,8 @@ primary.groupby("condition")[["input_tokens", "output_tokens", "cost_usd"]].sum(
 
 # Figure 1 counts: high internal scores without reference agreement
 p = primary[primary.present]
-p[(p.plan_score >= 0.9) & ~p.reference_agreement].groupby("condition").size()
-p[(p.test_score >= 0.9) & ~p.reference_agreement].groupby("condition").size()
+p[(p.plan_score >= 0.9) & ~p.reference_agreement.astype(bool)].groupby("condition").size()
+p[(p.test_score >= 0.9) & ~p.reference_agreement.astype(bool)].groupby("condition").size()
 \`\`\`
 
 Mutation scores (when ../mutation.json exists, also exported as mutation.csv/.parquet, one

@@ -9,6 +9,7 @@ import { renderIntervals, type IntervalAnalysis } from './intervals';
 import { sampleNotes } from './modelsReport';
 import { provenanceCaption, provenanceParagraph, type ReplyProvenance } from './provenance';
 import { renderDeviations, studyDeviations } from './deviations';
+import { renderFailedRuns } from './failures';
 import { STUDY_TASKS } from '../tasks/schema';
 import { PAPER_NAMED_TASKS } from '../tasks/eligibility';
 import type { TaskDiscrimination } from '../mutation/discrimination';
@@ -88,9 +89,22 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   const restShown: Record<string, unknown> = { ...rest };
   if (restShown.inputs && typeof restShown.inputs === 'object') restShown.inputs = `${Object.keys(restShown.inputs as object).length} input files hashed (see study.json)`;
   out.push('', '**Settings** (study.json)', '', '```json', JSON.stringify({ settings: settings ?? null, ...restShown }, null, 2), '```', '');
+  out.push('## Failed runs', '', renderFailedRuns(study.failures, missing), '');
   out.push('## Table I. Conditions', '', T.tableI(study.conditions), '');
   out.push('## Table II. Evaluator controls', '', T.tableII(a.controls), '');
-  out.push('## Table III. Primary outcomes per condition', '', `False-pass rate uses all assigned runs as denominator; the conditional false-pass proportion uses test-passing runs. Scores are condition means over all assigned tasks, from final labels (a missing run or a failed execution contributes zero code score). ${provenanceCaption(a.provenance)}`, '', T.tableIII(a.primary.summary), '');
+  const missingNote = missing.length
+    ? ` ${missing.length} assigned run(s) have no record (${missing.join(', ')}): here each counts in every denominator as a run that neither passed, executed nor matched, and scores zero on every dimension; "Samples and intervals" below leaves them out, so its rates are over the runs with a record.`
+    : ' Every assigned run has a record, so "Samples and intervals" below has the same denominators.';
+  const alias = T.aliasOnlyNote(study.runs, study.conditions);
+  out.push(
+    '## Table III. Primary outcomes per condition',
+    '',
+    `Over all assigned tasks: the false-pass rate uses all assigned runs as denominator (with its Wilson 95 % interval); the conditional false-pass proportion uses test-passing runs. Scores are condition means over all assigned tasks, from final labels (a missing run scores zero; a failed execution contributes zero code score).${missingNote} ${provenanceCaption(a.provenance)}`,
+    '',
+    T.tableIII(a.primary.summary),
+    '',
+    ...(alias ? [alias, ''] : []),
+  );
   const differential = T.tableDifferential(study.runs);
   if (differential) {
     out.push(
@@ -104,7 +118,16 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   }
   const maxSamples = Math.max(1, ...a.intervals.models.map((mi) => mi.samples));
   if (maxSamples > 1) out.push(`Tables III–VII and Figure 1 read sample 1 of each task (the paper's one generation per task); the next section covers all ${maxSamples} samples.`, '');
-  out.push('## Samples and intervals', '', renderIntervals(a.intervals, sampleNotes(a.intervals)), '');
+  out.push(
+    '## Samples and intervals',
+    '',
+    missing.length
+      ? `Only runs with a record count here: the ${missing.length} run(s) without one (${missing.join(', ')}) are left out, so a rate's denominator is the recorded runs, while Table III's is every assigned run.`
+      : 'Every assigned run has a record: the denominators of sample 1 equal Table III\'s.',
+    '',
+    renderIntervals(a.intervals, sampleNotes(a.intervals)),
+    '',
+  );
   out.push('**Failure categories** (primary category, any-category count in parentheses; runs without reference agreement)', '', T.tableFailureCategories(a.cats), '');
   const extras: T.RunExtras[] = study.runs.filter((r) => r.record).map((r) => ({
     taskId: r.taskId,
@@ -126,7 +149,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   );
   out.push('**Model usage** (the paper recorded no token counts; the shared initial generation is counted in every condition that inherits it)', '', T.tableUsage(extras, study.conditions), '');
   if (a.repeats) out.push(repeatsParagraph(a.repeats), '');
-  out.push('## Table IV. Paired within-task changes (branch − inherited one-pass, percentage points)', '', 'Quartiles are Tukey hinges (medians of the lower and upper halves; for odd n the median belongs to both halves).', '', T.tableIV(a.primary.paired), '');
+  out.push('## Table IV. Paired within-task changes (branch − inherited one-pass, percentage points)', '', 'Paired tasks: tasks where both the branch\'s run and the one-pass run have a record; a task where either is missing is not paired (named as missing, counted in no column). Quartiles are Tukey hinges (medians of the lower and upper halves; for odd n the median belongs to both halves).', '', T.tableIV(a.primary.paired), '');
   const subsetList = a.sensitivity.map((s) => `- **${s.label}** (${s.tasks.length} tasks): ${s.rule}.`).concat(a.sensitivitySkipped.map((s) => `- not computed: ${s}.`));
   out.push('## Table V. SQL re-execution and sensitivity', '', T.tableVReproduce(a.reproduce, study.tasks), '', 'Sensitivity subsets (study setting `sensitivity` in study.json; the default is the paper\'s three):', '', ...subsetList, '', T.tableVSensitivity(a.sensitivity), '');
   out.push('## Table VI. Mechanisms of violated obligations in false passes', '', T.tableVI(a.mech), '', 'These totals concern different sets of test-passing runs, not a paired count of defects introduced by revision.', '');
@@ -173,7 +196,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     deviations.length ? T.mdTable(['Task', 'Condition', 'Artifact', 'Change', 'Allowed', 'Detail'], deviations) : '_None recorded._',
     '',
   );
-  out.push('## Deviations from the paper', '', renderDeviations(studyDeviations({ model, tasks: study.tasks, studyTaskCount: STUDY_TASKS.length, scale: typeof scale === 'number' ? scale : undefined })), '');
+  out.push('## Deviations from the paper', '', renderDeviations(studyDeviations({ model, tasks: study.tasks, studyTaskCount: STUDY_TASKS.length, scale: typeof scale === 'number' ? scale : undefined, failed: study.failures })), '');
   out.push('## Exports', '', 'runs.csv/.parquet (one row per run), labels.csv/.parquet (automated and final labels per obligation), scores.csv/.parquet (one row per task × condition), trajectories.csv/.parquet, mutation.csv/.parquet (when the mutation analysis ran), summary.json. See README.md for how to recompute every table cell with pandas.', '');
   return out.join('\n');
 }

@@ -16,6 +16,7 @@ import { FAILURE_CATEGORIES } from '../../protocol/types';
 import type { TaskDiscrimination } from '../mutation/discrimination';
 import type { LabellerAccuracyFile } from '../../protocol/sideFiles';
 import type { AgreementRow } from '../scoring/raters';
+import { wilson } from '../scoring/intervals';
 
 /** Renders a Markdown table ('|' in cells escaped). */
 export function mdTable(headers: string[], rows: (string | number)[][]): string {
@@ -60,15 +61,48 @@ export function tableII(controls: ControlRow[] | null): string {
   return mdTable(['Control category', 'Expected', 'Queries', 'Controls', 'As expected', 'Verified perturbations'], rows);
 }
 
-/** Table III: primary outcomes and score means per condition. */
+/** A rate x/n as "p% [lower%, upper%]" with its Wilson 95 % interval (activities/scoring/intervals.ts), two decimals; "—" for n = 0. */
+export function rateWithWilson(x: number, n: number): string {
+  if (n === 0) return '—';
+  const w = wilson(x, n);
+  return `${pct(w.p)} [${pct(w.lower)}, ${pct(w.upper)}]`;
+}
+
+/**
+ * Table III: primary outcomes and score means per condition. The false-pass rate is over all
+ * assigned runs (a missing run counts as one without a false pass) with its Wilson 95 % interval.
+ */
 export function tableIII(summary: Record<ConditionId, ConditionSummary>): string {
   return mdTable(
-    ['Condition', 'Tests passed', 'Executed', 'Reference agreement', 'False passes', 'False-pass rate (all runs)', 'Conditional false-pass proportion (passing runs)', 'Model calls', 'Plan score', 'Code score', 'Test coverage', 'SCOs'],
+    ['Condition', 'Tests passed', 'Executed', 'Reference agreement', 'False passes', 'False-pass rate (all assigned runs) [Wilson 95 %]', 'Conditional false-pass proportion (passing runs)', 'Model calls', 'Plan score', 'Code score', 'Test coverage', 'SCOs'],
     reportedConditions(Object.keys(summary)).map((c) => {
       const s = summary[c];
-      return [NAME(c), `${s.testPassed}/${s.tasks}`, `${s.executed}/${s.tasks}`, `${s.referenceAgreement}/${s.tasks}`, `${s.falsePasses}/${s.tasks}`, pct(s.falsePassRate), s.conditionalFalsePassProportion === null ? '— (no passing run)' : `${pct(s.conditionalFalsePassProportion)} (${s.falsePasses}/${s.testPassed})`, s.modelCalls, pct(s.planScoreMean), pct(s.codeScoreMean), pct(s.testScoreMean), s.sco];
+      return [NAME(c), `${s.testPassed}/${s.tasks}`, `${s.executed}/${s.tasks}`, `${s.referenceAgreement}/${s.tasks}`, `${s.falsePasses}/${s.tasks}`, rateWithWilson(s.falsePasses, s.tasks), s.conditionalFalsePassProportion === null ? '— (no passing run)' : `${pct(s.conditionalFalsePassProportion)} (${s.falsePasses}/${s.testPassed})`, s.modelCalls, pct(s.planScoreMean), pct(s.codeScoreMean), pct(s.testScoreMean), s.sco];
     }),
   );
+}
+
+/** A run as aliasOnlyNote reads it. */
+export interface AliasRunLite {
+  condition: ConditionId;
+  record: { falsePass: boolean; comparison?: { primaryCategory?: FailureCategory; ladderLevel?: number | null } | null } | null;
+}
+
+/**
+ * Findings #19: per condition with false passes, how many are alias-only (primary category
+ * alias-mismatch and the normalization ladder agrees at level 1, i.e. after renaming the columns
+ * positionally); a sentence for Table III's caption, or null when no false pass is alias-only.
+ * Names stay compared, as in the paper (docs/protocol.md §4). Pure.
+ */
+export function aliasOnlyNote(runs: readonly AliasRunLite[], shown: readonly ConditionId[]): string | null {
+  const parts: string[] = [];
+  for (const c of shown) {
+    const fp = runs.filter((r) => r.condition === c && r.record?.falsePass);
+    const alias = fp.filter((r) => r.record!.comparison?.primaryCategory === 'alias-mismatch' && r.record!.comparison?.ladderLevel === 1).length;
+    if (alias > 0) parts.push(`${NAME(c)}: ${alias} of ${fp.length} false pass${fp.length === 1 ? '' : 'es'} ${alias === 1 ? 'is' : 'are'} alias-only${alias === fp.length ? ' (all of them)' : ''}`);
+  }
+  if (!parts.length) return null;
+  return `Alias-only false passes (the result differs from the reference only in column names: primary category alias-mismatch, and the normalization ladder agrees at level 1, after renaming): ${parts.join('; ')}. Column names are compared (lower-cased), as in the paper; a prompt that does not give a column's name makes such a false pass likely.`;
 }
 
 /** Failure categories per condition: primary category counts (and any-category counts in parentheses). */
@@ -81,7 +115,18 @@ export function tableFailureCategories(cats: Record<ConditionId, { primary: Part
 
 const DIMS: [keyof TaskScores, string][] = [['plan', 'Plan'], ['code', 'Code'], ['test', 'Test coverage']];
 
-/** Table IV: paired within-task changes (branch − one-pass, pp) per revision branch and dimension. */
+/**
+ * "Paired tasks" cell: the paired count, and "N (M missing)" when M assigned tasks are left out
+ * because the branch's run or its one-pass partner has no record (findings #15). Pure.
+ */
+export function pairedCount(s: PairedSummary): string {
+  return s.missing?.length ? `${s.n} (${s.missing.length} missing: ${s.missing.join(' ')})` : String(s.n);
+}
+
+/**
+ * Table IV: paired within-task changes (branch − one-pass, pp) per revision branch and dimension,
+ * over the tasks where both runs have a record (pairedForBranch); the missing ones are named.
+ */
 export function tableIV(paired: Partial<Record<ConditionId, Record<keyof TaskScores, PairedSummary>>>): string {
   const rows: (string | number)[][] = [];
   for (const b of REVISION_BRANCHES) {
@@ -89,7 +134,7 @@ export function tableIV(paired: Partial<Record<ConditionId, Record<keyof TaskSco
     if (!p) continue;
     for (const [d, label] of DIMS) {
       const s = p[d];
-      rows.push([NAME(b), label, s.n, pp(s.meanChange), `${s.improved}/${s.n}`, `${s.unchanged}/${s.n}`, `${s.decreased}/${s.n}`, pp(s.median), pp(s.lowerHinge), pp(s.upperHinge), pp(s.iqr)]);
+      rows.push([NAME(b), label, pairedCount(s), pp(s.meanChange), `${s.improved}/${s.n}`, `${s.unchanged}/${s.n}`, `${s.decreased}/${s.n}`, pp(s.median), pp(s.lowerHinge), pp(s.upperHinge), pp(s.iqr)]);
     }
   }
   if (rows.length === 0) return '_No revision branch paired with Frozen One-Pass in this study (it has no one-pass run or no revision branch)._';
@@ -130,9 +175,9 @@ export function tableVSensitivity(results: SensitivityResult[]): string {
     for (const b of REVISION_BRANCHES)
       for (const [d, label] of DIMS) {
         const s = r.paired[b]?.[d];
-        if (s) rows.push([r.label, NAME(b), label, pp(s.meanChange), `${s.improved}/${s.n}`, `${s.unchanged}/${s.n}`, `${s.decreased}/${s.n}`, pp(s.median), pp(s.iqr)]);
+        if (s) rows.push([r.label, NAME(b), label, pairedCount(s), pp(s.meanChange), `${s.improved}/${s.n}`, `${s.unchanged}/${s.n}`, `${s.decreased}/${s.n}`, pp(s.median), pp(s.iqr)]);
       }
-  const b = mdTable(['Restriction', 'Branch', 'Score', 'Mean change (pp)', 'Improved', 'Unchanged', 'Decreased', 'Median (pp)', 'IQR (pp)'], rows);
+  const b = mdTable(['Restriction', 'Branch', 'Score', 'Paired tasks', 'Mean change (pp)', 'Improved', 'Unchanged', 'Decreased', 'Median (pp)', 'IQR (pp)'], rows);
   return `${a}\n\n${b}`;
 }
 

@@ -18,7 +18,7 @@ import { LabellerAccuracyFileSchema, type LabellerAccuracyFile } from '../../pro
 import { InputError } from '../common/errors';
 import { agreementRows, readRaters } from '../scoring/raters';
 import { BUDGETS, REVISION_BRANCHES, type ConditionId } from '../../protocol/conditions';
-import { loadStudy, type LoadedStudy } from '../scoring/study';
+import { layoutDir, loadStudy, resolveDir, type LoadedStudy } from '../scoring/study';
 import { scoreRun, summarizeCondition, pairedForBranch, mechanismsFor, trajectoriesFor, highScoreWithoutAgreement, runsOf, type ScoredRun, type ConditionSummary } from '../scoring/analysis';
 import { failureCategories, restrictTasks, tabulateTrajectories } from '../scoring/scores';
 import { toCsv } from '../scoring/csv';
@@ -185,7 +185,9 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
 
   // summary.json
   const summaryFile = path.join(reportDir, 'summary.json');
-  const provenance = readReplyProvenance(studyDir);
+  // Only the replies behind runs that have a record (every sample and replicate; findings #18).
+  // A record's folder as recorded and by the layout (a study folder copied elsewhere keeps the old paths in its records).
+  const provenance = readReplyProvenance(studyDir, { runDirs: study.records.flatMap((r) => [resolveDir(studyDir, r), layoutDir(studyDir, r)]) });
   const repeats = readRepeats(studyDir);
   const summaryJson = {
     studyId,

@@ -83,11 +83,22 @@ export function summarizeCondition(scored: ScoredRun[], condition: ConditionId, 
   };
 }
 
-/** Paired within-task changes of a revision branch against one-pass, for each score dimension. */
+/**
+ * Paired within-task changes of a revision branch against one-pass, for each score dimension.
+ * A task is paired only when both its one-pass run and its branch run have a run record; a task
+ * where either is missing (a failed task or condition) is left out of every count and listed in
+ * `missing` (findings #15: a missing run is not an "unchanged" task). Within a paired task a run
+ * without labels still scores 0 (pairedChanges).
+ */
 export function pairedForBranch(scored: ScoredRun[], branch: ConditionId, tasks: string[]): Record<keyof TaskScores, PairedSummary> {
   const pick = (c: ConditionId, d: keyof TaskScores) => new Map(runsOf(scored, c, tasks).filter((s) => s.final).map((s) => [s.run.taskId, s.final![d]]));
+  const recorded = (c: ConditionId) => new Set(runsOf(scored, c, tasks).filter((s) => s.run.record).map((s) => s.run.taskId));
+  const base = recorded('one-pass');
+  const mine = recorded(branch);
+  const paired = tasks.filter((t) => base.has(t) && mine.has(t));
+  const missing = tasks.filter((t) => !(base.has(t) && mine.has(t)));
   const dims: (keyof TaskScores)[] = ['plan', 'code', 'test'];
-  return Object.fromEntries(dims.map((d) => [d, pairedChanges(tasks, pick('one-pass', d), pick(branch, d))])) as Record<keyof TaskScores, PairedSummary>;
+  return Object.fromEntries(dims.map((d) => [d, { ...pairedChanges(paired, pick('one-pass', d), pick(branch, d)), missing }])) as Record<keyof TaskScores, PairedSummary>;
 }
 
 /** Table VI for one condition: violated obligations in its false-pass runs. */

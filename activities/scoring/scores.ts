@@ -107,6 +107,11 @@ export interface PairedSummary {
   upperHinge: number;
   iqr: number;
   changes: { task: string; change: number }[];
+  /**
+   * Assigned tasks left out because the branch's run or its one-pass partner has no run record
+   * (a failed task): not paired, so counted in no column above (activities/scoring/analysis.ts).
+   */
+  missing?: string[];
 }
 
 /**

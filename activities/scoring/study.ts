@@ -11,6 +11,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { InputError } from '../common/errors';
 import type { RunRecord } from '../../protocol/types';
+import type { StudyFailure } from '../../protocol/inputs';
 import { parseRunRecord } from '../../protocol/records';
 import { studyConditions, type ConditionId } from '../../protocol/conditions';
 import type { Obligation } from '../tasks/schema';
@@ -78,6 +79,26 @@ export interface LoadedStudy {
   raterNames: string[];
   /** Final labels (task|condition|obligation) that match no labelled primary run: reported, not used. */
   finalLabelsUnmatched: string[];
+  /**
+   * Task runs or conditions that ended without a record, with their cause: runs/<id>/failures.json
+   * (`{failed: StudyFailure[]}`, written by finishStudy); [] when the file is absent.
+   */
+  failures: StudyFailure[];
+}
+
+const FailuresFile = z.object({ failed: z.array(z.object({ task: z.string().min(1), error: z.string() }).passthrough()) }).passthrough();
+
+/**
+ * runs/<id>/failures.json parsed: the task runs (`q4`) or conditions (`q4/contract-first`) that
+ * failed, each with its root cause (activities/store/finish.ts writeFailures). [] when absent.
+ * @throws InputError naming the file and field when it is not JSON or not `{failed: [{task, error}]}`.
+ */
+export function readFailures(studyDir: string): StudyFailure[] {
+  const file = path.join(studyDir, 'failures.json');
+  if (!fs.existsSync(file)) return [];
+  const r = FailuresFile.safeParse(readJson(file));
+  if (!r.success) throw new InputError(r.error.issues[0].message, file, r.error.issues[0].path.join('.'));
+  return r.data.failed.map((f) => ({ task: f.task, error: f.error }));
 }
 
 function readJson(file: string): unknown {
@@ -109,10 +130,19 @@ export function parseRecords(text: string, file: string): RunRecord[] {
     });
 }
 
-function resolveDir(studyDir: string, rec: RunRecord): string {
-  const sampleDir = rec.sample && rec.sample > 1 ? [`sample-${rec.sample}`] : [];
-  const cands = [path.isAbsolute(rec.conditionDir) ? rec.conditionDir : path.join(studyDir, rec.conditionDir), path.resolve(rec.conditionDir), path.join(studyDir, 'tasks', rec.taskId, ...(rec.replicate ? [`replicate-${rec.replicate}`] : []), ...sampleDir, rec.condition)];
+/**
+ * The folder of one run record: its conditionDir (absolute, relative to the study folder, or
+ * relative to the working directory), else the layout's tasks/<taskId>/[replicate-<r>/][sample-<n>/]<condition>.
+ */
+export function resolveDir(studyDir: string, rec: RunRecord): string {
+  const cands = [path.isAbsolute(rec.conditionDir) ? rec.conditionDir : path.join(studyDir, rec.conditionDir), path.resolve(rec.conditionDir), layoutDir(studyDir, rec)];
   return cands.find((d) => fs.existsSync(d)) ?? cands[0];
+}
+
+/** The run's folder by the study layout alone: <studyDir>/tasks/<taskId>/[replicate-<r>/][sample-<n>/]<condition> (n > 1). Pure. */
+export function layoutDir(studyDir: string, rec: Pick<RunRecord, 'taskId' | 'condition' | 'replicate' | 'sample'>): string {
+  const sampleDir = rec.sample && rec.sample > 1 ? [`sample-${rec.sample}`] : [];
+  return path.join(studyDir, 'tasks', rec.taskId, ...(rec.replicate ? [`replicate-${rec.replicate}`] : []), ...sampleDir, rec.condition);
 }
 
 function sha256File(file: string): string | null {
@@ -222,5 +252,6 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
     finalLabelsImported: finals.size,
     raterNames: [...raters.keys()],
     finalLabelsUnmatched: [...finals.keys()].filter((k) => !usedFinals.has(k)),
+    failures: readFailures(studyDir),
   };
 }

@@ -23,7 +23,8 @@ import { profileStudy } from '../profile';
 import { installQuietRuntime, workflowBundle } from '../../worker/createWorkers';
 import { mainJobStatusLines, runMainJob } from '../mainJob';
 import { runMutationAnalysis } from '../mutation';
-import type { StudyProgress } from '../../protocol/inputs';
+import type { StudyFailure, StudyProgress } from '../../protocol/inputs';
+import { failureLines, failureWorkflowId, innermostMessage, readStudyFailures, studyProgressLine } from '../studyStatus';
 
 interface RunOpts {
   tasks?: string;
@@ -41,12 +42,17 @@ interface RunOpts {
 /** How long `study status` waits for a server that does not answer (s: 1 + 2 + 5 + 10). */
 const STATUS_RETRY_DELAYS_MS = [1000, 2000, 5000, 10_000];
 
-/** Prints the summary table of a study, or one per model of a model matrix. */
-function printStudySummary(input: StudyInput): void {
-  if (!input.models || input.models.length < 2) return printSummary(input.studyId, input.model.startsWith('replay:'));
+/**
+ * Prints the summary table of a study, or one per model of a model matrix. `finished`: the
+ * study has ended, so the denominators are its assigned runs (tasks × conditions, as report.md
+ * Table III); otherwise the runs recorded so far.
+ */
+function printStudySummary(input: StudyInput, finished = true): void {
+  const assigned = finished ? { tasks: input.tasks, conditions: input.conditions } : undefined;
+  if (!input.models || input.models.length < 2) return printSummary(input.studyId, input.model.startsWith('replay:'), assigned);
   for (const m of input.models) {
     process.stdout.write(`\nmodel ${m} (study ${modelStudyId(input.studyId, m)})\n`);
-    printSummary(modelStudyId(input.studyId, m), m.startsWith('replay:'));
+    printSummary(modelStudyId(input.studyId, m), m.startsWith('replay:'), assigned);
   }
 }
 
@@ -149,12 +155,29 @@ export function define(cmd: Command): void {
           throw new Error(`no study named "${id}" on this Temporal server (workflows study-${id} and main-${id} not found; give the study id, e.g. main-sf1-replay-lockin, or its main job's workflow id, main-main-sf1-replay-lockin)`);
         }
         process.stdout.write(`study ${id}: ${d.status.name} (started ${d.startTime.toISOString()})\n`);
-        if (d.status.name === 'RUNNING') {
+        const running = d.status.name === 'RUNNING';
+        if (running) {
           const p = await handle.query(progressQuery).catch((e: Error) => e);
           if (p instanceof Error) process.stdout.write(`  progress not available (${p.message.split('\n')[0]}): is a worker running? (\`npx lockin study resume ${id}\` runs one)\n`);
-          else process.stdout.write(`  ${p.tasksDone}/${p.tasksTotal} tasks done; step: ${p.step}; running: ${p.running.join(', ') || '-'}; failed: ${p.tasksFailed.join(', ') || 'none'}; calls in finished tasks: ${p.callsUsed}\n`);
+          else {
+            process.stdout.write(`${studyProgressLine(p)}\n`);
+            // While the study runs, the cause of a failed task run is in its own (ended) workflow.
+            const failures: StudyFailure[] = [];
+            for (const key of p.tasksFailed) {
+              const wf = failureWorkflowId(studyWorkflowId(id), key);
+              const h = wf ? client.workflow.getHandle(wf) : null;
+              const ended = h ? await h.describe().then((x) => x.status.name !== 'RUNNING', () => false) : false;
+              const error = h && ended ? await h.result().then(() => 'ended without an error (see the Temporal UI)', (e: unknown) => innermostMessage(e)) : 'cause not available yet (see the Temporal UI)';
+              failures.push({ task: key, error });
+            }
+            for (const line of failureLines(failures)) process.stdout.write(`${line}\n`);
+          }
+        } else {
+          // An ended study still names its failed runs and their causes (failures.json, else the workflow result).
+          const failures = readStudyFailures(studyDir(id)) ?? (d.status.name === 'COMPLETED' ? await handle.result().then((r: { failed?: StudyFailure[] }) => r.failed ?? null, () => null) : null);
+          for (const line of failureLines(failures ?? [])) process.stdout.write(`${line}\n`);
         }
-        printStudySummary(loadInput(id));
+        printStudySummary(loadInput(id), !running);
       } finally {
         await connection.close();
       }

@@ -141,7 +141,7 @@ test('provenance of the replies: exact shares from the fixture call files, in th
   const md = fs.readFileSync(path.join(reportDir, 'report.md'), 'utf8');
   const first = md.split('\n\n')[1];
   expect(first).toBe(
-    '> **REPLAYED**: Of the 7 model replies in this study (model `replay:fixture`), 1 (14.3%) recorded from a model before the study, 3 (42.9%) authored by hand by the project, 2 (28.6%) generated from the task obligations by lockin and 1 (14.3%) with no provenance in their call file. ' +
+    '> **REPLAYED**: Of the 7 model replies behind the recorded runs of this study (model `replay:fixture`), 1 (14.3%) recorded from a model before the study, 3 (42.9%) authored by hand by the project, 2 (28.6%) generated from the task obligations by lockin and 1 (14.3%) with no provenance in their call file. ' +
       'Only 1 (14.3%) came from a model (claude-sonnet-4-6). Authored replies, and replies generated from the obligations or the gold solutions, were written with the task references known: they demonstrate the instrument and are no evidence about any model. ' +
       'Rates over all replies mix the two; only a study whose replies all came from a model measures one.',
   );
@@ -152,6 +152,8 @@ test('provenance of the replies: exact shares from the fixture call files, in th
     byKind: { generated: 0, recorded: 1, authored: 3, 'generated-from-obligations': 2, 'generated-from-gold': 0 },
     unstated: 1,
     models: ['claude-sonnet-4-6'],
+    authoredPromptOnly: 0,
+    withoutRecord: 0,
   });
 });
 

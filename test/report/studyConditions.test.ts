@@ -55,8 +55,8 @@ test('a two-condition study (one-pass, plan-audit): exactly those two in every p
   const two = ['Frozen One-Pass', 'PlanAudit-Guided Revision'];
   expect(firstCells(tableRows(md, '## Table I.'))).toEqual(two);
   expect(tableRows(md, '## Table III.')).toEqual([
-    '| Frozen One-Pass | 2/4 | 3/4 | 1/4 | 1/4 | 25.00% | 50.00% (1/2) | 4 | 79.69% | 56.25% | 71.88% | 3 |',
-    '| PlanAudit-Guided Revision | 4/4 | 4/4 | 2/4 | 2/4 | 50.00% | 50.00% (2/4) | 27 | 89.06% | 84.38% | 87.50% | 2 |',
+    '| Frozen One-Pass | 2/4 | 3/4 | 1/4 | 1/4 | 25.00% [4.56%, 69.94%] | 50.00% (1/2) | 4 | 79.69% | 56.25% | 71.88% | 3 |',
+    '| PlanAudit-Guided Revision | 4/4 | 4/4 | 2/4 | 2/4 | 50.00% [15.00%, 85.00%] | 50.00% (2/4) | 27 | 89.06% | 84.38% | 87.50% | 2 |',
   ]);
   // Table IV: the one branch of the study, its paired changes as in the three-condition report.
   const t4 = tableRows(md, '## Table IV.');
@@ -91,8 +91,8 @@ test('a four-condition study: four rows in Table III in Table I order, three bra
   expect(firstCells(tableRows(md, '## Table I.'))).toEqual(four);
   const t3 = tableRows(md, '## Table III.');
   expect(firstCells(t3)).toEqual(four);
-  expect(t3[1]).toBe('| Test-Guided Revision | 4/4 | 4/4 | 1/4 | 3/4 | 75.00% | 75.00% (3/4) | 7 | 78.13% | 78.13% | 73.44% | 5 |');
-  expect(t3[3]).toBe('| Contract-First Revision | 4/4 | 4/4 | 1/4 | 3/4 | 75.00% | 75.00% (3/4) | 7 | 78.13% | 78.13% | 73.44% | 5 |');
+  expect(t3[1]).toBe('| Test-Guided Revision | 4/4 | 4/4 | 1/4 | 3/4 | 75.00% [30.06%, 95.44%] | 75.00% (3/4) | 7 | 78.13% | 78.13% | 73.44% | 5 |');
+  expect(t3[3]).toBe('| Contract-First Revision | 4/4 | 4/4 | 1/4 | 3/4 | 75.00% [30.06%, 95.44%] | 75.00% (3/4) | 7 | 78.13% | 78.13% | 73.44% | 5 |');
   expect([...new Set(firstCells(tableRows(md, '## Table IV.')))]).toEqual(four.slice(1));
   expect(md).toContain('| Runs missing a record | none |');
   expect(Object.keys(res.summary)).toEqual(['one-pass', 'test-guided', 'plan-audit', 'contract-first']);

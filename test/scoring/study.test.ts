@@ -7,7 +7,7 @@ import { scoreRun, summarizeCondition, pairedForBranch } from '../../activities/
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study');
 
-test('a missing run counts as assigned: not passed, zero scores, paired against one-pass', async () => {
+test('a missing run counts as assigned in Table III (not passed, zero scores) but is not paired in Table IV', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-study-'));
   try {
     fs.cpSync(path.join(FIXTURE, 'runs', 'fx1'), dir, { recursive: true });
@@ -24,9 +24,11 @@ test('a missing run counts as assigned: not passed, zero scores, paired against 
     expect(s).toMatchObject({ tasks: 4, testPassed: 3, referenceAgreement: 1, falsePasses: 2, falsePassRate: 0.5, missingRuns: 1, planScoreMean: 0.640625, modelCalls: 21 });
     expect(s.conditionalFalsePassProportion).toBeCloseTo(2 / 3, 12);
     const p = pairedForBranch(scored, 'plan-audit', study.tasks);
-    // q12: 0 − 1 = −100 pp on every dimension
-    expect(p.code.changes.find((c) => c.task === 'q12')!.change).toBe(-100);
-    expect(p.code.decreased).toBe(1);
+    // q12 has no plan-audit record: not a paired task (findings #15), not a −100 pp decrease.
+    expect(p.code.n).toBe(3);
+    expect(p.code.missing).toEqual(['q12']);
+    expect(p.code.changes.map((c) => c.task)).toEqual(['q1', 'q3', 'q7']);
+    expect(p.code.improved + p.code.unchanged + p.code.decreased).toBe(3);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
