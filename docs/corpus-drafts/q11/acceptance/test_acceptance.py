@@ -103,8 +103,8 @@ def test_web_sales_belong_to_the_billed_customer(spark):
 @pytest.mark.obligation("O4")
 def test_first_year_is_2001_and_second_year_2002(spark):
     # A: web 2001 10 -> 2002 20 (2x), store 1x: qualifies; its 2000 web sale (30) is in neither
-    # year. B: web 10 -> 10 (does not); its 2003 web sale (20) is in neither year.
-    sales = PLAIN_A + four(B, (10, 10), (10, 10)) + [sale("w", A, Y2000, 30), sale("w", B, Y2003, 20)]
+    # year. B: web 10 -> 5 (0.5x, does not); its 2003 web sale (20) is in neither year.
+    sales = PLAIN_A + four(B, (10, 10), (10, 5)) + [sale("w", A, Y2000, 30), sale("w", B, Y2003, 20)]
     assert flags(run(spark, sales)) == [flag(A)]
 
 
@@ -138,9 +138,10 @@ def test_an_equal_growth_does_not_qualify(spark):
 @pytest.mark.obligation("O8")
 def test_customers_with_null_attributes_are_aligned(spark):
     # A has no login, B no email address, C no birth country; all three qualify (store 1x, web 2x).
+    # D (store 1x, web 0.5x) does not.
     custs = [customer(A, c_login=None), customer(B, c_email_address=None), customer(C, c_birth_country=None),
              customer(D)]
-    sales = PLAIN_A + four(B, (10, 10), (10, 20)) + four(C, (10, 10), (10, 20)) + four(D, (10, 10), (10, 10))
+    sales = PLAIN_A + four(B, (10, 10), (10, 20)) + four(C, (10, 10), (10, 20)) + four(D, (10, 10), (10, 5))
     assert flags(run(spark, sales, customers=custs)) == [flag(A), flag(B), flag(C)]
 
 
