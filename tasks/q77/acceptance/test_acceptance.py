@@ -28,28 +28,28 @@ PAGES = [{"wp_web_page_sk": k, "wp_web_page_id": f"P{k:04d}"} for k in range(1, 
 
 
 def ss(store, sales, profit="0.00", date=MID):
-    return {"ss_sold_date_sk": date, "ss_store_sk": store, "ss_ext_sales_price": sales, "ss_net_profit": profit}
+    return {"ss_item_sk": 1, "ss_sold_date_sk": date, "ss_store_sk": store, "ss_ext_sales_price": sales, "ss_net_profit": profit}
 
 
 def sr(store, amount, loss=None, date=MID, inc_tax=None):
-    return {"sr_returned_date_sk": date, "sr_store_sk": store, "sr_return_amt": amount, "sr_net_loss": loss,
+    return {"sr_item_sk": 1, "sr_returned_date_sk": date, "sr_store_sk": store, "sr_return_amt": amount, "sr_net_loss": loss,
             "sr_return_amt_inc_tax": inc_tax}
 
 
 def cs(center, sales, profit="0.00", date=MID):
-    return {"cs_sold_date_sk": date, "cs_call_center_sk": center, "cs_ext_sales_price": sales, "cs_net_profit": profit}
+    return {"cs_item_sk": 1, "cs_sold_date_sk": date, "cs_call_center_sk": center, "cs_ext_sales_price": sales, "cs_net_profit": profit}
 
 
 def cr(center, amount, loss=None, date=MID):
-    return {"cr_returned_date_sk": date, "cr_call_center_sk": center, "cr_return_amount": amount, "cr_net_loss": loss}
+    return {"cr_item_sk": 1, "cr_returned_date_sk": date, "cr_call_center_sk": center, "cr_return_amount": amount, "cr_net_loss": loss}
 
 
 def ws(page, sales, profit="0.00", date=MID):
-    return {"ws_sold_date_sk": date, "ws_web_page_sk": page, "ws_ext_sales_price": sales, "ws_net_profit": profit}
+    return {"ws_item_sk": 1, "ws_sold_date_sk": date, "ws_web_page_sk": page, "ws_ext_sales_price": sales, "ws_net_profit": profit}
 
 
 def wr(page, amount, loss=None, date=MID):
-    return {"wr_returned_date_sk": date, "wr_web_page_sk": page, "wr_return_amt": amount, "wr_net_loss": loss}
+    return {"wr_item_sk": 1, "wr_returned_date_sk": date, "wr_web_page_sk": page, "wr_return_amt": amount, "wr_net_loss": loss}
 
 
 def run(spark, **rows):
