@@ -1,6 +1,7 @@
 /**
  * Test-suite validity and mutation analysis of a whole study (issue "Gold solutions and replay
- * corpora"): for every run record, its frozen test_solution.py is run against the task's gold
+ * corpora"): for every run record, its frozen suite (test_solution.py; contract_test.py for Contract-First,
+ * protocol/conditions.ts scoredSuite) is run against the task's gold
  * solution and its non-equivalent mutants; the scores go to runs/<study>/mutation.json, which
  * the report reads (activities/report/sideFiles.ts parseMutation).
  *

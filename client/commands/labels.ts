@@ -18,11 +18,20 @@ import { agreementRows, disagreementColumns, disagreements, exportForRater, form
 import { describeOrigins } from '../../activities/scoring/finalLabels';
 import { toCsv } from '../../activities/scoring/csv';
 
-/** The study folder of `study` under --runs or the default runs root. @throws InputError when it does not exist. */
-function studyFolder(study: string, runs?: string): string {
-  const dir = path.join(runs ? path.resolve(runs) : runsRoot(), study);
-  if (!fs.existsSync(path.join(dir, 'study.json'))) throw new InputError('study not found (no study.json)', dir);
-  return dir;
+/**
+ * The study folder of `study` under --runs or the default runs root.
+ * @throws InputError when it has no study.json, saying why: no such folder; a study of several
+ * models (label one of its per-model studies, named); or a study that has not reached step 4
+ * (study.json is written when its runs start).
+ */
+export function studyFolder(study: string, runs?: string): string {
+  const root = runs ? path.resolve(runs) : runsRoot();
+  const dir = path.join(root, study);
+  if (fs.existsSync(path.join(dir, 'study.json'))) return dir;
+  const perModel = fs.existsSync(root) ? fs.readdirSync(root).filter((n) => n.startsWith(`${study}--`) && fs.existsSync(path.join(root, n, 'study.json'))).sort() : [];
+  if (perModel.length) throw new InputError(`study ${study} ran several models and has no runs of its own: label one of its per-model studies (${perModel.join(', ')})`, dir);
+  if (fs.existsSync(dir)) throw new InputError(`study ${study} has no runs to label yet (study.json is written when its runs start, step 4 of the main job); try again after step 4`, dir);
+  throw new InputError('study not found (no such folder)', dir);
 }
 
 /** Prints the study's final labels by origin (docs/protocol.md §5 "Final labels"): what the report will use. */
