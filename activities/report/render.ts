@@ -186,6 +186,12 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('## Mutation scores of the frozen suites', '', MUTATION_NOTE, '', T.tableMutation(a.mutation, study.conditions), '');
   if (a.mutation) out.push('![Figure 2. Mutation scores, task by condition (grey: invalid on gold; red frame: false pass)](figure2-mutation.svg)', '');
   if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks, study.conditions), '', 'Mutants per operator (valid suites; killed/non-equivalent, the rest survived):', '', T.tableSurvivors(a.mutation, study.conditions), '');
+  out.push(
+    'Obligation violations killed by the frozen suites (beyond the paper; docs/protocol.md §7): each suite valid on gold is also run on the violation of every obligation with an executable form (tasks/<task>/obligations/<O>/violation.diff applied to gold); a suite that fails on it kills it (the executable test label "covered"). Unlike the operator mutants, each violation breaks one stated obligation of the task, so this is the rate at which the suites detect the mistakes the task\'s obligations name.',
+    '',
+    T.tableViolationKills(study.runs.map((r) => ({ condition: r.condition, labels: r.labels.map((l) => l.automated) })), study.conditions),
+    '',
+  );
   const edits = study.runs.flatMap((r) => r.record?.deviations ?? []);
   const flips = edits.filter((d) => (d.flipped ?? []).length > 0 && !d.allowed).length;
   out.push(

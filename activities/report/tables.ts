@@ -236,6 +236,47 @@ export function tableMutation(rows: MutationRow[] | null, shown?: readonly Condi
   );
 }
 
+/** One run's automated test labels as tableViolationKills reads them. */
+export interface ViolationKillRun {
+  condition: ConditionId;
+  /** The automated label of each obligation: its test label and the labeller that gave it. */
+  labels: { test: string; source: { test: string } }[];
+}
+
+/**
+ * Kills of the obligation violations by the frozen suites, per condition (issue 19 item 2,
+ * docs/protocol.md §5 "Executable labels"): the executable test labels say, for each obligation
+ * with a violation (tasks/<taskId>/obligations/<Oid>/violation.diff), whether the run's scored
+ * suite (test_solution.py; contract_test.py for Contract-First) fails on that violation
+ * (covered = killed) or passes (not-covered = survived); a suite that fails gold labels every
+ * obligation invalid-on-gold and counts in no kill. Columns: suites with executable test labels,
+ * of them invalid on gold, violations run on valid suites, killed, and the kill rate with its
+ * 95 % Wilson interval (violations of one suite are not independent: read the interval as a
+ * lower bound on the uncertainty). Input: primary runs (missing runs contribute nothing). Pure.
+ */
+export function tableViolationKills(runs: ViolationKillRun[], shown?: readonly ConditionId[]): string {
+  const by = new Map<ConditionId, { suites: number; invalid: number; run: number; killed: number }>();
+  for (const r of runs) {
+    const exec = r.labels.filter((l) => l.source.test === 'executable');
+    if (!exec.length) continue;
+    const a = by.get(r.condition) ?? { suites: 0, invalid: 0, run: 0, killed: 0 };
+    a.suites += 1;
+    if (exec.some((l) => l.test === 'invalid-on-gold')) a.invalid += 1;
+    else {
+      a.run += exec.length;
+      a.killed += exec.filter((l) => l.test === 'covered').length;
+    }
+    by.set(r.condition, a);
+  }
+  return mdTable(
+    ['Condition', 'Suites with executable test labels', 'Suites invalid on gold', 'Violations killed (valid suites)', 'Kill rate [95% Wilson]'],
+    (shown ?? reportedConditions(by.keys())).map((c) => {
+      const a = by.get(c) ?? { suites: 0, invalid: 0, run: 0, killed: 0 };
+      return [NAME(c), a.suites, a.invalid, `${a.killed}/${a.run}`, rateWithWilson(a.killed, a.run)];
+    }),
+  );
+}
+
 /**
  * Per task: each condition's suite as "killed/total" (or "invalid" when it fails gold) and the
  * mutants dropped as equivalent. Rows in the given task order.
