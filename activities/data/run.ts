@@ -26,9 +26,45 @@ export function isSparkNoise(line: string): boolean {
   return SPARK_BANNER.some((re) => re.test(line)) || JAVA_STACK.some((re) => re.test(line));
 }
 
-/** Where progress lines go: stderr unless LOCKIN_DATA_QUIET=1, the Spark banner left out. Tests may replace it. */
+/** A record of Spark's own log (log4j): "23:44:50 ERROR Executor: …" or "26/11/30 00:31:02 WARN …". */
+const SPARK_LOG_RECORD = /^(?:\d\d\/\d\d\/\d\d )?\d\d:\d\d:\d\d (ERROR|WARN) ([\w$.]+): (.*)$/;
+/** A progress line of the data scripts (activities/python/tables.py progress): "[17:46:25 +131.4s] …". */
+const PROGRESS_LINE = /^\[\d\d:\d\d:\d\d \+/;
+
+/**
+ * A line filter for the data scripts' stderr that shows a block of Spark's own log (a log4j
+ * record and its continuation lines: the exception text, the SQL excerpt with its carets, the
+ * records that follow it) as one line, so that an error Spark logs for a query the step records as
+ * failed (q12 divides by zero at SF=0.01) does not read as a crash. The block ends at the next
+ * progress line. Input: one stderr line at a time; output: the line to show, or null. The
+ * failure itself reaches the user through the step's summary (a failed reference) or, when the
+ * script fails, through its error (SubprocessError keeps the whole stderr tail).
+ */
+export function sparkLogFilter(): (line: string) => string | null {
+  let inBlock = false;
+  return (line) => {
+    if (PROGRESS_LINE.test(line)) {
+      inBlock = false;
+      return line;
+    }
+    const rec = SPARK_LOG_RECORD.exec(line);
+    if (rec) {
+      if (inBlock) return null;
+      inBlock = true;
+      const msg = rec[3].length > 120 ? `${rec[3].slice(0, 117)}...` : rec[3];
+      return `(Spark logged ${rec[1]} ${rec[2]}: ${msg}; the step goes on and its summary says what failed)`;
+    }
+    return inBlock ? null : line;
+  };
+}
+
+const defaultFilter = sparkLogFilter();
+
+/** Where progress lines go: stderr unless LOCKIN_DATA_QUIET=1, the Spark banner and Java stack frames left out, a block of Spark's log as one line (sparkLogFilter). Tests may replace it. */
 export let progressSink: (line: string) => void = (line) => {
-  if (process.env.LOCKIN_DATA_QUIET !== '1' && !isSparkNoise(line)) process.stderr.write(`[data] ${line}\n`);
+  if (process.env.LOCKIN_DATA_QUIET === '1' || isSparkNoise(line)) return;
+  const shown = defaultFilter(line);
+  if (shown !== null) process.stderr.write(`[data] ${shown}\n`);
 };
 
 /** Replaces the progress sink (returns the previous one). */

@@ -5,7 +5,7 @@
  */
 import execa from 'execa';
 import { pythonDir, venvPython } from '../../activities/common/paths';
-import { isSparkNoise } from '../../activities/data/run';
+import { isSparkNoise, sparkLogFilter } from '../../activities/data/run';
 
 async function py(code: string): Promise<any> {
   const res = await execa(venvPython(), ['-c', code], { env: { PYTHONPATH: pythonDir() } });
@@ -63,4 +63,34 @@ test('the Spark start-up banner is not forwarded as progress; lockin and Spark e
   expect(['[17:46:25 +75.5s] references: [7/33] q14b: running', 'WARNING: could not fetch', '26/11/30 00:31:02 ERROR Executor: Exception in task 0.0'].map(isSparkNoise)).toEqual([false, false, false]);
   // Java stack frames of a logged exception are dropped; its message line stays.
   expect(['\tat org.apache.spark.sql.errors.QueryExecutionErrors$.divideByZeroError(QueryExecutionErrors.scala:203)', '\t... 27 more', 'org.apache.spark.SparkArithmeticException: [DIVIDE_BY_ZERO] Division by zero.'].map(isSparkNoise)).toEqual([true, true, false]);
+});
+
+test('a block of Spark log records (q12 dividing by zero while its reference is built) is shown as one line; progress lines pass', () => {
+  const block = [
+    '[17:44:46 +285.9s] references: [19/33] q12: running',
+    '23:44:50 ERROR Executor: Exception in task 0.0 in stage 326.0 (TID 268)',
+    'org.apache.spark.SparkArithmeticException: [DIVIDE_BY_ZERO] Division by zero. SQLSTATE: 22012',
+    '== SQL (line 7, position 3) ==',
+    '  sum(x) * 100 / sum(sum(x))',
+    '  ^^^^^^^^^^^^^^^^^^^^^^^^^^',
+    '23:44:50 ERROR TaskSetManager: Task 0 in stage 326.0 failed 1 times; aborting job',
+    '[17:44:50 +289.5s] references: [19/33] q12: FAILED [DIVIDE_BY_ZERO] Division by zero.',
+    'a line of a script that is not Spark log',
+    '26/11/30 00:31:02 WARN SparkSession: Using an existing Spark session; only runtime SQL configurations will take effect, and more words past the limit of one hundred and twenty characters',
+    'its continuation',
+  ];
+  const f = sparkLogFilter();
+  expect(block.map(f)).toEqual([
+    '[17:44:46 +285.9s] references: [19/33] q12: running',
+    '(Spark logged ERROR Executor: Exception in task 0.0 in stage 326.0 (TID 268); the step goes on and its summary says what failed)',
+    null,
+    null,
+    null,
+    null,
+    null,
+    '[17:44:50 +289.5s] references: [19/33] q12: FAILED [DIVIDE_BY_ZERO] Division by zero.',
+    'a line of a script that is not Spark log',
+    '(Spark logged WARN SparkSession: Using an existing Spark session; only runtime SQL configurations will take effect, and more words past the limit of o...; the step goes on and its summary says what failed)',
+    null,
+  ]);
 });
