@@ -2,32 +2,39 @@
 import { SingleBar, Presets } from 'cli-progress';
 import type { WorkflowHandle } from '@temporalio/client';
 import type { StudyProgress } from '../protocol/inputs';
-import { callsQuery, progressQuery } from '../protocol/queries';
+import { callsQuery, phaseQuery, progressQuery } from '../protocol/queries';
 import { conditionWorkflowId, studyWorkflowId, taskWorkflowId } from '../protocol/layout';
 import { CONDITIONS, type ConditionId } from '../protocol/conditions';
 
 /**
- * Live calls of the running tasks: "q70 1·2·4" = calls used so far by Frozen One-Pass ·
- * Test-Guided · PlanAudit (each including the shared initial generation, as the budgets count; "-"
- * for a condition not started yet). Asks each condition workflow's `calls` query.
+ * Live calls and phases of the running tasks: "q70 1·2·4 [waiting·calls·calls]" = calls used so
+ * far by Frozen One-Pass · Test-Guided · PlanAudit (each including the shared initial generation,
+ * as the budgets count; "-" for a condition not started yet), then what each is doing
+ * (workflows/conditions/lifecycle.ts CONDITION_PHASES: calls, waiting, execute, labels, compare,
+ * variants, record, done; "-" when unknown). Asks each condition workflow's `calls` and `phase` queries.
  */
 async function liveCalls(handle: WorkflowHandle, running: string[], conditions: readonly string[]): Promise<string> {
   const client = handle.client;
   const parts = await Promise.all(
     running.map(async (task) => {
-      const used = await Promise.all(
-        conditions.map((c) =>
-          client
-            .getHandle(conditionWorkflowId(taskWorkflowId(handle.workflowId, task), c as ConditionId))
-            .query(callsQuery)
-            .then((r) => String(r.used))
-            .catch(() => '-'),
-        ),
+      const per = await Promise.all(
+        conditions.map(async (c) => {
+          const h = client.getHandle(conditionWorkflowId(taskWorkflowId(handle.workflowId, task), c as ConditionId));
+          const used = await h.query(callsQuery).then((r) => String(r.used)).catch(() => '-');
+          const phase = used === '-' ? '-' : await h.query(phaseQuery).catch(() => '-');
+          return { used, phase };
+        }),
       );
-      return `${task} ${used.join('·')}`;
+      return liveTaskText(task, per);
     }),
   );
   return parts.join(', ');
+}
+
+/** One running task's part of the progress line: "q3 1·1·6·2 [done·labels·calls·waiting]" (the phases left out when none is known). Pure. */
+export function liveTaskText(task: string, per: { used: string; phase: string }[]): string {
+  const phases = per.map((p) => p.phase);
+  return `${task} ${per.map((p) => p.used).join('·')}${phases.some((p) => p !== '-') ? ` [${phases.join('·')}]` : ''}`;
 }
 
 function elapsed(ms: number): string {
@@ -69,7 +76,7 @@ export function showProgress(handle: WorkflowHandle, intervalMs = 2000, conditio
       for (const { q } of subs) if (q) (p.tasksDone += q.tasksDone, p.callsUsed += q.callsUsed);
       running = subs.map(({ id, q }) => (q ? `${id} ${q.tasksDone}/${q.tasksTotal}` : id)).join(', ');
     }
-    const runningLabel = matrix ? 'running sub-studies' : `running tasks (calls ${conditions.join('·')})`;
+    const runningLabel = matrix ? 'running sub-studies' : `running tasks (calls ${conditions.join('·')} [phases])`;
     const payload = { calls: p.callsUsed, step: p.step, running, label: runningLabel, elapsed: elapsed(Date.now() - started) };
     if (tty) {
       if (!begun) {

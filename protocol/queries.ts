@@ -10,6 +10,13 @@ import type { CallsUsed, ConditionResult, MainJobProgress, MutationProgress, Pre
 export const progressQuery = defineQuery<StudyProgress>('progress');
 /** A condition workflow: calls used so far against its budget (docs/protocol.md §2). */
 export const callsQuery = defineQuery<CallsUsed>('calls');
+/**
+ * A condition workflow: what it is doing now (workflows/conditions/lifecycle.ts CONDITION_PHASES):
+ * calls (its protocol: model calls and pytest runs), waiting (frozen, for the task's other
+ * conditions), execute, labels (executable labels), compare (comparison and labels), variants
+ * (differential execution), record, done. Absent on workflows started before it (the client shows "-").
+ */
+export const phaseQuery = defineQuery<string>('phase');
 /** prepareDatabase: the step running and the steps done. */
 export const prepareProgressQuery = defineQuery<PrepareProgress>('prepareProgress');
 /** mutationAnalysis: tasks done and the progress lines of the finished tasks. */

@@ -42,10 +42,14 @@ function sumUsage(stages: StageResult[]): { usage: TokenUsage; costUsd: number }
   return { usage, costUsd };
 }
 
-/** Evaluates frozen condition `r` and writes its run record. @returns its outcome. */
-export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResult): Promise<ConditionOutcome> {
+/**
+ * Evaluates frozen condition `r` and writes its run record. `onPhase` is told each phase as it
+ * starts (execute, labels, compare, variants, record: the progress line's words). @returns its outcome.
+ */
+export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResult, onPhase: (phase: 'execute' | 'labels' | 'compare' | 'variants' | 'record') => void = () => undefined): Promise<ConditionOutcome> {
   const { study, taskId, replicate, manifest } = ctx;
   const sample = ctx.sample ?? 1;
+  onPhase('execute');
   const deviations = await local.classifyEdits({ snapshotDir: ctx.snapshotDir, conditionDir: r.conditionDir, condition: r.condition });
   const execution = await spark.executeCandidate({
     dir: r.conditionDir,
@@ -58,10 +62,12 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
     ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}),
   });
   // Executable labels (issue 17), read by the labelling in evaluateRun; histories from before it replay without it.
+  onPhase('labels');
   if (patched('executable-labels')) await spark.labelByExecution({ taskId, conditionDir: r.conditionDir, condition: r.condition, settings: study.settings, reuseScope: study.studyId, ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}) });
   // The judge reply of a replicate or of sample k ≥ 2 is its own (activities/scoring/judge.ts).
   const evalReq = { studyId: study.studyId, taskId, replicate, ...(sample > 1 ? { sample } : {}), condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params };
   let comparison;
+  onPhase('compare');
   // The judge is a model call like any other (docs/protocol.md §5): scheduled here on the model
   // queue, so it is in the history, cached, in the ledger and under the queue's limits. Histories
   // from before this rule (the judge called inside evaluateRun) replay unchanged.
@@ -77,6 +83,7 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
   // scale (none built: nothing recorded). Histories from before it replay without it.
   let differential: DifferentialOutcome | null = null;
   if (patched('differential-execution')) {
+    onPhase('variants');
     differential = await spark.executeOnVariants({
       taskId, dir: r.conditionDir, scale: study.scale, settings: study.settings, outDir: evaluationDir(r.conditionDir, r.condition),
       timeoutMs: study.limits.executionTimeoutMs, memoryMb: study.limits.memoryMb, reuseScope: study.studyId,
@@ -117,6 +124,7 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
     costUsd,
     conditionDir: r.conditionDir,
   };
+  onPhase('record');
   await local.writeRunRecord(record);
   return { condition: r.condition, testPassed, referenceAgreement, falsePass: record.falsePass, callsUsed: r.callsUsed };
 }

@@ -1,5 +1,6 @@
 /** `lockin study status <id>`'s lines for the study's main job (client/mainJob.ts mainJobStatusLines). */
 import { mainJobStatusLines, mutationStillLine } from '../../client/mainJob';
+import { liveTaskText } from '../../client/progress';
 
 const start = new Date('2026-12-02T10:00:00.000Z');
 
@@ -33,4 +34,11 @@ test('step 5 says once a minute that it is working: tasks done, the tasks runnin
   // Before the first task, and after the last (new-user finding 29: "0/0 tasks", then "1/1" for minutes).
   expect(mutationStillLine({ tasksTotal: 0, tasksDone: 0, lines: [], running: [] }, 5_000)).toBe("listing the study's frozen suites and the tasks to analyse (still working, step 5 for 0m05s)");
   expect(mutationStillLine({ tasksTotal: 1, tasksDone: 1, lines: [], running: [] }, 330_000)).toBe('all 1 task(s) analysed; measuring the labellers on known truth (acceptance tests on gold and the obligation violations) (still working, step 5 for 5m30s)');
+});
+
+test('a running task in the progress line: calls per condition, then each condition\'s phase (new-user finding 14)', () => {
+  expect(liveTaskText('q3', [{ used: '1', phase: 'done' }, { used: '1', phase: 'labels' }, { used: '6', phase: 'calls' }, { used: '2', phase: 'waiting' }])).toBe('q3 1·1·6·2 [done·labels·calls·waiting]');
+  // A condition not started yet; workflows started before the phase query existed show no phases.
+  expect(liveTaskText('q4', [{ used: '1', phase: 'calls' }, { used: '-', phase: '-' }])).toBe('q4 1·- [calls·-]');
+  expect(liveTaskText('q5', [{ used: '3', phase: '-' }, { used: '-', phase: '-' }])).toBe('q5 3·-');
 });

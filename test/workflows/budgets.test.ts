@@ -13,7 +13,7 @@ import { buildStudyInput } from '../../client/studyInput';
 import { PAPER_CONDITIONS } from '../../protocol/conditions';
 import { readRunRecords } from '../../activities/store/records';
 import { runStudy } from '../../workflows/study';
-import { callsQuery } from '../../protocol/queries';
+import { callsQuery, phaseQuery } from '../../protocol/queries';
 import { FALSE_PASS_KEY, STATUS_KEY, STUDY_KEY } from '../../protocol/searchAttributes';
 import { QUEUES } from '../../protocol/queues';
 
@@ -54,14 +54,18 @@ test('every pytest/C-4 combination uses exactly the protocol budget, never above
   const input = buildStudyInput({ studyId: 'budgets', tasks: cases.map((c) => c.task), conditions: [...PAPER_CONDITIONS], model: 'scripted', taskConcurrency: 4, report: false });
   const queried = cases.find((c) => c.actionable && c.seq.join() === 'false,true,false')!.task;
   let calls: unknown;
+  let phase: unknown;
   const result = await runWorkersDuring(workers, async () => {
     const r = await env.client.workflow.execute(runStudy, { args: [input], workflowId: 'study-budgets', taskQueue: QUEUES.default, typedSearchAttributes: [{ key: STUDY_KEY, value: 'budgets' }] });
     // The progress line's live counter: the condition workflow's `calls` query (answered here
     // from the closed workflow's history).
     calls = await env.client.workflow.getHandle(`study-budgets/${queried}/plan-audit`).query(callsQuery);
+    // And its phase (the progress line's words): a finished condition is done.
+    phase = await env.client.workflow.getHandle(`study-budgets/${queried}/plan-audit`).query(phaseQuery);
     return r;
   });
   expect(calls).toEqual({ condition: 'plan-audit', used: 7, budget: 8 });
+  expect(phase).toBe('done');
   expect((result as { tasksRun: number; recordsFile: string }).tasksRun).toBe(16);
   expect((result as { recordsFile: string }).recordsFile).toBe(path.join(process.env.LOCKIN_RUNS!, 'budgets', 'records.jsonl'));
 
