@@ -208,12 +208,17 @@ export function tableVII(cells: Map<string, Partial<Record<ConditionId, Replicat
   return mdTable(['Query (replicate)', ...shown.map(NAME)], [...cells.entries()].map(([k, v]) => [k, ...shown.map((c) => fmt(v[c]))]));
 }
 
-/** Trajectories per revision branch: counts per trajectory (how many with assertions changed). */
+/**
+ * Trajectories per revision branch: counts per trajectory (in parentheses, how many had their
+ * judging assertions changed). Contract-First gets "—" in parentheses: it is judged by its contract
+ * suite (contract_test.py, written at C-0 and frozen, docs/protocol.md §2), a different suite from
+ * the snapshot's test_solution.py, so every test label would count as "changed" (new-user finding 20). Pure.
+ */
 export function tableTrajectories(tab: Partial<Record<ConditionId, Record<Trajectory, { count: number; assertionsChanged: number }>>>): string {
   const rows: (string | number)[][] = [];
   for (const b of REVISION_BRANCHES) {
     const t = tab[b];
-    if (t) rows.push([NAME(b), ...TRAJECTORIES.map((k) => `${t[k].count} (${t[k].assertionsChanged})`)]);
+    if (t) rows.push([NAME(b), ...TRAJECTORIES.map((k) => `${t[k].count} (${b === 'contract-first' ? '—' : t[k].assertionsChanged})`)]);
   }
   return mdTable(['Branch', 'Persistent mistake', 'Repair', 'New defect', 'Unchanged-correct'], rows);
 }
