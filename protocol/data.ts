@@ -61,6 +61,8 @@ export const BuildResult = z.object({
   skipped: z.array(z.string()),
   failed: z.array(Failure),
   count: z.number().int(),
+  /** The references built or kept that have no rows (an empty output agrees with them); absent from older scripts. */
+  empty: z.array(z.string()).optional(),
   manifestHash: z.string(),
   querySource: z.string(),
   refsDir: z.string(),

@@ -71,7 +71,7 @@ export async function mainJob(input: MainJobInput): Promise<MainJobResult> {
     const s2 = begin(2, `TPC-DS database and references at scale ${study.scale}`, prepareWorkflowId(study.scale));
     const prep = await executeChild(prepareDatabase, { workflowId: prepareWorkflowId(study.scale), args: [{ scale: study.scale, settings: study.settings, analyze: true }] });
     const refs = prep.references;
-    s2.lines.push(`${refs.count} references stored${refs.failed.length ? `, ${refs.failed.length} FAILED (${refs.failed.map((f) => `${f.id}: ${f.error.split(/[.\n]/)[0]}`).join('; ')}; left out of the study at this scale)` : ''}`);
+    s2.lines.push(referencesLine(refs, study.tasks));
     if (!input.skipMutation && study.scale !== input.equivalenceScale) {
       await executeChild(prepareDatabase, { workflowId: prepareWorkflowId(input.equivalenceScale), args: [{ scale: input.equivalenceScale, settings: study.settings, analyze: false }] });
       s2.lines.push(`the SF=${input.equivalenceScale} database of the mutation analysis's equivalence check is ready`);
@@ -121,4 +121,18 @@ export async function mainJob(input: MainJobInput): Promise<MainJobResult> {
     }
     return { studyId, steps: progress.steps, missingReferences: missing, reportDir: out.reportDir, failed: out.failed, mutation, ...(mutationError ? { mutationError } : {}) };
   });
+}
+
+/**
+ * Step 2's line on the references: how many are stored, the failed ones with the first sentence of
+ * their error (left out of the study at this scale), and the empty ones, marking the study's tasks
+ * among them: an empty output agrees with an empty reference (docs/protocol.md §7, "Discrimination
+ * per task"; new-user finding). Input: prepareDatabase's `references` and the study's tasks. Pure.
+ */
+export function referencesLine(refs: { count: number; failed: { id: string; error: string }[]; empty?: string[] }, studyTasks: readonly string[]): string {
+  const failed = refs.failed.length ? `, ${refs.failed.length} FAILED (${refs.failed.map((f) => `${f.id}: ${f.error.split(/[.\n]/)[0]}`).join('; ')}; left out of the study at this scale)` : '';
+  const empty = refs.empty?.length
+    ? `, ${refs.empty.length} empty at this scale (${refs.empty.map((id) => (studyTasks.includes(id) ? `${id} (study task)` : id)).join(', ')}: an empty output agrees with them; the report's discrimination table flags them)`
+    : '';
+  return `${refs.count} references stored${failed}${empty}`;
 }

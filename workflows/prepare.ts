@@ -41,7 +41,7 @@ export interface PrepareDatabaseResult {
   manifestHash: string;
   rows: Record<string, number>;
   analysis: { passed: number; total: number; failed: { id: string; error: string }[] } | null;
-  references: { count: number; built: string[]; skipped: string[]; failed: { id: string; error: string }[]; seconds: Record<string, number> };
+  references: { count: number; built: string[]; skipped: string[]; failed: { id: string; error: string }[]; seconds: Record<string, number>; empty?: string[] };
   /** Wall-clock seconds per step (workflow time; a skipped step takes about nothing). */
   seconds: { generate: number; load: number; analyze: number; references: number };
 }
@@ -87,7 +87,7 @@ export async function prepareDatabase(input: PrepareDatabaseInput): Promise<Prep
     manifestHash: loaded.manifestHash,
     rows: loaded.load.rows,
     analysis,
-    references: { count: refs.count, built: refs.built, skipped: refs.skipped, failed: refs.failed, seconds: refs.seconds },
+    references: { count: refs.count, built: refs.built, skipped: refs.skipped, failed: refs.failed, seconds: refs.seconds, ...(refs.empty ? { empty: refs.empty } : {}) },
     seconds,
   };
 }

@@ -139,7 +139,8 @@ def build(scale, settings, ids, db_dir, refs_dir, jar) -> dict:
     """Builds the references for `ids` with the study's Spark settings (resumable).
 
     Returns: {"built": [ids], "skipped": [ids], "failed": [{id, error}], "count": n in
-    references.json, "manifestHash", "querySource", "seconds": {id: s}}. A variant whose SQL fails
+    references.json, "empty": [ids of `ids` whose stored reference has 0 rows], "manifestHash",
+    "querySource", "seconds": {id: s}}. A variant whose SQL fails
     (e.g. an ANSI division by zero on a tiny database) is listed in "failed" and not stored.
     """
     mhash = _manifest_hash(db_dir)
@@ -199,6 +200,7 @@ def build(scale, settings, ids, db_dir, refs_dir, jar) -> dict:
             spark.stop()
     write_json(index_path, index)
     return {"built": built, "skipped": skipped, "failed": failed, "count": len(variants),
+            "empty": [v for v in ids if v in variants and variants[v].get("rows") == 0],
             "manifestHash": mhash, "querySource": source, "refsDir": refs_dir,
             "seconds": {v: variants[v]["seconds"] for v in ids if v in variants}}
 

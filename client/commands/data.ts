@@ -109,6 +109,7 @@ export function define(cmd: Command): void {
       if (res.analysis) process.stdout.write(`analysis: ${res.analysis.passed}/${res.analysis.total} variants pass\n`);
       process.stdout.write(`references: ${res.references.count} stored (${res.references.built.length} built, ${res.references.skipped.length} already there)\n`);
       for (const f of res.references.failed) process.stdout.write(`  FAILED ${f.id}: ${f.error}\n`);
+      if (res.references.empty?.length) process.stdout.write(`  empty at this scale (an empty output agrees with them): ${res.references.empty.join(', ')}\n`);
       process.stdout.write(`seconds: generate ${res.seconds.generate.toFixed(1)}, load ${res.seconds.load.toFixed(1)}, analyze ${res.seconds.analyze.toFixed(1)}, references ${res.seconds.references.toFixed(1)}\n`);
       if (res.references.failed.length) process.exitCode = 1;
     });

@@ -1,6 +1,7 @@
 /** `lockin study status <id>`'s lines for the study's main job (client/mainJob.ts mainJobStatusLines). */
 import { mainJobStatusLines, mutationStillLine } from '../../client/mainJob';
 import { liveTaskText } from '../../client/progress';
+import { referencesLine } from '../../workflows/mainJob';
 
 const start = new Date('2026-12-02T10:00:00.000Z');
 
@@ -41,4 +42,12 @@ test('a running task in the progress line: calls per condition, then each condit
   // A condition not started yet; workflows started before the phase query existed show no phases.
   expect(liveTaskText('q4', [{ used: '1', phase: 'calls' }, { used: '-', phase: '-' }])).toBe('q4 1·- [calls·-]');
   expect(liveTaskText('q5', [{ used: '3', phase: '-' }, { used: '-', phase: '-' }])).toBe('q5 3·-');
+});
+
+test("step 2's references line names the failed and the empty references, marking the study's tasks", () => {
+  expect(referencesLine({ count: 32, failed: [{ id: 'q12', error: '[DIVIDE_BY_ZERO] Division by zero. Use try_divide' }], empty: ['q78', 'q23b', 'q54', 'q85'] }, ['q3', 'q12', 'q78'])).toBe(
+    '32 references stored, 1 FAILED (q12: [DIVIDE_BY_ZERO] Division by zero; left out of the study at this scale), 4 empty at this scale (q78 (study task), q23b, q54, q85: an empty output agrees with them; the report\'s discrimination table flags them)',
+  );
+  // Results of older prepare workflows have no `empty`.
+  expect(referencesLine({ count: 33, failed: [] }, ['q3'])).toBe('33 references stored');
 });

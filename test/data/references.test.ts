@@ -124,3 +124,22 @@ test('a variant that failed on this database is recorded and not retried on the 
     fs.rmSync(home, { recursive: true, force: true });
   }
 }, 10 * 60_000);
+
+test('a build lists the empty references among the ids it was given (stored ones too): q78 and q23b at SF=0.01', async () => {
+  // A home of its own with a copy of the built references: every id is already stored, so nothing runs.
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-refs-empty-'));
+  const link = path.join(home, 'data', 'tpcds', 'sf0.01');
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.symlinkSync(db.dbDir, link);
+  fs.cpSync(db.referencesDir, path.join(home, 'data', 'references', 'sf0.01'), { recursive: true });
+  const prev = process.env.LOCKIN_HOME;
+  process.env.LOCKIN_HOME = home;
+  try {
+    const res = await buildReferences({ scale: 0.01, settings: TEST_SPARK_SETTINGS, ids: ['q3', 'q78', 'q23b', 'q98'] });
+    expect(res).toMatchObject({ built: [], skipped: ['q3', 'q78', 'q23b', 'q98'], empty: ['q78', 'q23b'] });
+  } finally {
+    if (prev === undefined) delete process.env.LOCKIN_HOME;
+    else process.env.LOCKIN_HOME = prev;
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+});
