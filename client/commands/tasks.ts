@@ -8,7 +8,9 @@
 import { Command } from 'commander';
 import * as fs from 'fs';
 import * as path from 'path';
-import { databaseDir } from '../../activities/common/paths';
+import { databaseDir, tasksRoot } from '../../activities/common/paths';
+import { InputError } from '../../activities/common/errors';
+import { STUDY_TASKS } from '../../activities/tasks/schema';
 import { checkCorpus } from '../../activities/tasks/corpus';
 import { formatProblem, loadTask } from '../../activities/tasks/load';
 import { renderTaskPrompt } from '../../activities/model/prompts';
@@ -26,6 +28,15 @@ function parseScale(v: string): number {
   return n;
 }
 
+/**
+ * Refuses task ids without a folder under tasks/, naming them and the study's tasks.
+ * @throws InputError (field taskId) for the first such id.
+ */
+export function checkTaskFolders(taskIds: string[], root = tasksRoot()): void {
+  const missing = taskIds.filter((id) => !fs.existsSync(path.join(root, id)));
+  if (missing.length) throw new InputError(`no task folder for ${missing.join(', ')} under ${root} (the study's ${STUDY_TASKS.length} tasks: ${STUDY_TASKS.join(' ')})`, undefined, 'taskId');
+}
+
 /** Defines the options, arguments, sub-commands and actions of `lockin tasks` on its command (client/cli.ts names and describes it). */
 export function define(cmd: Command): void {
   const tasks = cmd;
@@ -37,6 +48,7 @@ export function define(cmd: Command): void {
     .argument('[taskId...]', 'variant ids (default: every task folder)')
     .action(async (taskIds: string[], opts: { scale?: number }) => {
       const scale = opts.scale ?? defaultScale();
+      checkTaskFolders(taskIds);
       const rep = await checkCorpus({ scale, ids: taskIds });
       for (const t of rep.tasks) {
         const ran = Object.entries(t.checked).filter(([, v]) => v).map(([k]) => k);

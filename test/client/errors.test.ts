@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { causeChain } from '../../client/errors';
 import { studyFolder } from '../../client/commands/labels';
+import { checkTaskFolders } from '../../client/commands/tasks';
 
 test('a workflow failure wrapping a child and an activity failure: the generic wrappers are left out', () => {
   const activity = new Error('q12: reference query divides by zero under ANSI');
@@ -30,4 +31,11 @@ test('labels on a study without study.json: the error says why (no folder, sever
   expect(() => studyFolder('multi', runs)).toThrow('study multi ran several models and has no runs of its own: label one of its per-model studies (multi--replay-gold, multi--replay-lockin)');
   expect(() => studyFolder('early', runs)).toThrow('study early has no runs to label yet (study.json is written when its runs start, step 4 of the main job); try again after step 4');
   expect(() => studyFolder('nope', runs)).toThrow('study not found (no such folder)');
+});
+
+test('tasks check with an id that has no task folder: refused, naming it and the study tasks', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-tasks-root-'));
+  fs.mkdirSync(path.join(root, 'q3'));
+  expect(() => checkTaskFolders(['q3'], root)).not.toThrow();
+  expect(() => checkTaskFolders(['q999', 'q3', 'x'], root)).toThrow(`no task folder for q999, x under ${root} (the study's 30 tasks: q2 q4 q5 q11 q13 q14a q14b q17 q33 q35 q47 q69 q77 q78 q80 q1 q3 q7 q12 q18 q22 q27 q36 q38 q49 q51 q70 q87 q94 q98)`);
 });
