@@ -61,7 +61,7 @@ async function runCompare(candidateArg: string, referenceArg: string, opts: Comp
   out.push(`reference agreement: ${outcome.agree ? 'agree' : `disagree (primary category: ${outcome.primaryCategory})`}`);
   if (!outcome.agree) out.push(`  ${outcome.summary}`);
   const lvl = details.ladder?.level;
-  out.push(`normalization ladder: ${lvl == null ? 'no level agrees' : `first agrees at level ${lvl} (${LADDER_LEVELS[lvl]})`}`);
+  out.push(`normalization ladder (a robustness analysis, not the verdict; levels 0-2 keep the rows' order, level 3 sorts them, while the reference agreement above ignores row order): ${lvl == null ? 'no level agrees' : `first agrees at level ${lvl} (${LADDER_LEVELS[lvl]})`}`);
   const t = details.tolerance;
   if (t) {
     const nKeys = t.unmatchedKeys.candidateOnly.length + t.unmatchedKeys.referenceOnly.length;

@@ -42,7 +42,7 @@ describe('lockin compare (exit 0 agree, 1 disagree, 2 bad input)', () => {
     const r = await cli(cand, ref);
     expect(r.code).toBe(0);
     expect(r.out).toContain('reference agreement: agree');
-    expect(r.out).toContain('normalization ladder: first agrees at level 3 (row sorting)');
+    expect(r.out).toContain("normalization ladder (a robustness analysis, not the verdict; levels 0-2 keep the rows' order, level 3 sorts them, while the reference agreement above ignores row order): first agrees at level 3 (row sorting)");
   });
 
   test('a precision difference disagrees: exit 1, JSON names the category', async () => {
