@@ -211,7 +211,7 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
  * Returns: the lines, without newlines, e.g. "  step 3 evaluator checks (checks-x): running".
  */
 export function mainJobStatusLines(studyId: string, status: string, startTime: Date, progress: MainJobProgress | null): string[] {
-  const lines = [`main job main-${studyId}: ${status} (started ${startTime.toISOString()})`];
+  const lines = [`main job of study ${studyId} (workflow ${mainJobWorkflowId(studyId)}): ${status} (started ${startTime.toISOString()})`];
   if (status === 'RUNNING' && !progress) lines.push('  steps not available (no worker answered): `npm run study` again runs one and resumes');
   for (const s of progress?.steps ?? []) {
     const state = s.seconds === undefined ? 'running' : `done in ${s.seconds.toFixed(1)} s`;

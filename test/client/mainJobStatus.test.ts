@@ -14,7 +14,7 @@ test('a running main job: one line per step started, the running one last, with 
     ],
   };
   expect(mainJobStatusLines('main-sf1-replay-lockin', 'RUNNING', start, progress)).toEqual([
-    'main job main-main-sf1-replay-lockin: RUNNING (started 2026-12-02T10:00:00.000Z)',
+    'main job of study main-sf1-replay-lockin (workflow main-main-sf1-replay-lockin): RUNNING (started 2026-12-02T10:00:00.000Z)',
     '  step 2 database and references (lockin-prepare-sf1): done in 412.3 s; 33 references stored',
     '  step 3 evaluator checks (checks-main-sf1-replay-lockin): running',
   ]);
@@ -22,10 +22,10 @@ test('a running main job: one line per step started, the running one last, with 
 
 test('a running main job whose query nobody answers says how to resume; a finished one is one line', () => {
   expect(mainJobStatusLines('x', 'RUNNING', start, null)).toEqual([
-    'main job main-x: RUNNING (started 2026-12-02T10:00:00.000Z)',
+    'main job of study x (workflow main-x): RUNNING (started 2026-12-02T10:00:00.000Z)',
     '  steps not available (no worker answered): `npm run study` again runs one and resumes',
   ]);
-  expect(mainJobStatusLines('x', 'COMPLETED', start, null)).toEqual(['main job main-x: COMPLETED (started 2026-12-02T10:00:00.000Z)']);
+  expect(mainJobStatusLines('x', 'COMPLETED', start, null)).toEqual(['main job of study x (workflow main-x): COMPLETED (started 2026-12-02T10:00:00.000Z)']);
 });
 
 test('step 5 says once a minute that it is working: tasks done, the tasks running, the time in step 5', () => {
