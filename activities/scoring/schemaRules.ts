@@ -41,7 +41,9 @@ export function parseSparkSchema(json: unknown, file = 'schema.json'): OutputFie
  * - column-name: the column at `position` is named `name`;
  * - column-type: a column named `name` exists and has Spark type `type`;
  * - columns: every listed name is an output column (a subset check; order and extra columns
- *   are not evaluated by this rule).
+ *   are not evaluated by this rule); with `exact: true`, the output's columns are exactly the
+ *   listed names in the listed order, no other (obligations stated as "exactly the columns …,
+ *   in that order"; tasks/README.md "Rules").
  * Output: {label: 'satisfied' | 'violated', evidence}.
  */
 export function checkRule(rule: ObligationRule, fields: OutputField[]): { label: CodeLabel; evidence: string } {
@@ -57,6 +59,12 @@ export function checkRule(rule: ObligationRule, fields: OutputField[]): { label:
       return { label: ok ? 'satisfied' : 'violated', evidence: `rule column-type: ${rule.name.toLowerCase()} is ${f ? f.type : '(missing)'}, expected ${rule.type}` };
     }
     case 'columns': {
+      if (rule.exact) {
+        const want = rule.names.map((n) => n.toLowerCase());
+        const got = fields.map((x) => x.name);
+        const ok = want.length === got.length && want.every((n, i) => got[i] === n);
+        return { label: ok ? 'satisfied' : 'violated', evidence: ok ? `rule columns (exact): the ${want.length} columns in order` : `rule columns (exact): output columns [${got.join(', ')}], expected [${want.join(', ')}]` };
+      }
       const have = new Set(fields.map((x) => x.name));
       const missing = rule.names.map((n) => n.toLowerCase()).filter((n) => !have.has(n));
       return { label: missing.length === 0 ? 'satisfied' : 'violated', evidence: missing.length === 0 ? `rule columns: all ${rule.names.length} present` : `rule columns: missing ${missing.join(', ')}` };

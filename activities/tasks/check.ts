@@ -199,12 +199,13 @@ export function checkTaskSelf(t: LoadedTask): TaskProblem[] {
  * Every obligation `rule` must hold on the reference schema (a rule states what the reference
  * requires, so the reference satisfies it by construction): column-name -> the reference's
  * column at `position` has that name; column-type -> the reference column of that name has that
- * type; columns -> every listed name is a reference column. Names compare lower-cased.
+ * type; columns -> every listed name is a reference column (with exact: the reference's columns
+ * are the listed names in order). Names compare lower-cased.
  * Inputs: obligations, the reference columns, the display name of obligations.yaml.
  * Returns: one problem per rule the reference violates (field obligations[i].rule).
  */
 export function checkRulesAgainstReference(
-  obligations: ReadonlyArray<{ id: string; rule?: { kind: string; position?: number; name?: string; type?: string; names?: string[] } }>,
+  obligations: ReadonlyArray<{ id: string; rule?: { kind: string; position?: number; name?: string; type?: string; names?: string[]; exact?: boolean } }>,
   reference: readonly ColumnType[],
   obligationsFile: string,
 ): TaskProblem[] {
@@ -225,6 +226,11 @@ export function checkRulesAgainstReference(
     } else if (r.kind === 'columns') {
       const missing = (r.names ?? []).filter((n) => !names.includes(n.toLowerCase()));
       if (missing.length > 0) out.push({ file: obligationsFile, field, message: `${o.id}: the reference has no column(s) ${missing.join(', ')}` });
+      else if (r.exact) {
+        const want = (r.names ?? []).map((n) => n.toLowerCase());
+        if (want.length !== names.length || want.some((n, j) => names[j] !== n))
+          out.push({ file: obligationsFile, field, message: `${o.id}: exact: the reference's columns are [${names.join(', ')}], not [${want.join(', ')}]` });
+      }
     }
   });
   return out;

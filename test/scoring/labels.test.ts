@@ -35,6 +35,15 @@ describe('rule labels on the candidate Spark schema', () => {
     expect(checkRule({ kind: 'columns', names: ['cnt', 'I_ITEM_ID'] }, schema).label).toBe('satisfied');
     expect(checkRule({ kind: 'columns', names: ['cnt1', 'cnt2', 'cnt3'] }, schema)).toEqual({ label: 'violated', evidence: 'rule columns: missing cnt1, cnt2, cnt3' });
   });
+  test('an exact columns rule: the same names in the same order and no other column', () => {
+    expect(checkRule({ kind: 'columns', names: ['i_item_id', 'TOTAL_SALES', 'cnt'], exact: true }, schema)).toEqual({ label: 'satisfied', evidence: 'rule columns (exact): the 3 columns in order' });
+    // Another order, a missing column, an extra column: each violates it (the subset rule would say satisfied to the first and third).
+    expect(checkRule({ kind: 'columns', names: ['cnt', 'i_item_id', 'total_sales'], exact: true }, schema)).toEqual({ label: 'violated', evidence: 'rule columns (exact): output columns [i_item_id, total_sales, cnt], expected [cnt, i_item_id, total_sales]' });
+    expect(checkRule({ kind: 'columns', names: ['cnt', 'i_item_id', 'total_sales'] }, schema).label).toBe('satisfied');
+    expect(checkRule({ kind: 'columns', names: ['i_item_id', 'total_sales', 'cnt', 'avg'], exact: true }, schema).label).toBe('violated');
+    expect(checkRule({ kind: 'columns', names: ['i_item_id', 'total_sales'], exact: true }, schema).label).toBe('violated');
+    expect(checkRule({ kind: 'columns', names: ['i_item_id', 'total_sales'] }, schema).label).toBe('satisfied');
+  });
 });
 
 describe('heuristic fallback', () => {

@@ -101,11 +101,16 @@ describe('reference schema check', () => {
       { id: 'O3', rule: { kind: 'column-type', name: 'sum_agg', type: 'decimal(38,2)' } },
       { id: 'O4', rule: { kind: 'columns', names: ['d_year', 'brand'] } },
       { id: 'O5' },
+      { id: 'O6', rule: { kind: 'columns', names: ['sum_agg', 'd_year'], exact: true } },
+      { id: 'O7', rule: { kind: 'columns', names: ['D_YEAR', 'sum_agg'], exact: true } },
+      { id: 'O8', rule: { kind: 'columns', names: ['d_year'], exact: true } },
     ];
     expect(checkRulesAgainstReference(obl, ref, 'o.yaml')).toEqual([
       { file: 'o.yaml', field: 'obligations[1].rule', message: 'O2: the reference\'s column 1 is "sum_agg", not "total"' },
       { file: 'o.yaml', field: 'obligations[2].rule', message: "O3: the reference's sum_agg is decimal(17,2), not decimal(38,2)" },
       { file: 'o.yaml', field: 'obligations[3].rule', message: 'O4: the reference has no column(s) brand' },
+      { file: 'o.yaml', field: 'obligations[5].rule', message: "O6: exact: the reference's columns are [d_year, sum_agg], not [sum_agg, d_year]" },
+      { file: 'o.yaml', field: 'obligations[7].rule', message: "O8: exact: the reference's columns are [d_year, sum_agg], not [d_year]" },
     ]);
   });
 });
