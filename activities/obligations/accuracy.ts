@@ -45,15 +45,34 @@ export interface LabellerAccuracy {
   correct: number;
   byClass: Record<string, { n: number; correct: number }>;
   byKind: Record<string, { n: number; correct: number }>;
+  /**
+   * The wrong labels of the labellers a study's final labels use first (executable, schema-rule):
+   * which task, program (gold or the violation's obligation id) and obligation, the truth and the
+   * label given. Absent for the heuristic (its misses are many and expected) and in older files.
+   */
+  errors?: LabelError[];
 }
+
+/** One wrong label: on `program` (gold, or the violation of obligation `program`), obligation `obligation`. */
+export interface LabelError {
+  task: string;
+  program: string;
+  obligation: string;
+  truth: Truth;
+  label: CodeLabel;
+}
+
+/** The labellers whose wrong labels are listed (LabellerAccuracy.errors). */
+const LISTED: ReadonlySet<Labeller> = new Set(['executable', 'schema-rule']);
 
 function empty(labeller: Labeller): LabellerAccuracy {
   return { labeller, confusion: { satisfied: {}, violated: {} }, n: 0, correct: 0, byClass: {}, byKind: {} };
 }
 
-function tally(acc: LabellerAccuracy, ob: Obligation, truth: Truth, label: CodeLabel): void {
+function tally(acc: LabellerAccuracy, ob: Obligation, truth: Truth, label: CodeLabel, where: { task: string; program: string }): void {
   acc.confusion[truth][label] = (acc.confusion[truth][label] ?? 0) + 1;
   const right = label === truth ? 1 : 0;
+  if (!right && LISTED.has(acc.labeller)) (acc.errors = acc.errors ?? []).push({ ...where, obligation: ob.id, truth, label });
   acc.n++;
   acc.correct += right;
   for (const [table, key] of [[acc.byClass, ob.class], [acc.byKind, ob.kind]] as const) {
@@ -77,20 +96,22 @@ export function executableLabel(run: VariantRun, testNames: string[]): CodeLabel
 
 /**
  * Labels every obligation of every variant with each labeller and tallies against the truth.
- * Inputs: the task's obligations, their forms, the variants. Returns one LabellerAccuracy per
- * labeller (a labeller that applies to no obligation has n = 0).
+ * Inputs: the task's obligations, their forms, the variants; the task id (named in the errors).
+ * Returns one LabellerAccuracy per labeller (a labeller that applies to no obligation has n = 0),
+ * with the executable and schema-rule labellers' wrong labels listed.
  */
-export function measureLabellers(obligations: ReadonlyArray<Obligation>, forms: ReadonlyArray<ObligationForm>, variants: ReadonlyArray<VariantEvidence>): LabellerAccuracy[] {
+export function measureLabellers(obligations: ReadonlyArray<Obligation>, forms: ReadonlyArray<ObligationForm>, variants: ReadonlyArray<VariantEvidence>, taskId = ''): LabellerAccuracy[] {
   const acc = Object.fromEntries(LABELLERS.map((l) => [l, empty(l)])) as Record<Labeller, LabellerAccuracy>;
   for (const v of variants) {
+    const where = { task: taskId, program: v.violates ?? v.variant };
     for (const ob of obligations) {
       const truth: Truth = v.violates === ob.id || (v.alsoViolates ?? []).includes(ob.id) ? 'violated' : 'satisfied';
       const form = forms.find((f) => f.id === ob.id);
-      if (form?.status === 'executable') tally(acc.executable, ob, truth, executableLabel(v.run, form.tests));
-      if (ob.rule && v.output?.schema) tally(acc['schema-rule'], ob, truth, checkRule(ob.rule, v.output.schema).label);
+      if (form?.status === 'executable') tally(acc.executable, ob, truth, executableLabel(v.run, form.tests), where);
+      if (ob.rule && v.output?.schema) tally(acc['schema-rule'], ob, truth, checkRule(ob.rule, v.output.schema).label, where);
       if (v.output) {
         const agree = v.output.agree ?? false;
-        tally(acc.heuristic, ob, truth, v.output.status === 'ok' ? heuristicCode(ob, keyTerms(ob.statement), v.solution, agree, v.output.categories ?? []) : 'execution-failed');
+        tally(acc.heuristic, ob, truth, v.output.status === 'ok' ? heuristicCode(ob, keyTerms(ob.statement), v.solution, agree, v.output.categories ?? []) : 'execution-failed', where);
       }
     }
   }
@@ -103,6 +124,7 @@ export function mergeAccuracy(parts: ReadonlyArray<ReadonlyArray<LabellerAccurac
   for (const part of parts)
     for (const a of part) {
       const o = out[a.labeller];
+      if (a.errors?.length) (o.errors = o.errors ?? []).push(...a.errors);
       o.n += a.n;
       o.correct += a.correct;
       for (const t of ['satisfied', 'violated'] as const)

@@ -159,6 +159,7 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
       progress(`acceptance tests on gold and ${withViolation.length} violation(s)`);
       const res = await runSuiteOnVariants({ suiteFile: forms.acceptance, variants, settings: opts.settings, outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) } });
       runs = new Map(res.map((r) => [r.variant, r]));
+      progress(`acceptance tests ran on ${res.length} program(s): gold ${res[0]?.passed ? 'passes' : 'FAILS'}, ${res.slice(1).filter((r) => !r.passed).length} of ${res.length - 1} violation(s) fail them`);
     } else notes.push('no acceptance tests (acceptance/test_acceptance.py)');
     const refDir = path.join(referencesDir(opts.scale), task.taskId);
     if (opts.skipReference) notes.push('violations not compared with the reference (--skip-reference)');
@@ -172,7 +173,7 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
         return d;
       });
       progress(`gold and ${withViolation.length} violation(s) executed on the SF=${opts.scale} database and compared with the reference`);
-      const results = await mutantOutputs({ dirs, scale: opts.scale, settings: opts.settings });
+      const results = await mutantOutputs({ dirs, scale: opts.scale, settings: opts.settings, onVariant: (l) => progress(`executed ${l}`) });
       for (const [i, id] of ids.entries()) {
         const r = results[i];
         if (r.status !== 'ok') {
@@ -231,7 +232,7 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
     const run = runs.get(f.id);
     if (run) evidence.push({ variant: f.id, violates: f.id, ...(f.also ? { alsoViolates: f.also } : {}), run, solution: texts.get(f.id)!, output: outputs.get(f.id) });
   }
-  const labellers = measureLabellers(obligations, forms.forms, evidence);
+  const labellers = measureLabellers(obligations, forms.forms, evidence, task.taskId);
   const ok = problems.length === 0 && goldFailures.length === 0 && checks.every((c) => c.failures.length === 0);
   return { taskId: task.taskId, scale: opts.scale, ok, obligations: checks, problems, goldFailures, labellers, notes };
 }

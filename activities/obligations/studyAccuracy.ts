@@ -59,13 +59,14 @@ export function checkCacheKey(taskDir: string, scale: number, settings: SparkSet
  * Inputs: task ids; scale (database and references, normally the mutation analysis's
  * equivalence scale, SF=0.01); the Spark settings; the corpus root (default tasks/); the cache
  * folder (default `<LOCKIN_HOME>/cache/obligations-check/`, one `<taskId>-<key>.json` per task,
- * holding its TaskObligationsCheck); `onTask` is told each task as it finishes (progress).
+ * holding its TaskObligationsCheck); `onTask` is told each task as it finishes, `onProgress` each
+ * phase and executed program of a task being checked (checkTaskObligations' onProgress).
  * Output: LabellerAccuracyFile: per task, the obligations and how many have an executable
  * form, whether the check passed, and each labeller's accuracy; the labellers summed over tasks.
  * A task without any form is listed with `checked: false` and counts in no labeller.
  * @throws what checkTaskObligations throws (a task folder that does not load).
  */
-export async function studyLabellerAccuracy(opts: { tasks: string[]; scale: number; settings: SparkSettings; root?: string; cacheDir?: string; onTask?: (taskId: string, cached: boolean) => void }): Promise<LabellerAccuracyFile> {
+export async function studyLabellerAccuracy(opts: { tasks: string[]; scale: number; settings: SparkSettings; root?: string; cacheDir?: string; onTask?: (taskId: string, cached: boolean) => void; onProgress?: (taskId: string, what: string) => void }): Promise<LabellerAccuracyFile> {
   const root = opts.root ?? tasksRoot();
   const cacheDir = opts.cacheDir ?? path.join(lockinHome(), 'cache', 'obligations-check');
   const rows: LabellerAccuracyFile['tasks'] = [];
@@ -83,7 +84,8 @@ export async function studyLabellerAccuracy(opts: { tasks: string[]; scale: numb
       check = JSON.parse(fs.readFileSync(file, 'utf8')) as TaskObligationsCheck;
       cached = true;
     } else {
-      check = await checkTaskObligations({ taskId, scale: opts.scale, settings: opts.settings, root });
+      const onProgress = opts.onProgress;
+      check = await checkTaskObligations({ taskId, scale: opts.scale, settings: opts.settings, root, ...(onProgress ? { onProgress: (what: string) => onProgress(taskId, what) } : {}) });
       fs.mkdirSync(cacheDir, { recursive: true });
       const tmp = `${file}.${process.pid}.tmp`;
       fs.writeFileSync(tmp, JSON.stringify(check));

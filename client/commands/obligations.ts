@@ -38,7 +38,10 @@ const pct = (c: number, n: number): string => (n === 0 ? '-' : `${((100 * c) / n
 
 /** The labellers' confusion matrices and accuracy, as printed. */
 export function formatAccuracy(acc: ReadonlyArray<LabellerAccuracy>): string {
-  const lines = ['labeller accuracy on known truth (gold: all satisfied; violation of O: O violated, others satisfied)'];
+  const lines = [
+    'labeller accuracy on known truth (gold: all satisfied; violation of O: O violated, others satisfied)',
+    '  each labeller labels every obligation of every program it applies to (gold and each violation); a label other than the truth counts as wrong (partial and execution-failed too)',
+  ];
   for (const a of acc) {
     const row = (t: 'satisfied' | 'violated') => Object.entries(a.confusion[t]).map(([k, v]) => `${k} ${v}`).join(', ') || '-';
     lines.push(`  ${a.labeller.padEnd(12)} ${pct(a.correct, a.n).padStart(8)} of ${a.n}   truth satisfied → ${row('satisfied')};  truth violated → ${row('violated')}`);
@@ -46,6 +49,11 @@ export function formatAccuracy(acc: ReadonlyArray<LabellerAccuracy>): string {
     if (cls) lines.push(`               by class: ${cls}`);
     const kinds = Object.entries(a.byKind).map(([k, v]) => `${k} ${pct(v.correct, v.n)}`).join(', ');
     if (kinds) lines.push(`               by kind: ${kinds}`);
+    const errs = a.errors ?? [];
+    if (errs.length) {
+      const shown = errs.slice(0, 20).map((e) => `${e.task ? `${e.task} ` : ''}${e.program === 'gold' ? 'gold' : `violation ${e.program}`}: ${e.obligation} (truth ${e.truth}, labelled ${e.label})`);
+      lines.push(`               wrong: ${shown.join('; ')}${errs.length > 20 ? `; and ${errs.length - 20} more (--json lists all)` : ''}`);
+    }
   }
   lines.push('  judge: not measured here (no judge replies are made by this check)');
   return lines.join('\n');

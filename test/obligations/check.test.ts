@@ -9,6 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { measureLabellers } from '../../activities/obligations/accuracy';
+import { formatAccuracy } from '../../client/commands/obligations';
 import type { TaskObligationsCheck } from '../../activities/obligations/check';
 import { executableLabels } from '../../activities/obligations/labels';
 import { autoLabels } from '../../activities/scoring/autoLabels';
@@ -49,9 +50,12 @@ test('labellers are tallied against the known truth: gold satisfied, a violation
   const acc = measureLabellers([ob('O1'), ob('O2')], forms, [
     { variant: 'gold', violates: null, run: run('passed', 'passed'), solution: '' },
     { variant: 'O1', violates: 'O1', run: run('failed', 'failed'), solution: '' },
-  ]);
+  ], 'q9');
   const exe = acc.find((a) => a.labeller === 'executable')!;
   expect(exe).toMatchObject({ n: 4, correct: 3, confusion: { satisfied: { satisfied: 2, violated: 1 }, violated: { violated: 1 } } });
+  // The wrong label is named (new-user 3 finding 15), in the table's words too.
+  expect(exe.errors).toEqual([{ task: 'q9', program: 'O1', obligation: 'O2', truth: 'satisfied', label: 'violated' }]);
+  expect(formatAccuracy(acc).split('\n').filter((l) => l.includes('wrong:'))).toEqual(['               wrong: q9 violation O1: O2 (truth satisfied, labelled violated)']);
   expect(acc.find((a) => a.labeller === 'heuristic')!.n).toBe(0); // no output to label from
 });
 
@@ -70,7 +74,18 @@ describe('on the SF=0.01 database', () => {
   test('obligations check reports the known answers of the fixture, and a study\'s labeller check caches it per task', async () => {
     // Through the study's labeller check (studyAccuracy.ts), which stores each task's check in its cache.
     const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-obligations-cache-'));
-    const study = await studyLabellerAccuracy({ tasks: ['q3', 'q7'], scale: 0.01, settings: TEST_SPARK_SETTINGS, root: ROOT, cacheDir });
+    const lines: string[] = [];
+    const study = await studyLabellerAccuracy({ tasks: ['q3', 'q7'], scale: 0.01, settings: TEST_SPARK_SETTINGS, root: ROOT, cacheDir, onProgress: (t, what) => lines.push(`${t}: ${what}`) });
+    // Progress: the phases, the acceptance tests' outcome, and each executed program as it finishes (new-user 3 finding 13).
+    expect(lines.map((l) => l.replace(/\(\d+ rows\) in \d+ ms$/, '(n rows) in t ms'))).toEqual([
+      'q3: acceptance tests on gold and 3 violation(s)',
+      'q3: acceptance tests ran on 4 program(s): gold passes, 2 of 3 violation(s) fail them',
+      'q3: gold and 3 violation(s) executed on the SF=0.01 database and compared with the reference',
+      'q3: executed [1/4] gold: ok (n rows) in t ms',
+      'q3: executed [2/4] O8: ok (n rows) in t ms',
+      'q3: executed [3/4] O9: ok (n rows) in t ms',
+      'q3: executed [4/4] O12: ok (n rows) in t ms',
+    ]);
     const cached = fs.readdirSync(cacheDir);
     expect(cached).toEqual([expect.stringMatching(/^q3-[0-9a-f]{24}\.json$/)]);
     const r = JSON.parse(fs.readFileSync(path.join(cacheDir, cached[0]), 'utf8')) as TaskObligationsCheck;
