@@ -13,7 +13,8 @@ import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import type { DifferentialOutcome, DifferentialDatabase } from '../../protocol/records';
 import { compareOutputs } from '../compare/activity';
 import { executeCandidate } from '../execution/execute';
-import { listVariants, variantReference } from './variants';
+import { listVariants, variantReference, type VariantInfo } from './variants';
+import { studyDir } from '../store/layout';
 
 export { differentialAgreement } from '../../protocol/differential';
 
@@ -32,19 +33,64 @@ export interface ExecuteOnVariantsInput {
   sparkMode?: SparkMode;
   /** The candidate did not execute ok on the study database: every variant is `not-run`. */
   skip?: boolean;
+  /** The study: its study.json fixes the variant set (variantDatabases); absent = reuseScope. */
+  studyId?: string;
+}
+
+/** One variant database as study.json records it when the study starts. */
+export interface RecordedVariant {
+  name: string;
+  manifestHash: string;
 }
 
 /**
- * Activity: executes the frozen candidate on every variant database with references at the
- * study's scale and compares each output with that variant's reference.
+ * The variant set fixed when the study started: study.json's `variantDatabases` (written by
+ * initStudy), or null for a study that recorded none (older studies: every variant found now).
+ */
+export function studyVariantSet(studyId: string): RecordedVariant[] | null {
+  try {
+    const m = JSON.parse(fs.readFileSync(path.join(studyDir(studyId), 'study.json'), 'utf8')) as { variantDatabases?: RecordedVariant[] };
+    return Array.isArray(m.variantDatabases) ? m.variantDatabases : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The variants a run is executed on (docs/protocol.md §7): with a recorded set, exactly those,
+ * each matched to the one found now; a recorded variant that is gone or was rebuilt since (other
+ * manifest hash) is kept with the reason it cannot run, so every run of the study has the same
+ * databases; variants built after the start are left out. Without a recorded set, every variant
+ * found now (with references). Pure.
+ */
+export function variantsForRun(found: VariantInfo[], recorded: RecordedVariant[] | null): { variant: RecordedVariant; info: VariantInfo | null; why?: string }[] {
+  const usable = found.filter((v) => v.references !== null);
+  if (!recorded) return usable.map((v) => ({ variant: { name: v.name, manifestHash: v.manifestHash }, info: v }));
+  return recorded.map((r) => {
+    const v = usable.find((x) => x.name === r.name);
+    if (!v) return { variant: r, info: null, why: `variant ${r.name}, recorded when the study started, has no database with references now` };
+    if (v.manifestHash !== r.manifestHash) return { variant: r, info: null, why: `variant ${r.name} was rebuilt since the study started (manifest ${r.manifestHash.slice(0, 12)}, now ${v.manifestHash.slice(0, 12)})` };
+    return { variant: r, info: v };
+  });
+}
+
+/**
+ * Activity: executes the frozen candidate on every variant database of the study (the set fixed
+ * in study.json when it started, variantsForRun; older studies: every variant with references at
+ * the study's scale) and compares each output with that variant's reference.
  * @returns {databases: [{database, manifestHash, verdict, summary}]} in listVariants order
  *   ([] when no variant was built: nothing recorded then).
  */
 export async function executeOnVariants(input: ExecuteOnVariantsInput): Promise<DifferentialOutcome> {
-  const variants = listVariants(input.scale).filter((v) => v.references !== null);
+  const studyId = input.studyId ?? input.reuseScope;
+  const chosen = variantsForRun(listVariants(input.scale), studyId ? studyVariantSet(studyId) : null);
   const databases: DifferentialDatabase[] = [];
-  for (const v of variants) {
-    const base = { database: v.name, manifestHash: v.manifestHash };
+  for (const { variant, info: v, why } of chosen) {
+    const base = { database: variant.name, manifestHash: variant.manifestHash };
+    if (!v) {
+      databases.push({ ...base, verdict: 'not-run', summary: why ?? 'not available' });
+      continue;
+    }
     const ref = variantReference(v, input.taskId);
     if (input.skip) {
       databases.push({ ...base, verdict: 'not-run', summary: 'the candidate did not execute ok on the study database' });

@@ -12,6 +12,7 @@ import { loadOutput } from '../compare/load';
 import type { PlainTable } from '../compare/table';
 import { taskDiscrimination, withVariantDatabases, type TaskDiscrimination, type VariantReferenceInput } from '../mutation/discrimination';
 import { listVariants, variantReference } from '../data/variants';
+import { variantsForRun, type RecordedVariant } from '../data/differential';
 import { loadEvaluationSpec } from '../tasks/evaluation';
 import { runPythonJson } from '../common/python';
 import { LabellerAccuracyFileSchema, type LabellerAccuracyFile } from '../../protocol/sideFiles';
@@ -279,7 +280,9 @@ async function discriminationOf(study: LoadedStudy, tasks: string[]): Promise<Ta
   const scale = study.manifest.scale;
   const verdicts = study.mutation === null ? null : parseMutationVerdicts(study.mutation);
   // The variant databases built at the study's scale (`lockin data variants`): one column each.
-  const variants = typeof scale === 'number' ? listVariants(scale).filter((v) => v.references !== null) : [];
+  // With the set fixed when the study started (study.json variantDatabases), only those still built the same way.
+  const recorded = (study.manifest as { variantDatabases?: RecordedVariant[] }).variantDatabases;
+  const variants = typeof scale === 'number' ? variantsForRun(listVariants(scale), Array.isArray(recorded) ? recorded : null).flatMap((x) => (x.info ? [x.info] : [])) : [];
   const out: TaskDiscrimination[] = [];
   for (const t of tasks) {
     let reference: PlainTable | null = null;

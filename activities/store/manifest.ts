@@ -5,6 +5,7 @@
  * message naming what changed (README "Inspecting and resuming").
  */
 import * as fs from 'fs';
+import { listVariants } from '../data/variants';
 import * as path from 'path';
 import { execSync } from 'child_process';
 import { databaseDir, referencesDir, REPO_ROOT, tasksRoot } from '../common/paths';
@@ -36,6 +37,12 @@ export interface StudyManifest {
   sensitivity?: SensitivitySubset[];
   /** How Spark jobs got their JVM (protocol/settings.ts SPARK_MODES): recorded, not part of the hash (verdicts do not depend on it). */
   sparkMode?: 'cold' | 'warm';
+  /**
+   * The variant databases (with references) at the study's scale when it started: every run is
+   * executed on exactly these (activities/data/differential.ts variantsForRun), so variants built
+   * while the study runs change nothing in it. Recorded outside the hash, like sensitivity.
+   */
+  variantDatabases?: { name: string; manifestHash: string }[];
   manifestHash: string;
 }
 
@@ -123,7 +130,8 @@ export async function initStudy(input: StudyInput): Promise<StudyManifestSummary
     return { studyDir: dir, manifestHash: old.manifestHash, replayed: body.replayed };
   }
   // The sensitivity subsets decide no run: recorded for the report, outside the hash.
-  const manifest: StudyManifest = { ...body, sensitivity: input.sensitivity ?? [...PAPER_SENSITIVITY], sparkMode: input.sparkMode ?? 'cold', createdAt: new Date().toISOString(), gitRevision: gitRevision(), manifestHash };
+  const variantDatabases = listVariants(input.scale).filter((v) => v.references !== null).map((v) => ({ name: v.name, manifestHash: v.manifestHash }));
+  const manifest: StudyManifest = { ...body, sensitivity: input.sensitivity ?? [...PAPER_SENSITIVITY], sparkMode: input.sparkMode ?? 'cold', variantDatabases, createdAt: new Date().toISOString(), gitRevision: gitRevision(), manifestHash };
   fs.writeFileSync(file, JSON.stringify(manifest, null, 2));
   return { studyDir: dir, manifestHash, replayed: body.replayed };
 }
