@@ -39,10 +39,13 @@ export interface ReplyProvenance {
  * True when an authored reply's front matter note says it was written from the task prompt
  * alone, never from the SQL or the reference (the Contract-First contracts and revisions of
  * replay/lockin, issue 19: "written by hand … from the task prompt alone …, never from the SQL or
- * the reference"; "… from the contract suite's failure output and the task prompt only …"). Pure.
+ * the reference"; "… from the contract suite's failure output and the task prompt only …"), and
+ * that does not say it was also run against the gold solution. Pure.
  */
 export function isPromptOnlyNote(note: string | undefined): boolean {
-  return !!note && /never from the (SQL|reference)|from the task prompt alone|task prompt only/i.test(note);
+  // A reply also run against the gold solution before it was kept (q3's and q4's contracts) is not
+  // "prompt alone": gold was written with the references known (new-user 3 finding 19).
+  return !!note && /never from the (SQL|reference)|from the task prompt alone|task prompt only/i.test(note) && !/\bgold\b/i.test(note);
 }
 
 /** True when `file` lies in one of `runDirs`, or in the `snapshot` folder beside one (the shared initial generation). */
