@@ -55,6 +55,9 @@ export function define(cmd: Command): void {
         if (missing.length) throw new Error(`--variants: no variant database with references at scale ${opts.scale}: ${missing.join(', ')} (build them: lockin data variants --scale ${opts.scale})`);
         variants = variants.filter((v) => wanted.includes(v.name));
       }
+      // Say which databases are checked before the first (silent, minutes-long) run.
+      if (opts.variants !== false && variants.length === 0) process.stderr.write(`no variant database with references at scale ${opts.scale}: the study database only (build them: lockin data variants --scale ${opts.scale})\n`);
+      else process.stderr.write(`databases: ${[...(opts.study ? ['the study database'] : []), ...variants.map((v) => `variant ${v.name}`)].join(', ')}; each task runs its gold once per database (minutes each at SF=1)\n`);
       const rows = await checkGoldDifferential({
         scale: opts.scale,
         ids: taskIds,
