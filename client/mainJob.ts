@@ -170,7 +170,7 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
     const ui = studyUiUrl(target, studyId);
     if (ui) process.stderr.write(`[lockin]   this study's workflows: ${ui}\n`);
     const onSigint = () => {
-      process.stderr.write(`\n[lockin] interrupted: the main job (workflow ${mainJobWorkflowId(studyId)}) stays on the server; run the same command again to resume it\n`);
+      process.stderr.write(`\n[lockin] interrupted: the main job (workflow ${mainJobWorkflowId(studyId)}) stays on the server; run the same command again to resume it. The Temporal server keeps running (its UI shows the job); \`npx lockin server stop\` stops it\n`);
       process.exit(130);
     };
     process.once('SIGINT', onSigint);

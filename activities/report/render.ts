@@ -99,7 +99,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push(
     '## Table III. Primary outcomes per condition',
     '',
-    `Over all assigned tasks: the false-pass rate uses all assigned runs as denominator (with its Wilson 95 % interval); the conditional false-pass proportion uses test-passing runs. Scores are condition means over all assigned tasks, from final labels (a missing run scores zero; a failed execution contributes zero code score).${missingNote} ${provenanceCaption(a.provenance)}`,
+    `Over all assigned tasks: the false-pass rate uses all assigned runs as denominator (with its Wilson 95 % interval); the conditional false-pass proportion uses test-passing runs. Scores are condition means over all assigned tasks, from final labels (a missing run scores zero; a failed execution contributes zero code score). SCOs: self-confirming omissions (paper, "Obligation scores and paired analysis"): obligations whose plan is absent or contradicted, code violated (not an execution failure) and test not covered, counted over all runs.${planCaveat(bySource('plan'))}${missingNote} ${provenanceCaption(a.provenance)}`,
     '',
     T.tableIII(a.primary.summary),
     '',
@@ -217,4 +217,16 @@ export function taskSelection(tasks: readonly string[]): string {
 
 function mdKv(rows: [string, string | number][]): string {
   return T.mdTable(['Item', 'Value'], rows);
+}
+
+/**
+ * Table III's caution on the plan score when its labels come from a labeller not measured on known
+ * truth (the keyword heuristic, or the judge: \`lockin obligations check\` measures code labellers
+ * only; docs/protocol.md §5). Input: the plan labels by source, as the settings row prints them
+ * ("heuristic 84, raters-agreed 12"). Returns "" when no plan label comes from either. Pure.
+ */
+export function planCaveat(planSources: string): string {
+  const unmeasured = planSources.split(', ').filter((p) => /^(heuristic|judge) \d+$/.test(p));
+  if (!unmeasured.length) return '';
+  return ` Plan score: its automated plan labels come from ${unmeasured.join(', ')} (labels), labellers whose plan labels are not measured on known truth (only code labels are, below): read the plan columns here and in Table IV as indicative.`;
 }
