@@ -377,7 +377,8 @@ export function tableDiscrimination(rows: TaskDiscrimination[]): string {
     ['Task', 'Reference rows', 'Empty result disagrees', ...variants.map((v) => `Variant ${v}: rows, empty disagrees`), 'Gold mutants disagreeing', 'Agreeing (equivalent)', 'Undecided', 'Discriminates', 'Flag'],
     rows.map((r) => [
       r.task, r.referenceRows ?? '—', yesNo(r.emptyDisagrees), ...variants.map((v) => variantCell(r, v)), r.mutants ? r.mutants.disagree : '—', r.mutants ? r.mutants.agree.length : '—', r.mutants ? r.mutants.undecided : '—',
-      yesNo(r.discriminates), r.flags.length ? `**${r.flags.join('; ')}**` : '',
+      // Before the mutation analysis (no mutant verdicts), "yes" rests on the empty-result check alone.
+      r.discriminates === true && !r.mutants ? 'yes (empty-result check only; mutants not run)' : yesNo(r.discriminates), r.flags.length ? `**${r.flags.join('; ')}**` : '',
     ]),
   );
 }

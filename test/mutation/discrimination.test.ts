@@ -26,10 +26,12 @@ describe('discrimination per task', () => {
   });
 
   test('the report table flags in bold', () => {
-    const md = tableDiscrimination([taskDiscrimination('q5', ref, []), taskDiscrimination('q78', EMPTY, null)]);
+    const md = tableDiscrimination([taskDiscrimination('q5', ref, []), taskDiscrimination('q78', EMPTY, null), taskDiscrimination('q3', ref, null)]);
     expect(md.split('\n').slice(2)).toEqual([
       `| q5 | ${SALES.rows.length} | yes | 0 | 0 | 0 | yes |  |`,
       '| q78 | 0 | **no** | — | — | — | **no** | **empty reference: any candidate with the right schema and no rows agrees** |',
+      // No mutant verdicts yet: "yes" says it rests on the empty-result check alone.
+      `| q3 | ${SALES.rows.length} | yes | — | — | — | yes (empty-result check only; mutants not run) |  |`,
     ]);
   });
 
