@@ -6,8 +6,9 @@ Values are read by column position in the declared output order (channel, brand,
 category, sales value, number of sales), never by alias, except in the schema tests. Tests of
 the filters, joins and metrics look at the detail rows only (all four keys set), so a missing
 roll-up or another null marker does not fail them; the roll-up and its markers have their own
-tests. Every sale has quantity 1 unless the test is about quantity, and every average below is
-worked out by hand over all 1999-2001 sale rows of the three channels (November 2001 included)."""
+tests. Every sale has quantity 1 and a sales price equal to its list price unless the test is
+about the sales value (O5), and every average below is worked out by hand over all 1999-2001
+sale rows of the three channels (November 2001 included)."""
 from decimal import Decimal
 
 import pytest
@@ -31,14 +32,17 @@ ITEMS = [{"i_item_sk": k, "i_brand_id": b, "i_class_id": c, "i_category_id": g} 
 PREFIX = {"store_sales": "ss", "catalog_sales": "cs", "web_sales": "ws"}
 
 
-def sale(table, date, item, price, quantity=1):
-    """One sale row of `table` (store_sales, catalog_sales or web_sales)."""
+def sale(table, date, item, price, quantity=1, sales_price=None):
+    """One sale row of `table` (store_sales, catalog_sales or web_sales) at list price `price`; its
+    sales price equals the list price unless given (only O5's test tells them apart)."""
     p = PREFIX[table]
-    return (table, {f"{p}_sold_date_sk": date, f"{p}_item_sk": item, f"{p}_quantity": quantity, f"{p}_list_price": price})
+    sales_price = price if sales_price is None else sales_price
+    return (table, {f"{p}_sold_date_sk": date, f"{p}_item_sk": item, f"{p}_quantity": quantity,
+                    f"{p}_list_price": price, f"{p}_sales_price": sales_price})
 
 
-def ss(date, item, price, quantity=1):
-    return sale("store_sales", date, item, price, quantity)
+def ss(date, item, price, quantity=1, sales_price=None):
+    return sale("store_sales", date, item, price, quantity, sales_price)
 
 
 def cs(date, item, price, quantity=1):
@@ -131,8 +135,9 @@ def test_only_november_2001_is_reported(spark):
 
 @pytest.mark.obligation("O5")
 def test_sales_value_is_quantity_times_list_price_and_count_is_rows(spark):
-    # November 2001: 3 x 2.00 and 1 x 4.00 -> value 10.00, 2 sales. Average (1+1+1+6+4)/5 = 2.60.
-    sales = cross(10) + [ss(NOV01, 10, "2.00", quantity=3), ss(NOV01, 11, "4.00")]
+    # November 2001: 3 x 2.00 (sales price 1.50) and 1 x 4.00 -> value 10.00, 2 sales. Average
+    # (1+1+1+6+4)/5 = 2.60. (Without the quantity: 6.00; with the sales price: 8.50.)
+    sales = cross(10) + [ss(NOV01, 10, "2.00", quantity=3, sales_price="1.50"), ss(NOV01, 11, "4.00")]
     assert details(run(spark, sales)) == [("store", 1, 1, 1, d("10.00"), 2)]
 
 
