@@ -82,6 +82,8 @@ export const ReproduceResult = z.object({
       reproduced: z.boolean(),
       reason: z.string(),
       seconds: z.number(),
+      /** Rows of the re-executed output, when it was compared with the stored reference (absent in older files). */
+      rows: z.number().int().optional(),
       /** The study comparator's verdict on the re-executed output (added by the activity). */
       comparator: z.object({ agree: z.boolean(), summary: z.string() }).optional(),
     }),

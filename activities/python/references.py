@@ -243,7 +243,9 @@ def reproduce(settings, ids, db_dir, refs_dir, jar, outputs_dir=None, results_fi
     before the next query starts: a run killed part way keeps what it finished (the activity
     resumes from it; activities/data/references.ts reexecuteReferences).
 
-    Returns: {"reproduced": n, "total": n, "results": [{id, reproduced, reason, seconds}]}.
+    Returns: {"reproduced": n, "total": n, "results": [{id, reproduced, reason, seconds, rows?}]}
+    (rows: the re-executed output's row count, when it was compared with the stored reference;
+    0 for an empty reference, whose reproduction shows little).
     """
     index = _read_json(os.path.join(refs_dir, REFERENCES_JSON))
     if not index:
@@ -279,10 +281,12 @@ def reproduce(settings, ids, db_dir, refs_dir, jar, outputs_dir=None, results_fi
                 elif content_hash(stored) != rec["contentHash"]:
                     res["reason"] = f"{stored_path}: stored file does not match its recorded content hash"
                 elif content_hash(table) == rec["contentHash"]:
+                    res["rows"] = table.num_rows
                     res["reproduced"] = True
                     res["reason"] = "schema and multiset of rows equal (content hash)"
                 else:
                     diff = first_row_difference(stored, table)
+                    res["rows"] = table.num_rows
                     if diff is None:
                         res["reproduced"] = True
                         res["reason"] = "schema and multiset of rows equal (floats within 1e-9)"

@@ -43,11 +43,13 @@ export interface ReproduceRow {
   taskId: string;
   reproduced: boolean;
   detail: string;
+  /** Rows of the re-executed output (null when not recorded: older files, or not compared). */
+  rows: number | null;
 }
 
 /** reproduce.json as reexecuteReferences writes it (ReproduceFileSchema): one row per reference. */
 export function parseReproduce(json: unknown, file = 'reproduce.json'): ReproduceRow[] {
-  return parseWith(ReproduceFileSchema, json, file).results.map((r) => ({ taskId: r.id, reproduced: r.reproduced, detail: r.reason }));
+  return parseWith(ReproduceFileSchema, json, file).results.map((r) => ({ taskId: r.id, reproduced: r.reproduced, detail: r.reason, rows: r.rows ?? null }));
 }
 
 /** One mutation-score row. */

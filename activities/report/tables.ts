@@ -141,12 +141,26 @@ export function tableIV(paired: Partial<Record<ConditionId, Record<keyof TaskSco
   return mdTable(['Branch', 'Score', 'Paired tasks', 'Mean change (pp)', 'Improved', 'Unchanged', 'Decreased', 'Median (pp)', 'Lower hinge (pp)', 'Upper hinge (pp)', 'IQR (pp)'], rows);
 }
 
-/** Table V (part A): SQL re-execution of the reference inventory. */
+/**
+ * Table V (part A): SQL re-execution of the reference inventory (paper, "SQL re-execution").
+ * A reference that is empty reproduces trivially (0 rows both times), so such rows read
+ * "yes (empty reference)" and the head says how many of the reproduced are empty; the
+ * counts themselves are the paper's (every reproduced reference counts).
+ * Input: reproduce.json rows (rows = the re-executed output's row count, null when not recorded)
+ * and the study's task ids. Output: markdown.
+ */
 export function tableVReproduce(rows: ReproduceRow[] | null, studyTasks: string[]): string {
   if (!rows) return '_SQL re-execution: not run (no reproduce.json in the study folder)._';
   const inStudy = rows.filter((r) => studyTasks.includes(r.taskId));
-  const head = `Reproduced: ${rows.filter((r) => r.reproduced).length}/${rows.length} references; ${inStudy.filter((r) => r.reproduced).length}/${studyTasks.length} study tasks.`;
-  return `${head}\n\n${mdTable(['Query', 'In study', 'Reproduced', 'Detail'], rows.map((r) => [r.taskId, studyTasks.includes(r.taskId) ? 'yes' : 'no', r.reproduced ? 'yes' : 'no', r.detail]))}`;
+  const emptyReproduced = (rs: ReproduceRow[]) => rs.filter((r) => r.reproduced && r.rows === 0).map((r) => r.taskId);
+  const empty = emptyReproduced(rows);
+  const emptyInStudy = emptyReproduced(inStudy);
+  const emptyNote = empty.length
+    ? ` Of the reproduced, ${empty.length} ${empty.length === 1 ? 'is' : 'are'} empty (${empty.join(', ')}${emptyInStudy.length ? `; in the study: ${emptyInStudy.join(', ')}` : ''}): 0 rows both times, which shows little.`
+    : '';
+  const head = `Reproduced: ${rows.filter((r) => r.reproduced).length}/${rows.length} references; ${inStudy.filter((r) => r.reproduced).length}/${studyTasks.length} study tasks.${emptyNote}`;
+  const cell = (r: ReproduceRow) => (r.reproduced ? (r.rows === 0 ? 'yes (empty reference)' : 'yes') : 'no');
+  return `${head}\n\n${mdTable(['Query', 'In study', 'Reproduced', 'Detail'], rows.map((r) => [r.taskId, studyTasks.includes(r.taskId) ? 'yes' : 'no', cell(r), r.detail]))}`;
 }
 
 /** One sensitivity restriction's results. */

@@ -77,6 +77,8 @@ test('re-execution in a fresh session reproduces every re-run variant (schema + 
     expect(res.results.map((r) => r.id)).toEqual(ids);
     expect(res.results.filter((r) => !r.reproduced)).toEqual([]);
     expect(res.results.every((r) => r.comparator?.agree === true)).toBe(true);
+    // Each query run now records its output's row count (Table V marks an empty reference); the resumed lines had none.
+    expect(res.results.map((r) => r.rows)).toEqual([...REPRODUCED.map((id) => index.variants[id].rows), undefined, undefined]);
     expect([res.reproduced, res.total]).toEqual([ids.length, ids.length]);
     // Only the four not finished earlier ran (the marker time is kept for the two resumed) ...
     expect(res.results.map((r) => r.seconds === 999)).toEqual([...REPRODUCED.map(() => false), true, true]);

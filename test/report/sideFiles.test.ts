@@ -31,8 +31,13 @@ test('controls.json in any other shape is an error naming the file and field (no
 test('reproduce.json as reexecuteReferences writes it ({scale, reproduced, total, querySource, results: [{id, reproduced, reason, seconds}]})', () => {
   const file = { scale: 1, reproduced: 2, total: 3, querySource: 'jar', databaseManifestHash: 'h', results: [{ id: 'q1', reproduced: true, reason: '', seconds: 1 }, { id: 'q2', reproduced: false, reason: '2513 rows vs 53', seconds: 2 }, { id: 'q54', reproduced: true, reason: '', seconds: 1 }] };
   const rows = parseReproduce(file);
-  expect(rows).toEqual([{ taskId: 'q1', reproduced: true, detail: '' }, { taskId: 'q2', reproduced: false, detail: '2513 rows vs 53' }, { taskId: 'q54', reproduced: true, detail: '' }]);
-  expect(tableVReproduce(rows, ['q1', 'q2', 'q3'])).toContain('Reproduced: 2/3 references; 1/3 study tasks.');
+  expect(rows).toEqual([{ taskId: 'q1', reproduced: true, detail: '', rows: null }, { taskId: 'q2', reproduced: false, detail: '2513 rows vs 53', rows: null }, { taskId: 'q54', reproduced: true, detail: '', rows: null }]);
+  expect(tableVReproduce(rows, ['q1', 'q2', 'q3'])).toContain('Reproduced: 2/3 references; 1/3 study tasks.\n');
+  // With row counts: an empty reference (q54, q78 at SF=0.01) reproduces trivially and says so.
+  const counted = parseReproduce({ ...file, results: [{ id: 'q1', reproduced: true, reason: '', seconds: 1, rows: 100 }, { id: 'q54', reproduced: true, reason: '', seconds: 1, rows: 0 }, { id: 'q78', reproduced: true, reason: '', seconds: 1, rows: 0 }] });
+  const md = tableVReproduce(counted, ['q1', 'q78']).split('\n');
+  expect(md[0]).toBe('Reproduced: 3/3 references; 2/2 study tasks. Of the reproduced, 2 are empty (q54, q78; in the study: q78): 0 rows both times, which shows little.');
+  expect(md.slice(4)).toEqual(['| q1 | yes | yes |  |', '| q54 | no | yes (empty reference) |  |', '| q78 | yes | yes (empty reference) |  |']);
   // The old lenient shapes ({q1: true}) are not guessed at.
   expect(() => parseReproduce({ q1: true, q2: { status: 'mismatch' } }, 'r.json')).toThrow(/r\.json/);
 });
