@@ -17,7 +17,10 @@ export function readmeText(subsets: readonly { name: string; exclude: string[]; 
 
 Every number in report.md comes from the files in this folder. Read them with pandas
 (\`pd.read_parquet\` or \`pd.read_csv\`; the CSVs hold the same rows, booleans as true/false,
-empty cells as nulls).
+empty cells as nulls). Column types: with pandas' default types an integer column that has a
+null comes back as float64 and a boolean column with a null as object;
+\`pd.read_parquet(f, dtype_backend="numpy_nullable")\` (or \`pd.read_csv(f,
+dtype_backend="numpy_nullable")\`) keeps them Int64 and boolean. The recipes below work with either.
 
 | File | One row per | Key columns |
 |---|---|---|
