@@ -21,7 +21,8 @@ Commands from the host, one JSON object per line, on stdin:
 "clean" is false when a problem was found (the host then restarts the slot); "resets" lists
 what was put back (a dropped global temp view, cleared caches, …), which is routine.
 
-What is reset after every job: running Spark jobs cancelled, the default and active session
+What is reset after every job: py4j's references to the objects the job created released
+(and a full GC, so their broadcast and shuffle blocks are freed), running Spark jobs cancelled, the default and active session
 put back to the base session, cached tables and persisted RDDs dropped, global temp views
 dropped, the log level put back, the job's files in the private /tmp removed. What is
 compared with the snapshot (a difference is a problem): the SparkContext (same, not stopped),
@@ -239,10 +240,45 @@ class Slot:
         for d in self.local_dirs:
             for root, dirs, _f in os.walk(d):
                 self.own_pyspark.update(os.path.join(root, x) for x in dirs if x.startswith("pyspark-"))
+        self.mark = self._marker()
+
+    def _marker(self) -> int:
+        """The py4j id number of a fresh JVM object ("o1234" -> 1234). py4j numbers the objects it
+        hands out from one counter per gateway, shared by every process attached to this JVM, so
+        the objects a job creates between two markers taken while this supervisor is idle are
+        exactly the ids between them."""
+        return int(self.spark._jvm.java.lang.Object()._target_id[1:])
+
+    def release_job_objects(self) -> int:
+        """Drops py4j's references to the JVM objects the last job created (its DataFrames, query
+        plans and the broadcast relations those hold). A job's Python process exits without
+        telling py4j it no longer needs them, so without this they stay reachable for the JVM's
+        life and the slot's memory fills up: q69's broadcast join failed with "Not enough memory
+        to build and broadcast the table" after a few jobs, where a cold run agrees. Then a full
+        GC, so Spark's ContextCleaner frees the broadcast and shuffle blocks they held.
+        Returns how many ids were released (ids never handed out are released harmlessly)."""
+        start = self._marker()
+        client = self.spark.sparkContext._gateway._gateway_client
+        try:
+            import inspect
+
+            queued = "enqueue" in inspect.signature(client.garbage_collect_object).parameters
+        except (TypeError, ValueError):
+            queued = False
+        for n in range(self.mark + 1, start):
+            if queued:
+                client.garbage_collect_object(f"o{n}", enqueue=False)
+            else:
+                client.garbage_collect_object(f"o{n}")
+        self.spark._jvm.java.lang.System.gc()
+        return max(0, start - self.mark - 1)
 
     def reset(self) -> list:
         """Puts back what a job may leave behind; returns what was put back."""
         spark, jvm = self.spark, self.spark._jvm
+        # First, before this process creates any JVM object of its own (see _marker); routine
+        # after every job, so not listed among the resets.
+        self.release_job_objects()
         sc = spark._jsc.sc()
         resets = []
         active = list(sc.statusTracker().getActiveJobIds())
@@ -392,6 +428,7 @@ def main(argv: list) -> None:
             try:
                 resets = slot.reset()
                 problems = slot.check()
+                slot.mark = slot._marker()
             except BaseException as exc:  # noqa: BLE001 - an unverifiable state is a problem
                 resets, problems = [], [f"the check failed: {type(exc).__name__}: {str(exc)[:500]}"]
             _send({"event": "checked", "nonce": cmd.get("nonce"), "clean": not problems, "problems": problems,

@@ -93,6 +93,22 @@ warmTest('a fixture suite run warm has the cold verdict; leftovers of a job are 
   expect(clean.spark).toEqual({ mode: 'warm', slot: first.spark!.slot, job: 3, jvmStarted: false, resets: ['default session put back'] });
 }, 600_000);
 
+warmTest('the JVM objects a job leaves behind are released: three jobs that each hold 400 MiB in the 1 GiB driver all run (q69 failed to broadcast after a few warm jobs)', async () => {
+  const hold = [
+    'def test_holds(spark):',
+    '    # 400 MiB referenced from this process only (py4j), never released by it',
+    '    buf = spark._jvm.java.nio.ByteBuffer.allocate(400 * 1024 * 1024)',
+    '    assert buf.capacity() == 400 * 1024 * 1024',
+    '    assert spark.range(10).count() == 10',
+    '',
+  ].join('\n');
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await warmRun(hold));
+  // One slot, three jobs in a row (whatever ran in it before), none restarted it.
+  const j = runs[0].spark!.job;
+  expect(runs.map((r) => [r.status, r.passed, r.spark?.slot, r.spark?.job, r.spark?.restart ?? null])).toEqual([0, 1, 2].map((i) => ['completed', true, runs[0].spark!.slot, j + i, null]));
+}, 600_000);
+
 warmTest('an added jar, a changed SparkContext conf and a process left running restart the slot, recorded; the next job gets a fresh one', async () => {
   const jars = path.join(REPO_ROOT, '.venv', 'lib', 'python3.11', 'site-packages', 'pyspark', 'jars');
   const jar = path.join(jars, fs.readdirSync(jars).find((f) => f.startsWith('commons-lang3'))!); // any jar the sandbox can read
