@@ -68,7 +68,11 @@ test('split workers: workflows and models on one, Spark on two; one Spark worker
   const ranOn: Record<string, string[]> = { main: [], spark1: [], spark2: [] };
   const { activities } = scriptedActivities(SCRIPT);
   let spark1: Worker[] = [];
-  /** The scripted activities, each recording which worker set ran it; spark1 stops after its second job. */
+  /**
+   * The scripted activities, each recording which worker set ran it; spark1 is told to stop after
+   * its second job. A worker that stops finishes the jobs it already holds (Temporal's graceful
+   * shutdown), so spark1 may record a job or two more; the other Spark worker must finish the rest.
+   */
   const tagged = (name: keyof typeof ranOn) =>
     Object.fromEntries(
       Object.entries(activities).map(([k, fn]) => [
@@ -100,7 +104,8 @@ test('split workers: workflows and models on one, Spark on two; one Spark worker
   await spark2Promise;
 
   expect(ranOn.main).toEqual([]); // no Spark job ran where the Spark queue is not served
-  expect(ranOn.spark1).toHaveLength(2); // stopped after its second job
+  // spark1 stopped mid-study: it ran at least the two jobs before its stop, not all of them.
+  expect(ranOn.spark1.length).toBeGreaterThanOrEqual(2);
   expect(ranOn.spark2.length).toBeGreaterThan(0);
   expect(verdicts('split')).toEqual(verdicts('one'));
   expect(verdicts('split')).toHaveLength(9);
