@@ -131,7 +131,7 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
   const results: TaskCheckResult[] = [];
   const byClass: Record<string, number> = Object.fromEntries(OBLIGATION_CLASSES.map((c) => [c, 0]));
   const byKind: Record<string, number> = Object.fromEntries(OBLIGATION_KINDS.map((k) => [k, 0]));
-  let refsMissing = 0;
+  const refsMissing: string[] = [];
   const fragments: Record<SqlFragmentKind, number> = { 'column-predicate': 0, 'literal-expression': 0, 'query-alias': 0, 'reference-mention': 0 };
   const tableNames = new Set(Object.keys(TPCDS_PRIMARY_KEYS));
   for (const taskId of ids) {
@@ -166,7 +166,7 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
         problems.push(...checkRulesAgainstReference(loaded.obligations.obligations, cols, loaded.obligationsFile));
         problems.push(...evaluationProblems(taskId, root, cols.map((c) => c.name)));
       }
-    } else refsMissing++;
+    } else refsMissing.push(taskId);
     const text = texts[taskId];
     if (text !== undefined) {
       checked.leak = true;
@@ -183,7 +183,7 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
     }
     results.push({ taskId, ok: problems.length === 0, problems, obligations: loaded.obligations.obligations.length, checked });
   }
-  if (refsMissing > 0) notes.push(`${refsMissing} task(s) without a reference schema under ${displayPath(referencesDir(opts.scale))}: output checks skipped for them`);
+  if (refsMissing.length > 0) notes.push(`${refsMissing.length} task(s) without a reference schema under ${displayPath(referencesDir(opts.scale))} (${refsMissing.join(', ')}): output checks skipped for them`);
   const elig = loadEligibility(root);
   const totals = {
     tasks: results.length,

@@ -12,6 +12,7 @@ import * as path from 'path';
 import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
 import { databaseDir, tasksRoot } from '../../activities/common/paths';
 import { checkTaskObligations, type TaskObligationsCheck } from '../../activities/obligations/check';
+import { startHeartbeat } from '../heartbeat';
 import { mergeAccuracy, type LabellerAccuracy } from '../../activities/obligations/accuracy';
 import { listTaskIds, loadTask, displayPath } from '../../activities/tasks/load';
 import { applyViolation, GOLD_SOLUTION, parseViolationDiff, VIOLATION_FILE, violationDiff } from '../../activities/tasks/violation';
@@ -123,9 +124,11 @@ export function define(cmd: Command): void {
       for (const [i, taskId] of ids.entries()) {
         const t0 = Date.now();
         // Progress on stderr (stdout stays the tables or the JSON document).
-        const progress = (what: string) => process.stderr.write(`[obligations] ${taskId} (${i + 1}/${ids.length}, ${since(started)}): ${what}\n`);
-        const r = await checkTaskObligations({ taskId, scale, settings, root, skipReference: opts.skipReference, onProgress: progress, ...(opts.keep ? { workDir: path.resolve(opts.keep, taskId) } : {}) });
-        progress(`${r.ok ? 'OK' : 'FAILED'} in ${since(t0)}`);
+        // A phase that runs for minutes without a line (the acceptance tests) is repeated each minute.
+        const beat = startHeartbeat((what) => process.stderr.write(`[obligations] ${taskId} (${i + 1}/${ids.length}, ${since(started)}): ${what}\n`));
+        const r = await checkTaskObligations({ taskId, scale, settings, root, skipReference: opts.skipReference, onProgress: (what) => beat.say(what), ...(opts.keep ? { workDir: path.resolve(opts.keep, taskId) } : {}) }).finally(() => beat.stop());
+        beat.say(`${r.ok ? 'OK' : 'FAILED'} in ${since(t0)}`);
+        beat.stop();
         results.push(r);
         if (!opts.json) console.log(formatTaskCheck(r) + '\n');
       }

@@ -132,3 +132,10 @@ describe('SQL leak check (n = 8, threshold = 2)', () => {
     expect(rep.tasks[0].ok).toBe(false);
   });
 });
+
+test('tasks check names the tasks whose reference schema is missing (new-user finding: "1 task(s)" did not say which)', async () => {
+  const root = writeFixtureCorpus();
+  // SF=0.37 is never built: no references there.
+  const rep = await checkCorpus({ scale: 0.37, root, ids: ['q3'], skipLeak: true });
+  expect(rep.notes.filter((n) => n.includes('reference schema'))).toEqual([expect.stringMatching(/^1 task\(s\) without a reference schema under .*0\.37.* \(q3\): output checks skipped for them$/)]);
+});
