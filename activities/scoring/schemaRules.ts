@@ -39,7 +39,11 @@ export function parseSparkSchema(json: unknown, file = 'schema.json'): OutputFie
  * Checks one schema rule against the candidate's output fields (docs/protocol.md §5, automated
  * labels by rule). Names compare lower-cased; positions are 0-based.
  * - column-name: the column at `position` is named `name`;
- * - column-type: a column named `name` exists and has Spark type `type`;
+ * - column-type: the column named `name` has Spark type `type`. When no output column has that
+ *   name and the rule gives `position` (the reference's position of the column), the column at
+ *   that position is judged instead: a renamed column is an alias error, decided by the alias
+ *   obligation, and must not also make the type obligation violated (issue 17: "one alias error
+ *   marks every obligation of that kind violated"). With neither, the rule says violated;
  * - columns: every listed name is an output column (a subset check; order and extra columns
  *   are not evaluated by this rule); with `exact: true`, the output's columns are exactly the
  *   listed names in the listed order, no other (obligations stated as "exactly the columns …,
@@ -54,9 +58,12 @@ export function checkRule(rule: ObligationRule, fields: OutputField[]): { label:
       return { label: ok ? 'satisfied' : 'violated', evidence: `rule column-name: position ${rule.position} is ${got ?? '(none)'}, expected ${rule.name.toLowerCase()}` };
     }
     case 'column-type': {
+      const want = rule.type.replace(/\s+/g, '');
       const f = fields.find((x) => x.name === rule.name.toLowerCase());
-      const ok = !!f && f.type === rule.type.replace(/\s+/g, '');
-      return { label: ok ? 'satisfied' : 'violated', evidence: `rule column-type: ${rule.name.toLowerCase()} is ${f ? f.type : '(missing)'}, expected ${rule.type}` };
+      if (f) return { label: f.type === want ? 'satisfied' : 'violated', evidence: `rule column-type: ${f.name} is ${f.type}, expected ${rule.type}` };
+      const at = rule.position === undefined ? undefined : fields[rule.position];
+      if (at) return { label: at.type === want ? 'satisfied' : 'violated', evidence: `rule column-type: no column ${rule.name.toLowerCase()}; the column at its position ${rule.position} (${at.name}) is ${at.type}, expected ${rule.type}` };
+      return { label: 'violated', evidence: `rule column-type: ${rule.name.toLowerCase()} is (missing)${rule.position === undefined ? '' : `, and there is no column at position ${rule.position}`}, expected ${rule.type}` };
     }
     case 'columns': {
       if (rule.exact) {

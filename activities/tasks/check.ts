@@ -199,7 +199,7 @@ export function checkTaskSelf(t: LoadedTask): TaskProblem[] {
  * Every obligation `rule` must hold on the reference schema (a rule states what the reference
  * requires, so the reference satisfies it by construction): column-name -> the reference's
  * column at `position` has that name; column-type -> the reference column of that name has that
- * type; columns -> every listed name is a reference column (with exact: the reference's columns
+ * type (and, with `position`, is at that position); columns -> every listed name is a reference column (with exact: the reference's columns
  * are the listed names in order). Names compare lower-cased.
  * Inputs: obligations, the reference columns, the display name of obligations.yaml.
  * Returns: one problem per rule the reference violates (field obligations[i].rule).
@@ -223,6 +223,8 @@ export function checkRulesAgainstReference(
       const col = reference.find((c) => c.name.toLowerCase() === r.name?.toLowerCase());
       if (!col) out.push({ file: obligationsFile, field, message: `${o.id}: the reference has no column "${r.name}"` });
       else if (col.type !== r.type) out.push({ file: obligationsFile, field, message: `${o.id}: the reference's ${col.name} is ${col.type}, not ${r.type}` });
+      else if (r.position !== undefined && names[r.position] !== r.name?.toLowerCase())
+        out.push({ file: obligationsFile, field, message: `${o.id}: position ${r.position}: the reference's column ${r.position} is ${names[r.position] === undefined ? 'missing' : `"${names[r.position]}"`}, not "${r.name}" (it is column ${names.indexOf(col.name.toLowerCase())})` });
     } else if (r.kind === 'columns') {
       const missing = (r.names ?? []).filter((n) => !names.includes(n.toLowerCase()));
       if (missing.length > 0) out.push({ file: obligationsFile, field, message: `${o.id}: the reference has no column(s) ${missing.join(', ')}` });

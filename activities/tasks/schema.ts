@@ -69,7 +69,8 @@ export const OBLIGATION_KINDS = [
  */
 export const ObligationRule = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('column-name'), position: z.number().int().min(0), name: z.string() }),
-  z.object({ kind: z.literal('column-type'), name: z.string(), type: SparkTypeName }),
+  // position: the reference's position of the column, used when no output column has the name (an alias error is not a type error).
+  z.object({ kind: z.literal('column-type'), name: z.string(), type: SparkTypeName, position: z.number().int().min(0).optional() }),
   // exact: the output's columns are exactly `names`, in that order, and no other (the obligation says "exactly … in that order").
   z.object({ kind: z.literal('columns'), names: z.array(z.string()).min(1), exact: z.boolean().optional() }),
 ]);

@@ -35,6 +35,21 @@ describe('rule labels on the candidate Spark schema', () => {
     expect(checkRule({ kind: 'columns', names: ['cnt', 'I_ITEM_ID'] }, schema).label).toBe('satisfied');
     expect(checkRule({ kind: 'columns', names: ['cnt1', 'cnt2', 'cnt3'] }, schema)).toEqual({ label: 'violated', evidence: 'rule columns: missing cnt1, cnt2, cnt3' });
   });
+  test('column-type with the reference position: a renamed column is judged at that position (an alias error is not a type error)', () => {
+    // q2's O9 violation aliases the ratio columns; O10 types the ratio at position 1 as decimal(20,2).
+    const renamed = parseSparkSchema({ type: 'struct', fields: [{ name: 'd_week_seq1', type: 'integer' }, { name: 'sun_ratio', type: 'decimal(20,2)' }] });
+    const rule = { kind: 'column-type', name: 'round((sun_sales1 / sun_sales2), 2)', type: 'decimal(20,2)', position: 1 } as const;
+    expect(checkRule(rule, renamed)).toEqual({ label: 'satisfied', evidence: 'rule column-type: no column round((sun_sales1 / sun_sales2), 2); the column at its position 1 (sun_ratio) is decimal(20,2), expected decimal(20,2)' });
+    // Renamed and retyped: the type obligation is violated too.
+    const retyped = parseSparkSchema({ type: 'struct', fields: [{ name: 'd_week_seq1', type: 'integer' }, { name: 'sun_ratio', type: 'double' }] });
+    expect(checkRule(rule, retyped).label).toBe('violated');
+    // The name wins over the position when present (a reordered output).
+    const reordered = parseSparkSchema({ type: 'struct', fields: [{ name: 'round((sun_sales1 / sun_sales2), 2)', type: 'decimal(20,2)' }, { name: 'd_week_seq1', type: 'integer' }] });
+    expect(checkRule(rule, reordered).label).toBe('satisfied');
+    // Without a position, or with no column there, a missing name stays violated.
+    expect(checkRule({ ...rule, position: undefined }, renamed)).toEqual({ label: 'violated', evidence: 'rule column-type: round((sun_sales1 / sun_sales2), 2) is (missing), expected decimal(20,2)' });
+    expect(checkRule({ ...rule, position: 5 }, renamed)).toEqual({ label: 'violated', evidence: 'rule column-type: round((sun_sales1 / sun_sales2), 2) is (missing), and there is no column at position 5, expected decimal(20,2)' });
+  });
   test('an exact columns rule: the same names in the same order and no other column', () => {
     expect(checkRule({ kind: 'columns', names: ['i_item_id', 'TOTAL_SALES', 'cnt'], exact: true }, schema)).toEqual({ label: 'satisfied', evidence: 'rule columns (exact): the 3 columns in order' });
     // Another order, a missing column, an extra column: each violates it (the subset rule would say satisfied to the first and third).

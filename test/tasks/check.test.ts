@@ -104,6 +104,8 @@ describe('reference schema check', () => {
       { id: 'O6', rule: { kind: 'columns', names: ['sum_agg', 'd_year'], exact: true } },
       { id: 'O7', rule: { kind: 'columns', names: ['D_YEAR', 'sum_agg'], exact: true } },
       { id: 'O8', rule: { kind: 'columns', names: ['d_year'], exact: true } },
+      { id: 'O9', rule: { kind: 'column-type', name: 'sum_agg', type: 'decimal(17,2)', position: 1 } },
+      { id: 'O10', rule: { kind: 'column-type', name: 'sum_agg', type: 'decimal(17,2)', position: 0 } },
     ];
     expect(checkRulesAgainstReference(obl, ref, 'o.yaml')).toEqual([
       { file: 'o.yaml', field: 'obligations[1].rule', message: 'O2: the reference\'s column 1 is "sum_agg", not "total"' },
@@ -111,6 +113,7 @@ describe('reference schema check', () => {
       { file: 'o.yaml', field: 'obligations[3].rule', message: 'O4: the reference has no column(s) brand' },
       { file: 'o.yaml', field: 'obligations[5].rule', message: "O6: exact: the reference's columns are [d_year, sum_agg], not [sum_agg, d_year]" },
       { file: 'o.yaml', field: 'obligations[7].rule', message: "O8: exact: the reference's columns are [d_year, sum_agg], not [d_year]" },
+      { file: 'o.yaml', field: 'obligations[9].rule', message: 'O10: position 0: the reference\'s column 0 is "d_year", not "sum_agg" (it is column 1)' },
     ]);
   });
 });
