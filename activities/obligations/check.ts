@@ -159,6 +159,8 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
       progress(`acceptance tests on gold and ${withViolation.length} violation(s)`);
       const res = await runSuiteOnVariants({ suiteFile: forms.acceptance, variants, settings: opts.settings, outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) } });
       runs = new Map(res.map((r) => [r.variant, r]));
+      // Kept (--keep): the tables the tests read, for a run of the acceptance tests by hand.
+      if (opts.workDir) fs.writeFileSync(path.join(work, 'acceptance', TABLES_FILE), tablesJson(task.task));
       progress(`acceptance tests ran on ${res.length} program(s): gold ${res[0]?.passed ? 'passes' : 'FAILS'}, ${res.slice(1).filter((r) => !r.passed).length} of ${res.length - 1} violation(s) fail them`);
     } else notes.push('no acceptance tests (acceptance/test_acceptance.py)');
     const refDir = path.join(referencesDir(opts.scale), task.taskId);

@@ -22,8 +22,8 @@ import type { LabellerAccuracyFile } from '../../protocol/sideFiles';
 import { checkTaskObligations, type TaskObligationsCheck } from './check';
 import { mergeAccuracy } from './accuracy';
 
-/** Bump when the check's meaning changes, so that cached checks are not reused. */
-const CACHE_VERSION = 1;
+/** Bump when the check's meaning changes, so that cached checks are not reused (2: column-type rules judge a renamed column at its position). */
+const CACHE_VERSION = 2;
 
 /** The files a task's executable forms are made of, relative to its folder, sorted. */
 export function formFiles(taskDir: string): string[] {

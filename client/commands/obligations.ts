@@ -112,16 +112,18 @@ export function define(cmd: Command): void {
     .option('--json', 'print one JSON document instead of tables')
     .option('--skip-reference', 'do not run the violations against the reference (a quicker check of the tests alone)')
     .option('--keep <dir>', 'keep the staged runs and outputs under this folder')
-    .action(async (opts: { scale?: number; tasks?: string; root?: string; driverMemory: string; json?: boolean; skipReference?: boolean; keep?: string }) => {
+    .option('--concurrency <n>', 'tasks checked at once (each runs one Spark process at a time)', (v) => Number(v), 1)
+    .action(async (opts: { scale?: number; tasks?: string; root?: string; driverMemory: string; json?: boolean; skipReference?: boolean; keep?: string; concurrency: number }) => {
+      if (!Number.isInteger(opts.concurrency) || opts.concurrency < 1) throw new Error('--concurrency: not a positive integer');
       const scale = opts.scale ?? (fs.existsSync(path.join(databaseDir(1), 'manifest.json')) ? 1 : 0.01);
       if (!Number.isFinite(scale) || scale <= 0) throw new Error('--scale: not a positive number');
       const root = opts.root ? path.resolve(opts.root) : tasksRoot();
       const ids = opts.tasks ? opts.tasks.split(',').map((s) => s.trim()).filter(Boolean) : listTaskIds(root);
       const settings = { ...DEFAULT_SPARK_SETTINGS, driverMemory: opts.driverMemory };
-      const results: TaskObligationsCheck[] = [];
+      const byIndex: TaskObligationsCheck[] = [];
       const started = Date.now();
       const since = (t: number) => `${((Date.now() - t) / 1000).toFixed(0)} s`;
-      for (const [i, taskId] of ids.entries()) {
+      const checkOne = async (i: number, taskId: string) => {
         const t0 = Date.now();
         // Progress on stderr (stdout stays the tables or the JSON document).
         // A phase that runs for minutes without a line (the acceptance tests) is repeated each minute.
@@ -129,9 +131,16 @@ export function define(cmd: Command): void {
         const r = await checkTaskObligations({ taskId, scale, settings, root, skipReference: opts.skipReference, onProgress: (what) => beat.say(what), ...(opts.keep ? { workDir: path.resolve(opts.keep, taskId) } : {}) }).finally(() => beat.stop());
         beat.say(`${r.ok ? 'OK' : 'FAILED'} in ${since(t0)}`);
         beat.stop();
-        results.push(r);
+        byIndex[i] = r;
         if (!opts.json) console.log(formatTaskCheck(r) + '\n');
-      }
+      };
+      // A pool of `concurrency` lanes over the tasks in order; tables print as tasks finish.
+      const queue = [...ids.entries()];
+      const lane = async () => {
+        for (let next = queue.shift(); next; next = queue.shift()) await checkOne(next[0], next[1]);
+      };
+      await Promise.all(Array.from({ length: Math.min(opts.concurrency, Math.max(1, ids.length)) }, () => lane()));
+      const results = ids.map((_, i) => byIndex[i]);
       const all = results.flatMap((r) => r.obligations);
       const count = (f: string) => all.filter((o) => o.form === f).length;
       const totals = {
