@@ -6,6 +6,7 @@ import { ZodError } from 'zod';
 import { InputError, nonRetryable } from '../common/errors';
 import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { z } from 'zod';
 import { scoredSuite, type ConditionId } from '../../protocol/conditions';
@@ -14,6 +15,12 @@ import { studyLabellerAccuracy } from './studyAccuracy';
 import { studyDir } from '../store/layout';
 import { SparkSettingsSchema } from '../../protocol/settings';
 import { LabellerAccuracyFileSchema } from '../../protocol/sideFiles';
+
+/** Spark jobs at once on this worker (LOCKIN_SPARK_CONCURRENCY, else the cores): the labeller check runs alone at the end of step 5, so it checks that many tasks at once. */
+function sparkConcurrency(): number {
+  const n = Number(process.env.LOCKIN_SPARK_CONCURRENCY ?? os.cpus().length);
+  return Number.isInteger(n) && n > 0 ? n : 1;
+}
 
 /** The part of study.json the labeller check reads. */
 const StudyBasics = z.looseObject({ tasks: z.array(z.string()), settings: SparkSettingsSchema });
@@ -32,7 +39,7 @@ export async function labellerAccuracy(req: { studyId: string; scale: number }):
   if (!fs.existsSync(manifestFile)) throw nonRetryable(new InputError('no such study (study.json missing)', manifestFile));
   const parsed = StudyBasics.safeParse(JSON.parse(fs.readFileSync(manifestFile, 'utf8')));
   if (!parsed.success) throw nonRetryable(new InputError(parsed.error.issues[0].message, manifestFile, parsed.error.issues[0].path.join('.')));
-  const out = LabellerAccuracyFileSchema.parse(await studyLabellerAccuracy({ tasks: parsed.data.tasks, scale: req.scale, settings: parsed.data.settings }));
+  const out = LabellerAccuracyFileSchema.parse(await studyLabellerAccuracy({ tasks: parsed.data.tasks, scale: req.scale, settings: parsed.data.settings, concurrency: sparkConcurrency() }));
   const file = path.join(dir, 'labeller-accuracy.json');
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(out, null, 1));
   fs.renameSync(`${file}.tmp`, file);

@@ -59,23 +59,25 @@ export function checkCacheKey(taskDir: string, scale: number, settings: SparkSet
  * Inputs: task ids; scale (database and references, normally the mutation analysis's
  * equivalence scale, SF=0.01); the Spark settings; the corpus root (default tasks/); the cache
  * folder (default `<LOCKIN_HOME>/cache/obligations-check/`, one `<taskId>-<key>.json` per task,
- * holding its TaskObligationsCheck); `onTask` is told each task as it finishes, `onProgress` each
+ * holding its TaskObligationsCheck); `concurrency`, tasks checked at once (default 1; each check
+ * runs one Spark process at a time); `onTask` is told each task as it finishes, `onProgress` each
  * phase and executed program of a task being checked (checkTaskObligations' onProgress).
  * Output: LabellerAccuracyFile: per task, the obligations and how many have an executable
  * form, whether the check passed, and each labeller's accuracy; the labellers summed over tasks.
  * A task without any form is listed with `checked: false` and counts in no labeller.
  * @throws what checkTaskObligations throws (a task folder that does not load).
  */
-export async function studyLabellerAccuracy(opts: { tasks: string[]; scale: number; settings: SparkSettings; root?: string; cacheDir?: string; onTask?: (taskId: string, cached: boolean) => void; onProgress?: (taskId: string, what: string) => void }): Promise<LabellerAccuracyFile> {
+export async function studyLabellerAccuracy(opts: { tasks: string[]; scale: number; settings: SparkSettings; root?: string; cacheDir?: string; concurrency?: number; onTask?: (taskId: string, cached: boolean) => void; onProgress?: (taskId: string, what: string) => void }): Promise<LabellerAccuracyFile> {
   const root = opts.root ?? tasksRoot();
   const cacheDir = opts.cacheDir ?? path.join(lockinHome(), 'cache', 'obligations-check');
+  // One row and one check per task, in the order of opts.tasks whatever order the checks end in.
   const rows: LabellerAccuracyFile['tasks'] = [];
-  const checks: TaskObligationsCheck[] = [];
-  for (const taskId of opts.tasks) {
+  const checks: (TaskObligationsCheck | undefined)[] = [];
+  const one = async (i: number, taskId: string): Promise<void> => {
     const dir = path.join(root, taskId);
     if (!hasForms(dir)) {
-      rows.push({ taskId, checked: false, ok: null, obligations: null, executable: 0, notExecutable: 0, cached: false });
-      continue;
+      rows[i] = { taskId, checked: false, ok: null, obligations: null, executable: 0, notExecutable: 0, cached: false };
+      return;
     }
     const file = path.join(cacheDir, `${taskId}-${checkCacheKey(dir, opts.scale, opts.settings).slice(0, 24)}.json`);
     let check: TaskObligationsCheck;
@@ -91,8 +93,8 @@ export async function studyLabellerAccuracy(opts: { tasks: string[]; scale: numb
       fs.writeFileSync(tmp, JSON.stringify(check));
       fs.renameSync(tmp, file);
     }
-    checks.push(check);
-    rows.push({
+    checks[i] = check;
+    rows[i] = {
       taskId,
       checked: true,
       ok: check.ok,
@@ -101,8 +103,13 @@ export async function studyLabellerAccuracy(opts: { tasks: string[]; scale: numb
       notExecutable: check.obligations.filter((o) => o.form === 'not-executable').length,
       cached,
       labellers: check.labellers,
-    });
+    };
     opts.onTask?.(taskId, cached);
-  }
-  return { schemaVersion: 1, scale: opts.scale, tasks: rows, labellers: mergeAccuracy(checks.map((c) => c.labellers)) };
+  };
+  const queue = [...opts.tasks.entries()];
+  const lane = async (): Promise<void> => {
+    for (let next = queue.shift(); next; next = queue.shift()) await one(next[0], next[1]);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, opts.tasks.length)) }, () => lane()));
+  return { schemaVersion: 1, scale: opts.scale, tasks: rows, labellers: mergeAccuracy(checks.filter((c): c is TaskObligationsCheck => !!c).map((c) => c.labellers)) };
 }
