@@ -174,7 +174,7 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
         fs.copyFileSync(id === 'gold' ? goldFile : solutions.get(id)!, path.join(d, 'solution.py'));
         return d;
       });
-      progress(`gold and ${withViolation.length} violation(s) executed on the SF=${opts.scale} database and compared with the reference`);
+      progress(`executing gold and ${withViolation.length} violation(s) on the SF=${opts.scale} database, to compare each with the reference`);
       const results = await mutantOutputs({ dirs, scale: opts.scale, settings: opts.settings, onVariant: (l) => progress(`executed ${l}`) });
       for (const [i, id] of ids.entries()) {
         const r = results[i];

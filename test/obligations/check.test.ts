@@ -81,7 +81,7 @@ describe('on the SF=0.01 database', () => {
     expect(lines.map((l) => l.replace(/\(\d+ rows\) in \d+ ms$/, '(n rows) in t ms'))).toEqual([
       'q3: acceptance tests on gold and 3 violation(s)',
       'q3: acceptance tests ran on 4 program(s): gold passes, 2 of 3 violation(s) fail them',
-      'q3: gold and 3 violation(s) executed on the SF=0.01 database and compared with the reference',
+      'q3: executing gold and 3 violation(s) on the SF=0.01 database, to compare each with the reference',
       'q3: executed [1/4] gold: ok (n rows) in t ms',
       'q3: executed [2/4] O8: ok (n rows) in t ms',
       'q3: executed [3/4] O9: ok (n rows) in t ms',
