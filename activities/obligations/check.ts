@@ -116,6 +116,21 @@ function firstLine(s: string | undefined, n = 240): string {
 }
 
 /**
+ * The line of a run's error reason worth showing (at most `n` characters): its first line, except
+ * for a Py4JJavaError, whose first line only names the JVM call ("An error occurred while calling
+ * o1055.getResult."): then the Java exception's line that py4j puts after it (": org.apache.spark.
+ * SparkException: …"), e.g. "Py4JJavaError: org.apache.spark.SparkException: …". Pure.
+ */
+export function reasonLine(s: string | undefined, n = 240): string {
+  const lines = (s ?? '').split('\n');
+  if (/^Py4JJavaError: An error occurred while calling /.test(lines[0] ?? '')) {
+    const java = lines.slice(1).find((l) => /^: \S/.test(l));
+    if (java) return `Py4JJavaError: ${java.slice(2)}`.slice(0, n);
+  }
+  return (lines[0] ?? '').slice(0, n);
+}
+
+/**
  * Checks one task's executable obligations at `scale`.
  * Inputs: taskId; scale (database and reference); Spark settings; corpus root (default tasks/);
  * workDir for staged variants and outputs (default a fresh temporary folder, removed after);
@@ -179,7 +194,7 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
       for (const [i, id] of ids.entries()) {
         const r = results[i];
         if (r.status !== 'ok') {
-          outputs.set(id, { status: r.status, reason: firstLine(r.reason) });
+          outputs.set(id, { status: r.status, reason: reasonLine(r.reason) });
           continue;
         }
         const cmp = await compareOutputs({ candidateDir: path.join(dirs[i], 'out'), referenceDir: refDir, outDir: dirs[i], execution: { status: 'ok' } });

@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { measureLabellers } from '../../activities/obligations/accuracy';
 import { formatAccuracy } from '../../client/commands/obligations';
-import type { TaskObligationsCheck } from '../../activities/obligations/check';
+import { reasonLine, type TaskObligationsCheck } from '../../activities/obligations/check';
 import { executableLabels } from '../../activities/obligations/labels';
 import { autoLabels } from '../../activities/scoring/autoLabels';
 import { parseAcceptanceTests, readTaskForms } from '../../activities/tasks/executable';
@@ -57,6 +57,16 @@ test('labellers are tallied against the known truth: gold satisfied, a violation
   expect(exe.errors).toEqual([{ task: 'q9', program: 'O1', obligation: 'O2', truth: 'satisfied', label: 'violated' }]);
   expect(formatAccuracy(acc).split('\n').filter((l) => l.includes('wrong:'))).toEqual(['               wrong: q9 violation O1: O2 (truth satisfied, labelled violated)']);
   expect(acc.find((a) => a.labeller === 'heuristic')!.n).toBe(0); // no output to label from
+});
+
+test('reasonLine: a Py4JJavaError shows its Java exception, other reasons their first line', () => {
+  const py4j = 'Py4JJavaError: An error occurred while calling o1055.getResult.\n: org.apache.spark.SparkException: Not enough memory to build and broadcast the table\n\tat org.apache.spark.sql.X.y(X.scala:1)\n (solution.py line 21)';
+  expect(reasonLine(py4j)).toBe('Py4JJavaError: org.apache.spark.SparkException: Not enough memory to build and broadcast the table');
+  expect(reasonLine('ArithmeticException: [DIVIDE_BY_ZERO] Division by zero.\nmore')).toBe('ArithmeticException: [DIVIDE_BY_ZERO] Division by zero.');
+  // No Java line after it: the first line stays.
+  expect(reasonLine('Py4JJavaError: An error occurred while calling o7.collect.')).toBe('Py4JJavaError: An error occurred while calling o7.collect.');
+  expect(reasonLine(undefined)).toBe('');
+  expect(reasonLine(py4j, 40)).toBe('Py4JJavaError: org.apache.spark.SparkExc');
 });
 
 describe('on the SF=0.01 database', () => {
