@@ -26,6 +26,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import json
 import os
@@ -48,6 +49,17 @@ def _write_result(variant: str, result: dict) -> None:
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(result, fh)
     os.replace(tmp, os.path.join(variant, RESULT_FILE))
+
+
+def _with_root_cause(text: str) -> str:
+    """A Java exception's text with its innermost "Caused by:" line moved up as the second line
+    (": <cause>"), so that a reason cut to its first 1500 characters still names the cause
+    (py4j's first lines name only the JVM call, e.g. "An error occurred while calling o1400.getResult.")."""
+    causes = [line.strip()[len("Caused by: "):] for line in text.splitlines() if line.strip().startswith("Caused by: ")]
+    if not causes:
+        return text
+    first, _, rest = text.partition("\n")
+    return f"{first}\n: {causes[-1]}\n{rest}"
 
 
 def run_variant(spark, tables, variant: str, index: int) -> dict:
@@ -83,7 +95,7 @@ def run_variant(spark, tables, variant: str, index: int) -> dict:
         raise
     except BaseException as exc:  # noqa: BLE001 - a variant's failure is an outcome
         result = {"dir": variant, "status": "exception",
-                  "reason": _short(f"{type(exc).__name__}: {exc}{_solution_line(exc.__traceback__)}")}
+                  "reason": _short(_with_root_cause(f"{type(exc).__name__}: {exc}") + _solution_line(exc.__traceback__))}
     finally:
         sys.modules.pop(name, None)
     result["ms"] = int((time.monotonic() - t0) * 1000)
@@ -165,6 +177,13 @@ def main(argv: list[str]) -> None:
             os._exit(0)
         try:
             spark.catalog.clearCache()
+            # Free what the variant left in the driver before the next one: Python's references
+            # to its JVM objects (py4j releases them when collected), then a JVM GC, after which
+            # Spark's ContextCleaner drops its broadcast relations and shuffles. Without it they
+            # pile up until Spark's periodic GC (30 min): at SF=1 with a 2g driver, the 8th
+            # variant of q69 failed in collect's awaitResult (obligations check, 2026-12-03).
+            gc.collect()
+            spark.sparkContext._jvm.System.gc()
         except Exception:  # noqa: BLE001
             pass
     sys.stdout.flush()
