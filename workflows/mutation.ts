@@ -13,6 +13,7 @@ import type { MutationProgress } from '../protocol/inputs';
 import { mutationProgressQuery } from '../protocol/queries';
 import { LOCAL_STEP, SPARK_LONG } from './options';
 import { recordingStatus } from './status';
+import { inLanes } from '../protocol/pool';
 
 const local = proxyActivities<MutationActivities>(LOCAL_STEP);
 const spark = proxyActivities<MutationActivities>(SPARK_LONG);
@@ -35,16 +36,13 @@ export async function mutationAnalysis(input: MutationAnalysisInput): Promise<st
     const { studyId, equivalenceScale, confirmScale, maxPerOperator } = input;
     const queue = await local.mutationTasks({ studyId, tasks: input.tasks });
     progress.tasksTotal = queue.length;
-    const lane = async (): Promise<void> => {
-      for (let taskId = queue.shift(); taskId; taskId = queue.shift()) {
-        progress.running!.push(taskId);
-        const done = await spark.mutationTask({ studyId, taskId, equivalenceScale, confirmScale, maxPerOperator });
-        progress.running = progress.running!.filter((t) => t !== taskId);
-        progress.tasksDone += 1;
-        progress.lines.push(...done.lines.map((l) => `task ${progress.tasksDone} of ${progress.tasksTotal}: ${l}`));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, input.concurrency ?? 2) }, () => lane()));
+    await inLanes(queue, input.concurrency ?? 2, async (taskId) => {
+      progress.running!.push(taskId);
+      const done = await spark.mutationTask({ studyId, taskId, equivalenceScale, confirmScale, maxPerOperator });
+      progress.running = progress.running!.filter((t) => t !== taskId);
+      progress.tasksDone += 1;
+      progress.lines.push(...done.lines.map((l) => `task ${progress.tasksDone} of ${progress.tasksTotal}: ${l}`));
+    });
     // Histories from before the labellers were measured in the study replay without it.
     if (patched('labeller-accuracy')) {
       try {

@@ -21,6 +21,7 @@ import type { SparkSettings } from '../../protocol/settings';
 import type { LabellerAccuracyFile } from '../../protocol/sideFiles';
 import { checkTaskObligations, type TaskObligationsCheck } from './check';
 import { mergeAccuracy } from './accuracy';
+import { inLanes } from '../../protocol/pool';
 
 /** Bump when the check's meaning changes, so that cached checks are not reused (2: column-type rules judge a renamed column at its position). */
 const CACHE_VERSION = 2;
@@ -106,10 +107,6 @@ export async function studyLabellerAccuracy(opts: { tasks: string[]; scale: numb
     };
     opts.onTask?.(taskId, cached);
   };
-  const queue = [...opts.tasks.entries()];
-  const lane = async (): Promise<void> => {
-    for (let next = queue.shift(); next; next = queue.shift()) await one(next[0], next[1]);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency ?? 1, opts.tasks.length)) }, () => lane()));
+  await inLanes(opts.tasks, opts.concurrency ?? 1, (taskId, i) => one(i, taskId));
   return { schemaVersion: 1, scale: opts.scale, tasks: rows, labellers: mergeAccuracy(checks.filter((c): c is TaskObligationsCheck => !!c).map((c) => c.labellers)) };
 }

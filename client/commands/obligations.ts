@@ -13,6 +13,7 @@ import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
 import { databaseDir, tasksRoot } from '../../activities/common/paths';
 import { checkTaskObligations, type TaskObligationsCheck } from '../../activities/obligations/check';
 import { startHeartbeat } from '../heartbeat';
+import { inLanes } from '../../protocol/pool';
 import { mergeAccuracy, type LabellerAccuracy } from '../../activities/obligations/accuracy';
 import { listTaskIds, loadTask, displayPath } from '../../activities/tasks/load';
 import { applyViolation, GOLD_SOLUTION, parseViolationDiff, VIOLATION_FILE, violationDiff } from '../../activities/tasks/violation';
@@ -135,11 +136,7 @@ export function define(cmd: Command): void {
         if (!opts.json) console.log(formatTaskCheck(r) + '\n');
       };
       // A pool of `concurrency` lanes over the tasks in order; tables print as tasks finish.
-      const queue = [...ids.entries()];
-      const lane = async () => {
-        for (let next = queue.shift(); next; next = queue.shift()) await checkOne(next[0], next[1]);
-      };
-      await Promise.all(Array.from({ length: Math.min(opts.concurrency, Math.max(1, ids.length)) }, () => lane()));
+      await inLanes(ids, opts.concurrency, (taskId, i) => checkOne(i, taskId));
       const results = ids.map((_, i) => byIndex[i]);
       const all = results.flatMap((r) => r.obligations);
       const count = (f: string) => all.filter((o) => o.form === f).length;
