@@ -12,7 +12,7 @@
  *
  * `--compare-cold` is the equivalence run of issue 22: the same replay study twice on the same
  * database, first with LOCKIN_SPARK_MODE=cold, then warm, each with a fresh mutation cache
- * (LOCKIN_MUTANTS_CACHE), and prints side by side the wall time of every main-job step, their
+ * (LOCKIN_MUTANTS_CACHE) and a fresh cache of the labeller check (LOCKIN_OBLIGATIONS_CACHE), and prints side by side the wall time of every main-job step, their
  * ratio, the JVM start-ups of each run, and whether every verdict is identical (bench/verdicts.ts:
  * pytest outcomes by test id, candidate output schemas and row multisets, reference agreement,
  * executable labels, mutation kills, controls, SQL re-execution). Any difference is listed and
@@ -66,6 +66,7 @@ interface ModeRun {
 async function runIn(mode: 'cold' | 'warm', scale: number, model: string, tasks: string[], stamp: number): Promise<ModeRun> {
   process.env.LOCKIN_SPARK_MODE = mode;
   process.env.LOCKIN_MUTANTS_CACHE = fs.mkdtempSync(path.join(os.tmpdir(), `lockin-bench-mutants-${mode}-`));
+  process.env.LOCKIN_OBLIGATIONS_CACHE = fs.mkdtempSync(path.join(os.tmpdir(), `lockin-bench-obligations-${mode}-`));
   const studyId = `bench-${mode}-sf${scale}-${stamp}`;
   const before = jvmStartCounts();
   const t0 = Date.now();

@@ -26,6 +26,15 @@ import { inLanes } from '../../protocol/pool';
 /** Bump when the check's meaning changes, so that cached checks are not reused (2: column-type rules judge a renamed column at its position). */
 const CACHE_VERSION = 2;
 
+/**
+ * The folder of the cached checks: LOCKIN_OBLIGATIONS_CACHE when set (bench/study.ts gives each
+ * run of its equivalence run a fresh one, so the warm run does not reuse the cold run's checks),
+ * else `<LOCKIN_HOME>/cache/obligations-check/`.
+ */
+export function obligationsCheckCacheDir(): string {
+  return process.env.LOCKIN_OBLIGATIONS_CACHE ? path.resolve(process.env.LOCKIN_OBLIGATIONS_CACHE) : path.join(lockinHome(), 'cache', 'obligations-check');
+}
+
 /** The files a task's executable forms are made of, relative to its folder, sorted. */
 export function formFiles(taskDir: string): string[] {
   const out = ['task.yaml', 'obligations.yaml', 'gold/solution.py', 'acceptance/test_acceptance.py'].filter((f) => fs.existsSync(path.join(taskDir, f)));
@@ -59,7 +68,7 @@ export function checkCacheKey(taskDir: string, scale: number, settings: SparkSet
  * Checks the executable forms of `tasks` at `scale` (cached per task) and returns the side file.
  * Inputs: task ids; scale (database and references, normally the mutation analysis's
  * equivalence scale, SF=0.01); the Spark settings; the corpus root (default tasks/); the cache
- * folder (default `<LOCKIN_HOME>/cache/obligations-check/`, one `<taskId>-<key>.json` per task,
+ * folder (default obligationsCheckCacheDir(), one `<taskId>-<key>.json` per task,
  * holding its TaskObligationsCheck); `concurrency`, tasks checked at once (default 1; each check
  * runs one Spark process at a time); `onTask` is told each task as it finishes, `onProgress` each
  * phase and executed program of a task being checked (checkTaskObligations' onProgress).
@@ -70,7 +79,7 @@ export function checkCacheKey(taskDir: string, scale: number, settings: SparkSet
  */
 export async function studyLabellerAccuracy(opts: { tasks: string[]; scale: number; settings: SparkSettings; root?: string; cacheDir?: string; concurrency?: number; onTask?: (taskId: string, cached: boolean) => void; onProgress?: (taskId: string, what: string) => void }): Promise<LabellerAccuracyFile> {
   const root = opts.root ?? tasksRoot();
-  const cacheDir = opts.cacheDir ?? path.join(lockinHome(), 'cache', 'obligations-check');
+  const cacheDir = opts.cacheDir ?? obligationsCheckCacheDir();
   // One row and one check per task, in the order of opts.tasks whatever order the checks end in.
   const rows: LabellerAccuracyFile['tasks'] = [];
   const checks: (TaskObligationsCheck | undefined)[] = [];
