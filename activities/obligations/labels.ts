@@ -55,9 +55,11 @@ export interface ExecutableLabelsInput {
   /** Where the pytest runs keep their reports (default `<conditionDir>/executable-labels/`). */
   workDir?: string;
   /**
-   * Study id: a run whose inputs are byte-identical to one already labelled in this study (the
-   * conditions that kept the shared initial generation) copies its labels (activities/execution/reuse.ts);
-   * undefined: always run.
+   * Study id: within the study, a run whose solution (with the same acceptance tests) was already
+   * labelled copies its code labels, and one whose suite was already run on gold and the
+   * violations copies its test labels (activities/execution/reuse.ts; the conditions that kept the
+   * shared initial generation copy both, one that revised only its solution reruns only the code
+   * labels); undefined: always run.
    */
   reuseScope?: string;
   /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else cold. */
@@ -81,66 +83,87 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
   const suiteName = input.suite ?? 'test_solution.py';
   const suite = path.join(input.conditionDir, suiteName);
   const gold = path.join(task.dir, 'gold', 'solution.py');
-  // Everything the labels depend on: the run's two artifacts, the task's acceptance tests, gold and violations, the settings.
-  const key = reuseKey([
-    'executable-labels-v1', task.taskId, ...(suiteName === 'test_solution.py' ? [] : [`suite:${suiteName}`]), { file: solution }, { file: suite }, forms.acceptance ? { file: forms.acceptance } : 'no-acceptance', { file: gold },
-    ...executable.flatMap((f) => [f.id, f.tests.join(','), { file: f.violation! }]), JSON.stringify(input.settings), input.sparkMode ?? 'default-mode', JSON.stringify(tablesJson(task.task)),
+  // The two halves are reused separately (within the study): the code labels depend on the
+  // solution and the acceptance tests, the test labels on the suite, gold and the violations, so
+  // a condition that revised only its solution (or only its suite) reruns only that half.
+  const common = [task.taskId, JSON.stringify(input.settings), input.sparkMode ?? 'default-mode', JSON.stringify(tablesJson(task.task))];
+  const codeKey = reuseKey([
+    'executable-labels-code-v1', ...common, { file: solution }, forms.acceptance ? { file: forms.acceptance } : 'no-acceptance', ...executable.flatMap((f) => [f.id, f.tests.join(',')]),
   ]);
-  const { labels: out } = await reuseRun({
-    scope: input.reuseScope, kind: 'labels', key, outDir: work, files: [],
-    run: () => labelRuns(input, task, executable, forms.acceptance, work, solution, suite, gold),
+  const testKey = reuseKey([
+    'executable-labels-test-v1', ...common, `suite:${suiteName}`, { file: suite }, { file: gold }, ...executable.flatMap((f) => [f.id, { file: f.violation! }]),
+  ]);
+  const code = await reuseRun({
+    scope: input.reuseScope, kind: 'labels', key: codeKey, outDir: path.join(work, 'acceptance'), files: [],
+    run: () => codeLabels(input, task, executable, forms.acceptance, work, solution),
     reusable: (v) => v.stable,
     relocate: (v) => v,
   });
+  const test = await reuseRun({
+    scope: input.reuseScope, kind: 'labels', key: testKey, outDir: path.join(work, 'suite'), files: [],
+    run: () => testLabels(input, task, executable, work, suite, gold),
+    reusable: (v) => v.stable,
+    relocate: (v) => v,
+  });
+  const out: ExecutableLabelsFile = { schemaVersion: 1, taskId: task.taskId, code: code.code, test: test.test, suiteOnGold: test.suiteOnGold };
   const file = path.join(input.conditionDir, EXECUTABLE_LABELS_FILE);
   fs.writeFileSync(file, `${JSON.stringify(ExecutableLabelsFile.parse(out), null, 2)}\n`);
   return { file, labels: out };
 }
 
-/** The two sandboxed runs behind executableLabels. `stable`: no run timed out or crashed (only then may the labels be reused). */
-async function labelRuns(
-  input: ExecutableLabelsInput, task: ReturnType<typeof loadTask>, executable: ReturnType<typeof readTaskForms>['forms'], acceptance: string | null | undefined,
-  work: string, solution: string, suite: string, goldFile: string,
-): Promise<{ labels: ExecutableLabelsFile; stable: boolean }> {
-  const out: ExecutableLabelsFile = { schemaVersion: 1, taskId: task.taskId, code: {}, test: {}, suiteOnGold: { passed: false } };
-  let stable = true;
-  const unstable = (r: { status: string }) => r.status === 'timeout' || r.status === 'crash';
-  const forms = { acceptance };
-  if (executable.length > 0 && forms.acceptance) {
-    if (!fs.existsSync(solution)) for (const f of executable) out.code[f.id] = { label: 'execution-failed', evidence: 'no solution.py' };
-    else {
-      const [run] = await runSuiteOnVariants({
-        suiteFile: forms.acceptance, variants: [{ id: 'candidate', solutionFile: solution }], settings: input.settings,
-        outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) }, sparkMode: input.sparkMode,
-      });
-      if (unstable(run)) stable = false;
-      for (const f of executable) {
-        const label = executableLabel(run, f.tests);
-        const failed = (run.tests ?? []).filter((t) => f.tests.includes(t.name) && t.outcome !== 'passed').map((t) => `${t.name} ${t.outcome}`);
-        out.code[f.id] = { label, evidence: label === 'execution-failed' ? `acceptance run ${run.status}, exit ${run.exitCode}` : failed.length ? failed.join(', ') : `${f.tests.length} acceptance test(s) passed` };
-      }
-    }
+type Forms = ReturnType<typeof readTaskForms>['forms'];
+const unstable = (r: { status: string }) => r.status === 'timeout' || r.status === 'crash';
+
+/**
+ * The code labels: the task's acceptance tests run once, in full, on the candidate's solution
+ * (one sandboxed pytest process). `stable`: the run neither timed out nor crashed (only then may
+ * the labels be reused).
+ */
+async function codeLabels(
+  input: ExecutableLabelsInput, task: ReturnType<typeof loadTask>, executable: Forms, acceptance: string | null | undefined, work: string, solution: string,
+): Promise<{ code: ExecutableLabelsFile['code']; stable: boolean }> {
+  const code: ExecutableLabelsFile['code'] = {};
+  if (executable.length === 0 || !acceptance) return { code, stable: true };
+  if (!fs.existsSync(solution)) {
+    for (const f of executable) code[f.id] = { label: 'execution-failed', evidence: 'no solution.py' };
+    return { code, stable: true };
   }
-  if (executable.length > 0) {
-    if (!fs.existsSync(suite)) {
-      const name = path.basename(suite);
-      out.suiteOnGold = { passed: false, failure: `no ${name}` };
-      for (const f of executable) out.test[f.id] = { label: 'invalid-on-gold', evidence: `no ${name}` };
-    } else {
-      const applied = writeViolationSolutions(task.dir, executable.map((f) => f.id), path.join(work, 'violations'));
-      const variants = [{ id: 'gold', solutionFile: goldFile }, ...executable.map((f) => ({ id: f.id, solutionFile: applied.get(f.id)! }))];
-      const runs = await runSuiteOnVariants({ suiteFile: suite, variants, settings: input.settings, outDir: path.join(work, 'suite'), stopIfGoldFails: true, sparkMode: input.sparkMode });
-      if (runs.some(unstable)) stable = false;
-      const gold = runs[0];
-      out.suiteOnGold = { passed: gold.passed, ...(gold.failure ? { failure: gold.failure } : {}) };
-      for (const [i, f] of executable.entries()) {
-        const r = runs[i + 1];
-        if (!gold.passed) out.test[f.id] = { label: 'invalid-on-gold', evidence: `the suite fails gold: ${gold.failure ?? gold.status}` };
-        else out.test[f.id] = r.passed ? { label: 'not-covered', evidence: 'the suite passes on the violation' } : { label: 'covered', evidence: `the suite fails on the violation (${r.status}, exit ${r.exitCode})` };
-      }
-    }
+  const [run] = await runSuiteOnVariants({
+    suiteFile: acceptance, variants: [{ id: 'candidate', solutionFile: solution }], settings: input.settings,
+    outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) }, sparkMode: input.sparkMode,
+  });
+  for (const f of executable) {
+    const label = executableLabel(run, f.tests);
+    const failed = (run.tests ?? []).filter((t) => f.tests.includes(t.name) && t.outcome !== 'passed').map((t) => `${t.name} ${t.outcome}`);
+    code[f.id] = { label, evidence: label === 'execution-failed' ? `acceptance run ${run.status}, exit ${run.exitCode}` : failed.length ? failed.join(', ') : `${f.tests.length} acceptance test(s) passed` };
   }
-  return { labels: out, stable };
+  return { code, stable: !unstable(run) };
+}
+
+/**
+ * The test labels: the run's scored suite on gold, then (when it passes there) on each
+ * violation, in one sandboxed pytest process. `stable` as in codeLabels.
+ */
+async function testLabels(
+  input: ExecutableLabelsInput, task: ReturnType<typeof loadTask>, executable: Forms, work: string, suite: string, goldFile: string,
+): Promise<{ test: ExecutableLabelsFile['test']; suiteOnGold: ExecutableLabelsFile['suiteOnGold']; stable: boolean }> {
+  const test: ExecutableLabelsFile['test'] = {};
+  if (executable.length === 0) return { test, suiteOnGold: { passed: false }, stable: true };
+  if (!fs.existsSync(suite)) {
+    const name = path.basename(suite);
+    for (const f of executable) test[f.id] = { label: 'invalid-on-gold', evidence: `no ${name}` };
+    return { test, suiteOnGold: { passed: false, failure: `no ${name}` }, stable: true };
+  }
+  const applied = writeViolationSolutions(task.dir, executable.map((f) => f.id), path.join(work, 'violations'));
+  const variants = [{ id: 'gold', solutionFile: goldFile }, ...executable.map((f) => ({ id: f.id, solutionFile: applied.get(f.id)! }))];
+  const runs = await runSuiteOnVariants({ suiteFile: suite, variants, settings: input.settings, outDir: path.join(work, 'suite'), stopIfGoldFails: true, sparkMode: input.sparkMode });
+  const gold = runs[0];
+  for (const [i, f] of executable.entries()) {
+    const r = runs[i + 1];
+    if (!gold.passed) test[f.id] = { label: 'invalid-on-gold', evidence: `the suite fails gold: ${gold.failure ?? gold.status}` };
+    else test[f.id] = r.passed ? { label: 'not-covered', evidence: 'the suite passes on the violation' } : { label: 'covered', evidence: `the suite fails on the violation (${r.status}, exit ${r.exitCode})` };
+  }
+  return { test, suiteOnGold: { passed: gold.passed, ...(gold.failure ? { failure: gold.failure } : {}) }, stable: !runs.some(unstable) };
 }
 
 /** Reads `<conditionDir>/executable-labels.json` when present and valid, else null. */

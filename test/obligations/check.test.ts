@@ -136,8 +136,24 @@ describe('on the SF=0.01 database', () => {
     for (const f of ['solution.py', 'test_solution.py']) fs.copyFileSync(path.join(CANDIDATE, f), path.join(twin, f));
     const again = await executableLabels({ taskId: 'q3', conditionDir: twin, settings: TEST_SPARK_SETTINGS, tasksDir: ROOT, reuseScope: 'labels-reuse' });
     expect(again.labels).toEqual(labels);
-    expect(JSON.parse(fs.readFileSync(path.join(twin, 'executable-labels', 'reused.json'), 'utf8')).from).toBe(path.join(dir, 'executable-labels'));
+    const reusedFrom = (d: string, half: string) => {
+      const f = path.join(d, 'executable-labels', half, 'reused.json');
+      return fs.existsSync(f) ? JSON.parse(fs.readFileSync(f, 'utf8')).from : null;
+    };
+    expect(reusedFrom(twin, 'acceptance')).toBe(path.join(dir, 'executable-labels', 'acceptance'));
+    expect(reusedFrom(twin, 'suite')).toBe(path.join(dir, 'executable-labels', 'suite'));
     expect(JSON.parse(fs.readFileSync(path.join(twin, 'executable-labels.json'), 'utf8'))).toEqual(labels);
+    // A condition that revised only its solution (here: to gold's) keeps the suite: its test labels
+    // are copied, its code labels are run again, and now every obligation is satisfied.
+    const revised = path.join(dir, 'revised');
+    fs.mkdirSync(revised);
+    fs.copyFileSync(path.join(ROOT, 'q3', 'gold', 'solution.py'), path.join(revised, 'solution.py'));
+    fs.copyFileSync(path.join(CANDIDATE, 'test_solution.py'), path.join(revised, 'test_solution.py'));
+    const rev = await executableLabels({ taskId: 'q3', conditionDir: revised, settings: TEST_SPARK_SETTINGS, tasksDir: ROOT, reuseScope: 'labels-reuse' });
+    expect(reusedFrom(revised, 'acceptance')).toBeNull();
+    expect(reusedFrom(revised, 'suite')).toBe(path.join(dir, 'executable-labels', 'suite'));
+    expect(Object.fromEntries(Object.entries(rev.labels.code).map(([k, v]) => [k, v.label]))).toEqual({ O8: 'satisfied', O9: 'satisfied', O12: 'satisfied' });
+    expect(rev.labels.test).toEqual(labels.test);
     if (runsBefore === undefined) delete process.env.LOCKIN_RUNS;
     else process.env.LOCKIN_RUNS = runsBefore;
     // The candidate lacks the manufacturer filter: O8 violated; its suite asserts nothing: nothing covered.
