@@ -25,7 +25,7 @@ dtype_backend="numpy_nullable")\`) keeps them Int64 and boolean. The recipes bel
 | File | One row per | Key columns |
 |---|---|---|
 | runs.parquet / runs.csv | run (task × condition; replicate runs have \`replicate\` set; a run with no record, because its task or condition failed, has present = false, null outcomes (test_passed, executed, reference_agreement, false_pass, calls_used, sco, deviations: not observed, not false) and zero scores) | model, sample, replayed, reply_provenance (the kinds of the run's replies, ';'-separated: authored, generated, …), test_passed, executed, reference_agreement, false_pass, calls_used, pytest_*, pfe, primary_category, categories (';'-separated), plan/code/test_score (final labels), auto_*_score, sco, test_file_changed, reproduced |
-| labels.parquet / labels.csv | obligation of a run | auto_plan/auto_code/auto_test (+ *_source: rule, execution, judge, heuristic), final_plan/final_code/final_test, final_origin (adjudicated, raters-agreed or automated; plan=…;code=…;test=… when the dimensions differ), plan/code/test_weight of the final labels, sco |
+| labels.parquet / labels.csv | obligation of a run | auto_plan/auto_code/auto_test (+ *_source: executable, schema-rule, execution, judge, heuristic, adjudicated; activities/scoring/labels.ts), final_plan/final_code/final_test, final_origin (adjudicated, raters-agreed or automated; plan=…;code=…;test=… when the dimensions differ), plan/code/test_weight of the final labels, sco |
 | scores.parquet / scores.csv | primary task × condition (all assigned tasks; a missing run has present = false, zero scores and null outcomes) | plan/code/test_score, *_change_pp (branch − one-pass, percentage points; null for one-pass rows and when this run or its one-pass partner has no record: not a paired task), reproduced |
 | trajectories.parquet / .csv | revision branch × task × obligation | trajectory, assertions_changed, test_file_changed |
 | summary.json | condition | Table III numbers (fractions, not percent) |
@@ -38,7 +38,8 @@ run scores zero there, and counts in Table III's denominators as a run that neit
 matched), while Table IV pairs only tasks where both the branch's and the one-pass run have a
 record (\`*_change_pp\` not null; the others are named as missing). The "Samples and
 intervals" section and intervals.json count only runs with a record. An SCO is
-plan absent/contradicted AND code violated (not execution-failed) AND test not-covered.
+plan absent/contradicted AND code violated (not execution-failed) AND test not-covered; an obligation
+whose run's suite fails on gold (test invalid-on-gold) is never an SCO, its coverage not being measured.
 Labels whose source is \`heuristic\` were produced by the documented fallback
 (activities/scoring/heuristic.ts) because no judge reply was available.
 
@@ -91,8 +92,9 @@ paired(subsets[${JSON.stringify(subsets[0]?.name ?? '')}], "plan-audit", "code")
 # Table VI: violated obligations in false-pass runs
 v = labels[labels.replicate.isna() & labels.false_pass.fillna(False).astype(bool) & (labels.final_code == "violated")]
 v.groupby("condition").agg(violated=("obligation", "size"),
-                           no_test_covered=("final_test", lambda t: (t == "not-covered").sum()))
-# "a test covered it and passed anyway" = violated − no_test_covered
+                           no_test_covered=("final_test", lambda t: (t == "not-covered").sum()),
+                           covered_passed_anyway=("final_test", lambda t: t.isin(["covered", "partially-covered"]).sum()),
+                           suite_fails_on_gold=("final_test", lambda t: (t == "invalid-on-gold").sum()))
 
 # Table VII: targeted replication
 runs[runs.replicate.notna()][["task", "replicate", "condition", "pytest_passed", "pytest_total", "pfe", "reference_agreement"]]

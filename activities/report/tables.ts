@@ -195,13 +195,17 @@ export function tableVSensitivity(results: SensitivityResult[]): string {
   return `${a}\n\n${b}`;
 }
 
-/** Table VI: mechanisms of violated obligations in false passes. */
-export function tableVI(mech: Record<ConditionId, { violated: number; noTestCovered: number; coveredPassedAnyway: number; falsePassRuns: number }>): string {
+/**
+ * Table VI: mechanisms of violated obligations in false passes (scores.ts mechanisms). The last
+ * column counts the obligations whose run's suite fails on gold: their coverage is not measured
+ * (issue 17), so they are neither "no test covered it" nor "covered and passed anyway".
+ */
+export function tableVI(mech: Record<ConditionId, { violated: number; noTestCovered: number; coveredPassedAnyway: number; suiteInvalidOnGold?: number; falsePassRuns: number }>): string {
   return mdTable(
-    ['Condition', 'False-pass runs', 'Violated obligations', 'No test covered it', 'A test covered it and passed anyway'],
+    ['Condition', 'False-pass runs', 'Violated obligations', 'No test covered it', 'A test covered it and passed anyway', 'Suite fails on gold (coverage not measured)'],
     reportedConditions(Object.keys(mech)).map((c) => {
       const m = mech[c];
-      return [NAME(c), m.falsePassRuns, m.violated, `${m.noTestCovered}/${m.violated}`, `${m.coveredPassedAnyway}/${m.violated}`];
+      return [NAME(c), m.falsePassRuns, m.violated, `${m.noTestCovered}/${m.violated}`, `${m.coveredPassedAnyway}/${m.violated}`, `${m.suiteInvalidOnGold ?? 0}/${m.violated}`];
     }),
   );
 }

@@ -170,13 +170,18 @@ export function falsePassFigures(runs: RunOutcome[]): { runs: number; testPassed
 /**
  * Mechanisms (Table VI): over the violated obligations (code = violated; execution failures
  * excluded) of false-pass runs, count "no test covered it" (test not-covered) versus "a test
- * covered it and passed anyway" (test covered or partially-covered).
- * Input: per false-pass run, its final labels. Output: counts.
+ * covered it and passed anyway" (test covered or partially-covered). An obligation whose run's
+ * suite fails on gold (test invalid-on-gold, issue 17: its coverage is not measured, never counted
+ * as coverage) is in neither and counted apart, so violated = noTestCovered + coveredPassedAnyway
+ * + suiteInvalidOnGold.
+ * Input: per false-pass run, its final labels. Output: counts of obligations.
  */
-export function mechanisms(falsePassRuns: LabelTriple[][]): { violated: number; noTestCovered: number; coveredPassedAnyway: number } {
+export function mechanisms(falsePassRuns: LabelTriple[][]): { violated: number; noTestCovered: number; coveredPassedAnyway: number; suiteInvalidOnGold: number } {
   const violated = falsePassRuns.flat().filter((l) => l.code === 'violated');
   const noTestCovered = violated.filter((l) => l.test === 'not-covered').length;
-  return { violated: violated.length, noTestCovered, coveredPassedAnyway: violated.length - noTestCovered };
+  const coveredPassedAnyway = violated.filter((l) => l.test === 'covered' || l.test === 'partially-covered').length;
+  const suiteInvalidOnGold = violated.filter((l) => l.test === 'invalid-on-gold').length;
+  return { violated: violated.length, noTestCovered, coveredPassedAnyway, suiteInvalidOnGold };
 }
 
 /**

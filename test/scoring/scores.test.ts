@@ -124,7 +124,15 @@ describe('mechanisms (Table VI)', () => {
       [L('absent', 'violated', 'not-covered'), L('present', 'violated', 'covered'), L('present', 'satisfied', 'not-covered')],
       [L('present', 'violated', 'partially-covered'), L('present', 'execution-failed', 'not-covered')],
     ]);
-    expect(m).toEqual({ violated: 3, noTestCovered: 1, coveredPassedAnyway: 2 });
+    expect(m).toEqual({ violated: 3, noTestCovered: 1, coveredPassedAnyway: 2, suiteInvalidOnGold: 0 });
+  });
+
+  test('an obligation whose suite fails on gold is neither covered nor not-covered: counted apart', () => {
+    const m = mechanisms([
+      [L('absent', 'violated', 'invalid-on-gold'), L('present', 'violated', 'invalid-on-gold'), L('present', 'satisfied', 'invalid-on-gold')],
+      [L('absent', 'violated', 'not-covered'), L('present', 'violated', 'covered')],
+    ]);
+    expect(m).toEqual({ violated: 4, noTestCovered: 1, coveredPassedAnyway: 1, suiteInvalidOnGold: 2 });
   });
 });
 
