@@ -127,6 +127,8 @@ export const LabellerAccuracyFileSchema = z.looseObject({
       /** Read from the check cache. */
       cached: z.boolean(),
       labellers: z.array(LabellerAccuracySchema).optional(),
+      /** Obligations whose violation agrees with the reference at `scale` (the reference cannot tell it from gold there); absent in files from before it was recorded. */
+      equivalentViolations: z.array(z.string()).optional(),
     }),
   ),
   /** The labellers summed over the checked tasks. */

@@ -113,6 +113,7 @@ export async function studyLabellerAccuracy(opts: { tasks: string[]; scale: numb
       notExecutable: check.obligations.filter((o) => o.form === 'not-executable').length,
       cached,
       labellers: check.labellers,
+      equivalentViolations: check.obligations.filter((o) => o.reference === 'equivalent').map((o) => o.id),
     };
     opts.onTask?.(taskId, cached);
   };

@@ -165,6 +165,8 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     '',
     T.tableDiscrimination(a.discrimination),
     '',
+    equivalentViolationsLine(a.labellerAccuracy ?? null, scale),
+    '',
   );
   out.push(
     '## Labellers measured on known truth',
@@ -229,4 +231,23 @@ export function planCaveat(planSources: string): string {
   const unmeasured = planSources.split(', ').filter((p) => /^(heuristic|judge) \d+$/.test(p));
   if (!unmeasured.length) return '';
   return ` Plan score: its automated plan labels come from ${unmeasured.join(', ')} (labels), labellers whose plan labels are not measured on known truth (only code labels are, below): read the plan columns here and in Table IV as indicative.`;
+}
+
+/**
+ * The obligation violations that agree with the reference on the labeller check's database
+ * (labeller-accuracy.json `equivalentViolations`, from `lockin obligations check`): a candidate
+ * whose only mistake is one of them agrees with the reference there, so reference agreement
+ * cannot see it. Inputs: the file (null: not measured) and the study's scale. Output: one
+ * paragraph. Pure.
+ */
+export function equivalentViolationsLine(file: LabellerAccuracyFile | null, studyScale: number | undefined): string {
+  if (!file) return 'Obligation violations against the reference: not measured (no labeller-accuracy.json; step 5 writes it).';
+  const rows = file.tasks.filter((t) => t.checked && t.equivalentViolations !== undefined);
+  if (!rows.length) return 'Obligation violations against the reference: not recorded in this labeller-accuracy.json (written before they were).';
+  const where = studyScale === file.scale ? `the study's database (SF=${file.scale})` : `SF=${file.scale}, the labeller check's database (the study's is SF=${studyScale ?? '—'}, where a larger database may tell more of them apart: \`lockin obligations check --scale ${studyScale ?? 1}\`)`;
+  const hits = rows.filter((t) => t.equivalentViolations!.length);
+  const total = rows.reduce((n, t) => n + t.executable, 0);
+  const count = hits.reduce((n, t) => n + t.equivalentViolations!.length, 0);
+  if (!hits.length) return `Obligation violations against the reference on ${where}: every one of the ${total} checked violations disagrees with it.`;
+  return `Obligation violations against the reference on ${where}: ${count} of ${total} agree with it, so a candidate whose only mistake is one of them agrees with the reference there: ${hits.map((t) => `${t.taskId} ${t.equivalentViolations!.join(', ')}`).join('; ')}.`;
 }

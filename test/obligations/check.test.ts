@@ -117,6 +117,8 @@ describe('on the SF=0.01 database', () => {
       ['q3', true, false, 12, 3, 9, false],
       ['q7', false, null, null, 0, 0, false],
     ]);
+    // The violations that agree with the reference at SF=0.01 (the report's discrimination section).
+    expect(study.tasks[0].equivalentViolations).toEqual(['O9', 'O12']);
     expect(study.labellers.find((l) => l.labeller === 'executable')).toMatchObject({ n: 12, correct: 11, confusion: { satisfied: { satisfied: 9 }, violated: { violated: 2, satisfied: 1 } } });
     // Again: read from the cache (no Spark), the same figures.
     const again = await studyLabellerAccuracy({ tasks: ['q3', 'q7'], scale: 0.01, settings: TEST_SPARK_SETTINGS, root: ROOT, cacheDir });

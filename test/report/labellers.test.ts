@@ -4,6 +4,7 @@
  * failing its check), one without forms; the figures below are counted from the fixture.
  */
 import { tableLabellerAccuracy } from '../../activities/report/tables';
+import { equivalentViolationsLine } from '../../activities/report/render';
 import { LabellerAccuracyFileSchema, type LabellerAccuracyFile } from '../../protocol/sideFiles';
 
 const acc = (labeller: 'executable' | 'schema-rule' | 'heuristic', satisfied: Record<string, number>, violated: Record<string, number>) => {
@@ -46,4 +47,29 @@ test('a malformed file is refused by its schema, naming the field', () => {
   const bad = LabellerAccuracyFileSchema.safeParse({ ...FILE, labellers: [{ ...FILE.labellers[0], labeller: 'judge' }] });
   expect(bad.success).toBe(false);
   expect(bad.error!.issues[0].path).toEqual(['labellers', 0, 'labeller']);
+});
+
+describe('equivalentViolationsLine: the violations the reference cannot tell from gold', () => {
+  const withEq = (q1: string[] | undefined, q3: string[] | undefined): LabellerAccuracyFile => ({
+    ...FILE,
+    tasks: FILE.tasks.map((t) => (t.taskId === 'q1' && q1 ? { ...t, equivalentViolations: q1 } : t.taskId === 'q3' && q3 ? { ...t, equivalentViolations: q3 } : t)),
+  });
+
+  test('on the study database: the count over the checked tasks, and each task with its obligations', () => {
+    expect(equivalentViolationsLine(withEq([], ['O7', 'O10']), 0.01)).toBe(
+      "Obligation violations against the reference on the study's database (SF=0.01): 2 of 23 agree with it, so a candidate whose only mistake is one of them agrees with the reference there: q3 O7, O10.",
+    );
+  });
+
+  test('at another scale than the study: says which database, and how to check the study one', () => {
+    expect(equivalentViolationsLine(withEq(['O2'], []), 1)).toBe(
+      "Obligation violations against the reference on SF=0.01, the labeller check's database (the study's is SF=1, where a larger database may tell more of them apart: `lockin obligations check --scale 1`): 1 of 23 agree with it, so a candidate whose only mistake is one of them agrees with the reference there: q1 O2.",
+    );
+  });
+
+  test('none agreeing, not recorded, not measured', () => {
+    expect(equivalentViolationsLine(withEq([], []), 0.01)).toBe("Obligation violations against the reference on the study's database (SF=0.01): every one of the 23 checked violations disagrees with it.");
+    expect(equivalentViolationsLine(FILE, 0.01)).toMatch(/^Obligation violations against the reference: not recorded/);
+    expect(equivalentViolationsLine(null, 0.01)).toMatch(/^Obligation violations against the reference: not measured/);
+  });
 });
