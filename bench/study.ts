@@ -24,7 +24,7 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { runMainJob } from '../client/mainJob';
 import { connectClient } from '../client/temporal';
-import { profileStudy, type Profile } from '../client/profile';
+import { profileStudy, WORK_CATEGORIES, type Profile } from '../client/profile';
 import { parseTasks } from '../client/studyInput';
 import { jvmStartCounts } from '../activities/execution/slots';
 import { collectVerdicts, verdictDifferences } from './verdicts';
@@ -41,7 +41,7 @@ async function profileOf(studyId: string): Promise<Profile> {
 }
 
 function printProfile(studyId: string, wall: number, steps: Record<number, number>, p: Profile): void {
-  const work = ['model', 'pytest', 'spark execution'];
+  const work: readonly string[] = WORK_CATEGORIES;
   const activitySeconds = Object.values(p.total).reduce((a, b) => a + b, 0);
   const workSeconds = work.reduce((a, k) => a + (p.total[k] ?? 0), 0);
   process.stdout.write(`\nbench/study: ${studyId}\n`);
@@ -49,7 +49,7 @@ function printProfile(studyId: string, wall: number, steps: Record<number, numbe
   for (const [n, sec] of Object.entries(steps)) process.stdout.write(`  step ${n} ${(STEP_NAMES[Number(n)] ?? '').padEnd(30)} ${sec.toFixed(1)} s\n`);
   process.stdout.write('the study workflow, activity time by kind:\n');
   for (const [k, v] of Object.entries(p.total).sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${k.padEnd(32)} ${v.toFixed(1)} s (${((100 * v) / activitySeconds).toFixed(1)}% of activity time)\n`);
-  process.stdout.write(`harness overhead (everything but Spark, pytest and model): ${(activitySeconds - workSeconds).toFixed(1)} s = ${((100 * (activitySeconds - workSeconds)) / activitySeconds).toFixed(1)}% of activity time\n`);
+  process.stdout.write(`harness overhead (everything but Spark, pytest, labels and model): ${(activitySeconds - workSeconds).toFixed(1)} s = ${((100 * (activitySeconds - workSeconds)) / activitySeconds).toFixed(1)}% of activity time\n`);
   const j = p.jvm;
   process.stdout.write(`JVM start-ups of the study's pytest, smoke and execution activities: ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs, ${j.warmJobs} warm jobs, ${j.warmStarts} slot start-ups, ${j.slotRestarts} restarts)\n`);
 }
@@ -87,7 +87,7 @@ async function compareCold(scale: number, model: string, tasks: string[]): Promi
   process.stdout.write(`  ${'step'.padEnd(36)} ${'cold s'.padStart(8)} ${'warm s'.padStart(8)} ${'ratio'.padStart(8)}\n`);
   for (const n of Object.keys(cold.steps).map(Number)) process.stdout.write(row(`step ${n} ${STEP_NAMES[n] ?? ''}`, cold.steps[n], warm.steps[n] ?? 0));
   process.stdout.write(row('main job', cold.wall, warm.wall));
-  for (const k of ['pytest', 'spark execution']) process.stdout.write(row(`step 4 activity time: ${k}`, cold.profile.total[k] ?? 0, warm.profile.total[k] ?? 0));
+  for (const k of ['pytest', 'spark execution', 'labels (acceptance tests and suites)']) process.stdout.write(row(`step 4 activity time: ${k}`, cold.profile.total[k] ?? 0, warm.profile.total[k] ?? 0));
   process.stdout.write(`  JVM start-ups through runSparkJob (pytest, smoke, execution, suites): cold ${cold.jvm.cold}, warm ${warm.jvm.slots} slot start-ups (+${warm.jvm.cold} jobs that ran cold)\n`);
   const [a, b] = [await collectVerdicts(cold.studyId), await collectVerdicts(warm.studyId)];
   const diffs = verdictDifferences(a, b);

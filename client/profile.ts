@@ -12,8 +12,15 @@ const CATEGORY: Record<string, string> = {
   runPytest: 'pytest',
   smokeCheck: 'spark execution',
   executeCandidate: 'spark execution',
+  // The candidate on the variant databases (issue 23): Spark executions too.
+  executeOnVariants: 'spark execution',
+  // The executable labels (issue 17): the acceptance tests on the candidate and its suite on gold and the violations.
+  labelByExecution: 'labels (acceptance tests and suites)',
   evaluateRun: 'comparison',
 };
+
+/** The kinds of activity time that are Spark, pytest or model work (the rest is the harness's). */
+export const WORK_CATEGORIES = ['model', 'pytest', 'spark execution', 'labels (acceptance tests and suites)'] as const;
 
 export interface Profile {
   /** seconds per category, per condition ("shared" = task-level work, "study" = study-level). */

@@ -1,0 +1,41 @@
+/**
+ * `lockin study profile`'s attribution of activity time (client/profile.ts addHistory) on a
+ * history written by hand: each activity scheduled at t, started 1 s later, done after a known
+ * time, so every category's seconds are known.
+ */
+import type { temporal } from '@temporalio/proto';
+import { addHistory, WORK_CATEGORIES, type Profile } from '../../client/profile';
+
+type Event = temporal.api.history.v1.IHistoryEvent;
+const at = (s: number) => ({ seconds: s, nanos: 0 }) as unknown as Event['eventTime'];
+
+/** Three events for one activity: scheduled at `t`, started at t+1, completed at t+1+`took`. */
+function activity(firstId: number, type: string, t: number, took: number, result?: object): Event[] {
+  const payloads = result ? [{ data: Buffer.from(JSON.stringify(result)) }] : [];
+  return [
+    { eventId: firstId, eventTime: at(t), activityTaskScheduledEventAttributes: { activityType: { name: type } } },
+    { eventId: firstId + 1, eventTime: at(t + 1), activityTaskStartedEventAttributes: { scheduledEventId: firstId } },
+    { eventId: firstId + 2, eventTime: at(t + 1 + took), activityTaskCompletedEventAttributes: { scheduledEventId: firstId, result: { payloads } } },
+  ] as unknown as Event[];
+}
+
+test('labels and executions on the variant databases are Spark work, not the harness\'s; queue waits are Temporal overhead', () => {
+  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0 } };
+  addHistory(profile, 'one-pass', [
+    ...activity(1, 'runPytest', 0, 20, { spark: { mode: 'cold' } }),
+    ...activity(4, 'executeCandidate', 30, 10, { spark: { mode: 'warm', jvmStarted: true } }),
+    ...activity(7, 'executeOnVariants', 50, 7),
+    ...activity(10, 'labelByExecution', 60, 90),
+    ...activity(13, 'writeRunRecord', 200, 2),
+  ]);
+  expect(profile.total).toEqual({
+    pytest: 20,
+    'spark execution': 17,
+    'labels (acceptance tests and suites)': 90,
+    'store and scoring': 2,
+    'temporal overhead (queue wait)': 5,
+  });
+  expect(profile.byCondition['one-pass']).toEqual(profile.total);
+  expect(profile.jvm).toEqual({ coldJobs: 1, warmJobs: 1, warmStarts: 1, slotRestarts: 0 });
+  expect(WORK_CATEGORIES.reduce((a, k) => a + (profile.total[k] ?? 0), 0)).toBe(127);
+});
