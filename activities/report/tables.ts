@@ -6,7 +6,7 @@
  */
 import { BUDGETS, PAPER_CONDITIONS, REVISION_BRANCHES, reportedConditions, type ConditionId } from '../../protocol/conditions';
 import type { ConditionSummary } from '../scoring/analysis';
-import type { PairedSummary, TaskScores, Trajectory } from '../scoring/scores';
+import type { PairedSummary, TaskScores, Trajectory, mechanisms } from '../scoring/scores';
 import { TRAJECTORIES } from '../scoring/scores';
 import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
 import { aggregateByCondition } from '../mutation/score';
@@ -200,12 +200,12 @@ export function tableVSensitivity(results: SensitivityResult[]): string {
  * column counts the obligations whose run's suite fails on gold: their coverage is not measured
  * (issue 17), so they are neither "no test covered it" nor "covered and passed anyway".
  */
-export function tableVI(mech: Record<ConditionId, { violated: number; noTestCovered: number; coveredPassedAnyway: number; suiteInvalidOnGold?: number; falsePassRuns: number }>): string {
+export function tableVI(mech: Record<ConditionId, ReturnType<typeof mechanisms> & { falsePassRuns: number }>): string {
   return mdTable(
     ['Condition', 'False-pass runs', 'Violated obligations', 'No test covered it', 'A test covered it and passed anyway', 'Suite fails on gold (coverage not measured)'],
     reportedConditions(Object.keys(mech)).map((c) => {
       const m = mech[c];
-      return [NAME(c), m.falsePassRuns, m.violated, `${m.noTestCovered}/${m.violated}`, `${m.coveredPassedAnyway}/${m.violated}`, `${m.suiteInvalidOnGold ?? 0}/${m.violated}`];
+      return [NAME(c), m.falsePassRuns, m.violated, `${m.noTestCovered}/${m.violated}`, `${m.coveredPassedAnyway}/${m.violated}`, `${m.suiteInvalidOnGold}/${m.violated}`];
     }),
   );
 }
