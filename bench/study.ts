@@ -6,6 +6,8 @@
  *
  *   node dist/bench/study.js [--scale 1] [--model replay:lockin] [--study-id bench-…] [--tasks all]
  *   node dist/bench/study.js --compare-cold [--scale 0.01] [--tasks q3,q98]
+ *   node dist/bench/study.js --mode warm [--scale 1] [--tasks q3,q98]     (one half of --compare-cold)
+ *   node dist/bench/study.js --compare-studies <cold study id>,<warm study id>
  *
  * Uses a fresh study id by default, so nothing is skipped (the database and references are
  * reused when present; their build time is bench/prepare's subject).
@@ -16,7 +18,9 @@
  * ratio, the JVM start-ups of each run, and whether every verdict is identical (bench/verdicts.ts:
  * pytest outcomes by test id, candidate output schemas and row multisets, reference agreement,
  * executable labels, mutation kills, controls, SQL re-execution). Any difference is listed and
- * the run exits 1.
+ * the run exits 1. `--mode cold|warm` runs one half of it (fresh caches, the JVM start-ups), and
+ * `--compare-studies A,B` compares the verdicts of two finished studies the same way, so a long
+ * equivalence run can be made in two sittings.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -51,7 +55,7 @@ function printProfile(studyId: string, wall: number, steps: Record<number, numbe
   for (const [k, v] of Object.entries(p.total).sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${k.padEnd(32)} ${v.toFixed(1)} s (${((100 * v) / activitySeconds).toFixed(1)}% of activity time)\n`);
   process.stdout.write(`harness overhead (everything but Spark, pytest, labels and model): ${(activitySeconds - workSeconds).toFixed(1)} s = ${((100 * (activitySeconds - workSeconds)) / activitySeconds).toFixed(1)}% of activity time\n`);
   const j = p.jvm;
-  process.stdout.write(`JVM start-ups of the study's pytest, smoke and execution activities: ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs, ${j.warmJobs} warm jobs, ${j.warmStarts} slot start-ups, ${j.slotRestarts} restarts)\n`);
+  process.stdout.write(`JVM start-ups of the study's pytest, smoke and execution activities: ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs, ${j.warmJobs} warm jobs, ${j.warmStarts} slot start-ups, ${j.slotRestarts} restarts, ${j.reusedJobs} reused without a job)\n`);
 }
 
 interface ModeRun {
@@ -89,9 +93,14 @@ async function compareCold(scale: number, model: string, tasks: string[]): Promi
   process.stdout.write(row('main job', cold.wall, warm.wall));
   for (const k of ['pytest', 'spark execution', 'labels (acceptance tests and suites)']) process.stdout.write(row(`step 4 activity time: ${k}`, cold.profile.total[k] ?? 0, warm.profile.total[k] ?? 0));
   process.stdout.write(`  JVM start-ups through runSparkJob (pytest, smoke, execution, suites): cold ${cold.jvm.cold}, warm ${warm.jvm.slots} slot start-ups (+${warm.jvm.cold} jobs that ran cold)\n`);
-  const [a, b] = [await collectVerdicts(cold.studyId), await collectVerdicts(warm.studyId)];
+  return compareVerdicts(cold.studyId, warm.studyId);
+}
+
+/** Prints whether every verdict of study `a` equals study `b`'s (bench/verdicts.ts); 0 when identical, else 1. */
+async function compareVerdicts(coldId: string, warmId: string): Promise<number> {
+  const [a, b] = [await collectVerdicts(coldId), await collectVerdicts(warmId)];
   const diffs = verdictDifferences(a, b);
-  process.stdout.write(`verdicts compared: ${Object.keys(a).length} (cold) and ${Object.keys(b).length} (warm): ${diffs.length === 0 ? 'every verdict identical' : `${diffs.length} DIFFERENT`}\n`);
+  process.stdout.write(`verdicts compared: ${Object.keys(a).length} (${coldId}) and ${Object.keys(b).length} (${warmId}): ${diffs.length === 0 ? 'every verdict identical' : `${diffs.length} DIFFERENT`}\n`);
   for (const d of diffs) process.stdout.write(`  DIFFERENT ${d}\n`);
   return diffs.length === 0 ? 0 : 1;
 }
@@ -100,13 +109,25 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       scale: { type: 'string' }, model: { type: 'string', default: 'replay:lockin' }, 'study-id': { type: 'string' }, tasks: { type: 'string', default: 'all' },
-      'compare-cold': { type: 'boolean', default: false },
+      'compare-cold': { type: 'boolean', default: false }, mode: { type: 'string' }, 'compare-studies': { type: 'string' },
     },
   });
+  if (values['compare-studies']) {
+    const ids = values['compare-studies'].split(',').map((x) => x.trim()).filter(Boolean);
+    if (ids.length !== 2) throw new Error('--compare-studies: give two study ids, cold first, separated by a comma');
+    process.exitCode = await compareVerdicts(ids[0], ids[1]);
+    return;
+  }
+  if (values.mode !== undefined && values.mode !== 'cold' && values.mode !== 'warm') throw new Error(`--mode: "${values.mode}" is not cold or warm`);
   const compare = values['compare-cold']!;
   const scale = Number(values.scale ?? (compare ? '0.01' : '1'));
   if (compare) {
     process.exitCode = await compareCold(scale, values.model!, parseTasks(values.tasks));
+    return;
+  }
+  if (values.mode) {
+    const r = await runIn(values.mode as 'cold' | 'warm', scale, values.model!, parseTasks(values.tasks), Date.now());
+    process.stdout.write(`JVM start-ups through runSparkJob (pytest, smoke, execution, suites): ${r.mode === 'cold' ? `${r.jvm.cold} cold` : `${r.jvm.slots} slot start-ups (+${r.jvm.cold} jobs that ran cold)`}\n`);
     return;
   }
   const studyId = values['study-id'] ?? `bench-sf${scale}-${Date.now()}`;

@@ -30,19 +30,20 @@ export interface Profile {
   /**
    * JVM start-ups of the study workflows' pytest, smoke-check and execution activities, read from
    * their results' `spark` (issue 22): cold jobs (one JVM each), warm jobs, and the warm jobs that
-   * started their slot's JVM. Results from before issue 22 count as cold.
+   * started their slot's JVM. Results from before issue 22 count as cold. A result copied from an
+   * identical run of the study (`spark.reused`) ran no job: it counts in reusedJobs only.
    */
-  jvm: { coldJobs: number; warmJobs: number; warmStarts: number; slotRestarts: number };
+  jvm: { coldJobs: number; warmJobs: number; warmStarts: number; slotRestarts: number; reusedJobs: number };
 }
 
 const SPARK_ACTIVITIES = new Set(['runPytest', 'smokeCheck', 'executeCandidate']);
 
 /** The `spark` field of an activity's JSON result payload, if any. */
-function sparkOfResult(done: temporal.api.history.v1.IActivityTaskCompletedEventAttributes | null | undefined): { mode?: string; jvmStarted?: boolean; restart?: string } | undefined {
+function sparkOfResult(done: temporal.api.history.v1.IActivityTaskCompletedEventAttributes | null | undefined): { mode?: string; jvmStarted?: boolean; restart?: string; reused?: boolean } | undefined {
   const data = done?.result?.payloads?.[0]?.data;
   if (!data) return undefined;
   try {
-    return (JSON.parse(Buffer.from(data).toString('utf8')) as { spark?: { mode?: string; jvmStarted?: boolean; restart?: string } }).spark ?? {};
+    return (JSON.parse(Buffer.from(data).toString('utf8')) as { spark?: { mode?: string; jvmStarted?: boolean; restart?: string; reused?: boolean } }).spark ?? {};
   } catch {
     return undefined;
   }
@@ -76,6 +77,10 @@ export function addHistory(profile: Profile, scope: string, events: temporal.api
       add('temporal overhead (queue wait)', st - s.at);
       if (SPARK_ACTIVITIES.has(s.type) && e.activityTaskCompletedEventAttributes) {
         const sp = sparkOfResult(e.activityTaskCompletedEventAttributes);
+        if (sp?.reused) {
+          profile.jvm.reusedJobs += 1;
+          continue;
+        }
         if (sp?.mode === 'warm') {
           profile.jvm.warmJobs += 1;
           if (sp.jvmStarted) profile.jvm.warmStarts += 1;
@@ -88,7 +93,7 @@ export function addHistory(profile: Profile, scope: string, events: temporal.api
 
 /** Builds the profile of study `studyId` from the study, task and condition histories. */
 export async function profileStudy(client: Client, studyId: string): Promise<Profile> {
-  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0 } };
+  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0, reusedJobs: 0 } };
   const studyWf = `study-${studyId}`;
   for await (const wf of client.workflow.list({ query: `LockinStudy="${studyId}"` })) {
     const history = await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();

@@ -67,6 +67,8 @@ export const SparkRunSchema = z.object({
   restart: z.string().optional(),
   /** Warm was asked for but the job ran cold: why. */
   coldBecause: z.string().optional(),
+  /** The outcome was copied from an identical run of the same study (activities/execution/reuse.ts): no job ran, no JVM started. */
+  reused: z.boolean().optional(),
 });
 export type SparkRun = z.infer<typeof SparkRunSchema>;
 

@@ -17,6 +17,7 @@ import { runSparkJob, type SparkSandboxRun } from './slots';
 import { activityHooks, throwIfCancelled } from './activityContext';
 import { forbiddenPrefixes, stageArtifacts } from './staging';
 import { reuseKey, reuseRun } from './reuse';
+import { databaseMounts } from './databases';
 
 /** The result line of exec_candidate.py / smoke.py, on the harness channel (fd 3). */
 const ResultLine = z.object({
@@ -117,6 +118,7 @@ async function runCandidateScript(
   mode: 'execute' | 'smoke',
   dir: string,
   dbDir: string,
+  scale: number,
   settings: SparkSettings,
   timeoutMs: number,
   memoryMb: number,
@@ -124,21 +126,22 @@ async function runCandidateScript(
   sparkMode: SparkMode | undefined,
 ): Promise<SandboxedCandidate> {
   const staged = stageArtifacts(dir, ['solution.py']);
+  const dbs = databaseMounts(dbDir, scale);
   try {
     const run = await runSparkJob({
-      mounts: { candidate: { source: staged }, db: { source: dbDir } },
+      mounts: { candidate: { source: staged }, ...dbs.mounts },
       ...(outputs ? { outputs } : {}),
       command: (at, fds) => [
         venvPython(), path.join(pythonDir(), mode === 'execute' ? 'exec_candidate.py' : 'smoke.py'),
         ...(mode === 'execute' ? ['--mode', 'execute', '--arrow-fd', String(fds.arrow), '--schema-fd', String(fds.schema)] : []),
-        '--candidate', at.candidate, '--db', at.db, '--settings', JSON.stringify(settings),
+        '--candidate', at.candidate, '--db', dbs.dbPath(at), '--settings', JSON.stringify(settings),
         '--python-memory-mb', String(memoryMb),
       ],
       timeoutMs,
       memoryLimitMb: toMiB(settings.driverMemory) + memoryMb + 1024,
       forbidden: forbiddenPrefixes(),
       ...activityHooks(),
-    }, { mode: sparkMode, settings, fixed: ['db'] });
+    }, { mode: sparkMode, settings, fixed: dbs.fixed });
     throwIfCancelled(run.cancelled);
     return { run, ...readChannel(run.channel) };
   } finally {
@@ -212,7 +215,7 @@ export async function executeCandidate(input: ExecuteCandidateInput): Promise<Ex
 
 async function executeOnce(input: ExecuteCandidateInput, dbDir: string, settings: SparkSettings, outDir: string, outputFile: string, schemaFile: string, started: number): Promise<ExecutionOutcome> {
   const memLimit = toMiB(settings.driverMemory) + input.memoryMb + 1024;
-  const c = await runCandidateScript('execute', input.dir, dbDir, settings, input.timeoutMs, input.memoryMb, { arrow: outputFile, schema: schemaFile }, input.sparkMode);
+  const c = await runCandidateScript('execute', input.dir, dbDir, input.scale, settings, input.timeoutMs, input.memoryMb, { arrow: outputFile, schema: schemaFile }, input.sparkMode);
   replaceFile(path.join(outDir, 'execution.log'), c.run.stderr);
   const base = { isolation: c.run.isolation, limits: c.run.limits, spark: c.run.spark, durationMs: Date.now() - started };
   let v = verdict(c, input.timeoutMs, memLimit);
@@ -243,7 +246,7 @@ export async function smokeCheck(input: SmokeCheckInput): Promise<SmokeOutcome> 
   const started = Date.now();
   if (!fs.existsSync(path.join(input.dir, 'solution.py'))) return { ok: false, reason: 'missing-solution: no solution.py', durationMs: 0 };
   const timeoutMs = input.timeoutMs ?? 300000;
-  const c = await runCandidateScript('smoke', input.dir, dbDir, settings, timeoutMs, 1024, undefined, input.sparkMode);
+  const c = await runCandidateScript('smoke', input.dir, dbDir, input.scale, settings, timeoutMs, 1024, undefined, input.sparkMode);
   const v = verdict(c, timeoutMs, toMiB(settings.driverMemory) + 2048);
   const durationMs = Date.now() - started;
   if (v.status === 'ok') return { ok: true, ...(c.result?.schema ? { schema: c.result.schema } : {}), durationMs, spark: c.run.spark };

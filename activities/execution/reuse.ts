@@ -61,7 +61,10 @@ export async function reuseRun<T>(spec: ReuseSpec<T>): Promise<T> {
     for (const [from, to] of spec.files) if (fs.existsSync(path.join(dir, from))) fs.copyFileSync(path.join(dir, from), path.join(spec.outDir, to));
     fs.writeFileSync(path.join(spec.outDir, 'reused.json'), JSON.stringify({ key: spec.key, from: value.__label ?? null }, null, 2));
     const { __label: _label, ...rest } = value;
-    return spec.relocate(rest as T, spec.outDir);
+    // An outcome that says how Spark ran (SparkRun) says it was copied: no job ran for it.
+    const spark = (rest as { spark?: unknown }).spark;
+    const marked = spark && typeof spark === 'object' ? { ...rest, spark: { ...spark, reused: true } } : rest;
+    return spec.relocate(marked as T, spec.outDir);
   };
   const hit = restore();
   if (hit) return hit;

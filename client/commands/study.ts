@@ -234,7 +234,7 @@ export function define(cmd: Command): void {
         t.push(['total', ...cats.map((c) => p.total[c].toFixed(1))]);
         const j = p.jvm;
         process.stdout.write(`${t.toString()}\nstudy wall time: ${p.wallSeconds.toFixed(1)} s (activity seconds can exceed it: activities run in parallel)\n`);
-        process.stdout.write(`JVM start-ups of the pytest, smoke and execution activities: ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs; ${j.warmJobs} warm jobs in slots started ${j.warmStarts} times, ${j.slotRestarts} restarted after a job)\n${PROFILE_LEGEND}`);
+        process.stdout.write(`JVM start-ups of the pytest, smoke and execution activities: ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs; ${j.warmJobs} warm jobs in slots started ${j.warmStarts} times, ${j.slotRestarts} restarted after a job; ${j.reusedJobs} copied from an identical run, no job)\n${PROFILE_LEGEND}`);
       } finally {
         await connection.close();
       }

@@ -20,22 +20,24 @@ function activity(firstId: number, type: string, t: number, took: number, result
 }
 
 test('labels and executions on the variant databases are Spark work, not the harness\'s; queue waits are Temporal overhead', () => {
-  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0 } };
+  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0, reusedJobs: 0 } };
   addHistory(profile, 'one-pass', [
     ...activity(1, 'runPytest', 0, 20, { spark: { mode: 'cold' } }),
     ...activity(4, 'executeCandidate', 30, 10, { spark: { mode: 'warm', jvmStarted: true } }),
     ...activity(7, 'executeOnVariants', 50, 7),
     ...activity(10, 'labelByExecution', 60, 90),
     ...activity(13, 'writeRunRecord', 200, 2),
+    // copied from an identical run: it started no JVM, whatever the copied spark says
+    ...activity(16, 'runPytest', 210, 0, { spark: { mode: 'warm', jvmStarted: true, reused: true } }),
   ]);
   expect(profile.total).toEqual({
     pytest: 20,
     'spark execution': 17,
     'labels (acceptance tests and suites)': 90,
     'store and scoring': 2,
-    'temporal overhead (queue wait)': 5,
+    'temporal overhead (queue wait)': 6,
   });
   expect(profile.byCondition['one-pass']).toEqual(profile.total);
-  expect(profile.jvm).toEqual({ coldJobs: 1, warmJobs: 1, warmStarts: 1, slotRestarts: 0 });
+  expect(profile.jvm).toEqual({ coldJobs: 1, warmJobs: 1, warmStarts: 1, slotRestarts: 0, reusedJobs: 1 });
   expect(WORK_CATEGORIES.reduce((a, k) => a + (profile.total[k] ?? 0), 0)).toBe(127);
 });

@@ -66,3 +66,20 @@ test('the key covers file bytes: one changed byte, another key', () => {
   expect(reuseKey([{ file: f }, 'settings'])).not.toBe(k1);
   expect(reuseKey([{ file: path.join(root, 'nope.py') }])).toBe(reuseKey([{ file: path.join(root, 'also-nope.py') }]));
 });
+
+test('a copied outcome that says how Spark ran says it was copied (no job ran); the first keeps its own', async () => {
+  const calls: string[] = [];
+  const withSpark = (d: string) => ({
+    ...spec('s4', path.join(root, d), 'completed', calls),
+    key: reuseKey(['spark inputs']),
+    run: async () => {
+      calls.push(d);
+      return { status: 'completed', file: path.join(root, d, 'x'), spark: { mode: 'warm', jvmStarted: true } };
+    },
+  });
+  const first = await reuseRun(withSpark('i'));
+  const copy = await reuseRun(withSpark('j'));
+  expect(calls).toEqual(['i']);
+  expect(first).toEqual({ status: 'completed', file: path.join(root, 'i', 'x'), spark: { mode: 'warm', jvmStarted: true } });
+  expect(copy).toEqual({ status: 'completed', file: path.join(root, 'j', 'x'), spark: { mode: 'warm', jvmStarted: true, reused: true } });
+});
