@@ -17,7 +17,8 @@
  * sees them at the same /lockin paths as the job), the working folder, the environment and the
  * Spark settings, so the JVM's view, working folder and environment (what its Python workers
  * inherit) are those of a cold run of that kind of job. The pool (one per worker process) holds
- * at most LOCKIN_SPARK_SLOTS slots (default: LOCKIN_SPARK_CONCURRENCY or the cores, plus one),
+ * at most LOCKIN_SPARK_SLOTS slots (default defaultSlotCount: room for each kind of job a study
+ * runs concurrently, as memory allows),
  * starts them lazily, evicts the least recently used idle slot of another profile when full,
  * and stops them all when the worker stops (stopAllSlots); a killed worker takes its slots with
  * it (bubblewrap --die-with-parent), and a later worker removes their folders.
@@ -369,11 +370,25 @@ export function jvmStartCounts(): { slots: number; cold: number } {
 }
 let coldStarts = 0;
 
+/** Memory an idle slot is allowed for when sizing the pool, bytes (a slot's JVM idles at 0.6-2 GB on this project's jobs; 4 GiB leaves room for one that grew). */
+const SLOT_MEMORY_BYTES = 4 * 1024 ** 3;
+
+/**
+ * The default number of warm slots: 2 × concurrency + 1, so the three kinds of job a study
+ * interleaves (pytest, executions, suites), each up to `concurrency` at once, find their slot warm
+ * instead of evicting each other; at most one slot per 4 GiB of the machine's memory, and never
+ * fewer than concurrency + 1. Inputs: concurrency (Spark jobs at once), totalMemBytes.
+ * Returns: a positive integer. Pure.
+ */
+export function defaultSlotCount(concurrency: number, totalMemBytes: number): number {
+  const conc = Math.max(1, Number.isFinite(concurrency) ? Math.floor(concurrency) : 1);
+  return Math.max(conc + 1, Math.min(2 * conc + 1, Math.floor(totalMemBytes / SLOT_MEMORY_BYTES)));
+}
+
 function maxSlots(): number {
   const env = Number(process.env.LOCKIN_SPARK_SLOTS);
   if (Number.isInteger(env) && env > 0) return env;
-  const conc = Number(process.env.LOCKIN_SPARK_CONCURRENCY ?? os.cpus().length);
-  return Math.max(1, Number.isFinite(conc) ? conc : 1) + 1;
+  return defaultSlotCount(Number(process.env.LOCKIN_SPARK_CONCURRENCY ?? os.cpus().length), os.totalmem());
 }
 
 function maxJobs(): number {
