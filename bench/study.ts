@@ -32,6 +32,8 @@ import { profileStudy, WORK_CATEGORIES, type Profile } from '../client/profile';
 import { parseTasks } from '../client/studyInput';
 import { jvmStartCounts } from '../activities/execution/slots';
 import { collectVerdicts, verdictDifferences } from './verdicts';
+import { jobWorkLines, studyJobWork } from '../client/jobWork';
+import { studyDir } from '../activities/store/layout';
 
 const STEP_NAMES: Record<number, string> = { 1: 'Temporal server and worker', 2: 'database and references', 3: 'controls and SQL re-execution', 4: 'the study', 5: 'mutation analysis' };
 
@@ -56,6 +58,7 @@ function printProfile(studyId: string, wall: number, steps: Record<number, numbe
   process.stdout.write(`harness overhead (everything but Spark, pytest, labels and model): ${(activitySeconds - workSeconds).toFixed(1)} s = ${((100 * (activitySeconds - workSeconds)) / activitySeconds).toFixed(1)}% of activity time\n`);
   const j = p.jvm;
   process.stdout.write(`JVM start-ups of the study's pytest, smoke and execution activities: ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs, ${j.warmJobs} warm jobs, ${j.warmStarts} slot start-ups, ${j.slotRestarts} restarts, ${j.reusedJobs} reused without a job)\n`);
+  process.stdout.write(`${jobWorkLines(studyJobWork(studyDir(studyId)), p.wallSeconds).join('\n')}\n`);
 }
 
 interface ModeRun {

@@ -1,0 +1,112 @@
+/**
+ * The work a study's Spark jobs did inside themselves (issue 22 "Speed": "the ratio to the sum of
+ * the pure Spark times"), read from the files the jobs left in `runs/<study>/`: the time of the
+ * tests and queries themselves, without the JVM and Python start-up, session set-up, staging,
+ * sandboxing and Temporal around them. Wall time over this sum is how far a step is from its
+ * physical limit on one core.
+ *
+ * What counts, per kind of job (each measured by the job's own process):
+ *   - pytest: a run of a condition's suite, `tasks/<t>/…/pytest/<label>/junit-*.xml`: the
+ *     testsuite's `time` (pytest's own sum over its tests);
+ *   - execution: a candidate execution on the study or a variant database, `…/execution.log`:
+ *     the `solve` and `output` phases exec_candidate.py logs ("[exec] solve: 114 ms"), i.e. the
+ *     candidate's code and Spark computing and collecting its output;
+ *   - labels: the executable labels' acceptance tests and suites, `…/executable-labels/<half>/
+ *     results.jsonl`: each variant's `ms` (pytest.main on that program in the shared session);
+ *   - mutation suites: step 5's suites on gold and mutants, `mutation/<t>/<cond>/results.jsonl`, the same way.
+ * A folder holding `reused.json` is a copy of an identical run (activities/execution/reuse.ts):
+ * no job ran for it, so it counts nothing. The `.reuse` store itself is not read.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+
+export const JOB_KINDS = ['pytest', 'execution', 'labels', 'mutation suites'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+/** Per kind: seconds of work measured inside the jobs, and how many jobs (runs, executions, programs) it covers. */
+export type JobWork = Record<JobKind, { seconds: number; jobs: number }>;
+
+/** The testsuite time of a pytest JUnit report, seconds (summed over its testsuite elements); 0 when none. Pure. */
+export function junitSeconds(xml: string): number {
+  let s = 0;
+  for (const m of xml.matchAll(/<testsuite\b[^>]*?\stime="([0-9.]+)"/g)) s += Number(m[1]) || 0;
+  return s;
+}
+
+/** The candidate's own phases (solve + output) in an execution.log, seconds; null when the log has neither. Pure. */
+export function executionSeconds(log: string): number | null {
+  const phase: Record<string, number> = {};
+  for (const m of log.matchAll(/^\[exec\] (\w+): (\d+) ms$/gm)) phase[m[1]] = Number(m[2]);
+  if (phase.solve === undefined && phase.output === undefined) return null;
+  return ((phase.solve ?? 0) + (phase.output ?? 0)) / 1000;
+}
+
+/** Each variant's `ms` in a suite's results.jsonl, as [programs, seconds] (lines that are not a verdict are skipped). Pure. */
+export function suiteSeconds(jsonl: string): { programs: number; seconds: number } {
+  let programs = 0;
+  let ms = 0;
+  for (const line of jsonl.split('\n')) {
+    try {
+      const r = JSON.parse(line) as { variant?: unknown; ms?: unknown; status?: unknown };
+      if (typeof r.variant !== 'string' || r.status === 'not-run') continue;
+      programs += 1;
+      ms += Number(r.ms) || 0;
+    } catch {
+      /* not a verdict line */
+    }
+  }
+  return { programs, seconds: ms / 1000 };
+}
+
+/**
+ * Sums the work inside the jobs of the study whose folder is `studyDir` (runs/<study>).
+ * Returns: JobWork (zeros for a kind with no job; a missing folder gives all zeros). Reads files only.
+ */
+export function studyJobWork(studyDir: string): JobWork {
+  const out = Object.fromEntries(JOB_KINDS.map((k) => [k, { seconds: 0, jobs: 0 }])) as JobWork;
+  const add = (k: JobKind, seconds: number, jobs: number) => {
+    out[k].seconds += seconds;
+    out[k].jobs += jobs;
+  };
+  const walk = (dir: string, parts: string[]) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    if (entries.some((e) => e.name === 'reused.json')) return;
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== '.reuse') walk(p, [...parts, e.name]);
+        continue;
+      }
+      if (/^junit-.*\.xml$/.test(e.name) && parts.includes('pytest')) add('pytest', junitSeconds(fs.readFileSync(p, 'utf8')), 1);
+      else if (e.name === 'execution.log') {
+        const s = executionSeconds(fs.readFileSync(p, 'utf8'));
+        if (s !== null) add('execution', s, 1);
+      } else if (e.name === 'results.jsonl' && (parts.includes('executable-labels') || parts[0] === 'mutation')) {
+        const r = suiteSeconds(fs.readFileSync(p, 'utf8'));
+        add(parts[0] === 'mutation' ? 'mutation suites' : 'labels', r.seconds, r.programs);
+      }
+    }
+  };
+  for (const top of ['tasks', 'mutation']) walk(path.join(studyDir, top), [top]);
+  return out;
+}
+
+const UNIT: Record<JobKind, string> = { pytest: 'pytest run(s)', execution: 'execution(s)', labels: 'program(s) under acceptance tests or a suite', 'mutation suites': 'program(s) under a suite' };
+
+/**
+ * The lines `lockin study profile` and the bench print for a study's JobWork, and, given the
+ * study workflow's wall time (step 4, seconds), its ratio to step 4's own work (pytest,
+ * execution and labels; the mutation suites are step 5's). Pure.
+ */
+export function jobWorkLines(work: JobWork, step4WallSeconds?: number): string[] {
+  const lines = ['work inside the jobs (the tests and queries as each job measured them, without start-up, staging, sandbox or Temporal; in cold mode a suite\'s first test also starts its JVM):'];
+  for (const k of JOB_KINDS) lines.push(`  ${k.padEnd(16)} ${work[k].seconds.toFixed(1).padStart(8)} s in ${work[k].jobs} ${UNIT[k]}`);
+  const step4 = work.pytest.seconds + work.execution.seconds + work.labels.seconds;
+  if (step4WallSeconds !== undefined && step4 > 0) lines.push(`  step 4's jobs worked ${step4.toFixed(1)} s; the study workflow took ${step4WallSeconds.toFixed(1)} s of wall time = ${(step4WallSeconds / step4).toFixed(2)}× their work`);
+  return lines;
+}

@@ -1,0 +1,61 @@
+/**
+ * The work inside a study's jobs (client/jobWork.ts) on a study folder written here, so every
+ * sum is known: what each kind of job measured, copies of identical runs left out.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { executionSeconds, jobWorkLines, junitSeconds, studyJobWork, suiteSeconds } from '../../client/jobWork';
+
+let study: string;
+const put = (rel: string, text: string) => {
+  const f = path.join(study, rel);
+  fs.mkdirSync(path.dirname(f), { recursive: true });
+  fs.writeFileSync(f, text);
+};
+const junit = (t: number) => `<?xml version="1.0"?><testsuites><testsuite name="pytest" tests="2" time="${t}"><testcase name="a" time="1.0"/></testsuite></testsuites>`;
+const exec = (solve: number, output: number) => `[exec] spark: 9000 ms\n[exec] tables: 800 ms\n[exec] import: 1 ms\n[exec] solve: ${solve} ms\n[exec] output: ${output} ms\nsome stderr\n`;
+const rows = (...ms: [string, number, string?][]) => ms.map(([v, m, status]) => JSON.stringify({ variant: v, exitCode: 1, passed: false, ms: m, status: status ?? 'completed' })).join('\n') + '\n';
+
+beforeAll(() => {
+  study = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-jobwork-'));
+  put('tasks/q3/one-pass/pytest/initial/junit-initial.xml', junit(5.5));
+  put('tasks/q3/contract-first/pytest/contract-initial/junit-contract-initial.xml', junit(2.25));
+  // a copy of one-pass's run: no job ran
+  put('tasks/q3/test-guided/pytest/initial/junit-initial.xml', junit(5.5));
+  put('tasks/q3/test-guided/pytest/initial/reused.json', '{}');
+  put('tasks/q3/evaluation/one-pass/execution.log', exec(114, 1886));
+  put('tasks/q3/evaluation/one-pass/variants/nulls/execution.log', exec(100, 400));
+  put('tasks/q3/evaluation/plan-audit/execution.log', exec(114, 1886));
+  put('tasks/q3/evaluation/plan-audit/reused.json', '{}');
+  put('tasks/q3/evaluation/contract-first/execution.log', 'the process died before the candidate ran\n');
+  put('tasks/q3/one-pass/executable-labels/acceptance/results.jsonl', rows(['candidate', 8000]));
+  put('tasks/q3/one-pass/executable-labels/suite/results.jsonl', rows(['gold', 5300], ['O1', 0, 'not-run'], ['O2', 0, 'not-run']));
+  put('tasks/q3/one-pass/executable-labels/suite/junit-gold.xml', junit(99));
+  put('mutation/q3/one-pass/results.jsonl', `${rows(['gold', 7200], ['m1', 600])}not json\n`);
+  put('.reuse/pytest/abc/junit.xml', junit(1000));
+});
+afterAll(() => fs.rmSync(study, { recursive: true, force: true }));
+
+test('each kind sums what its jobs measured; copies, not-run programs, gold JUnit beside a suite and the .reuse store count nothing', () => {
+  const w = studyJobWork(study);
+  expect(w.pytest).toEqual({ seconds: 7.75, jobs: 2 });
+  expect(w.execution).toEqual({ seconds: 2.5, jobs: 2 });
+  expect(w.labels).toEqual({ seconds: 13.3, jobs: 2 });
+  expect(w['mutation suites']).toEqual({ seconds: 7.8, jobs: 2 });
+  expect(jobWorkLines(w, 47.1).at(-1)).toBe("  step 4's jobs worked 23.6 s; the study workflow took 47.1 s of wall time = 2.00× their work");
+});
+
+test('the readers on one file each', () => {
+  expect(junitSeconds(junit(3.5))).toBe(3.5);
+  expect(junitSeconds('<testsuites/>')).toBe(0);
+  expect(executionSeconds(exec(250, 750))).toBe(1);
+  expect(executionSeconds('[exec] spark: 100 ms\n')).toBeNull();
+  expect(suiteSeconds(rows(['gold', 1500], ['x', 500]))).toEqual({ programs: 2, seconds: 2 });
+});
+
+test('a study folder that does not exist: zeros, and no ratio line', () => {
+  const w = studyJobWork(path.join(study, 'nope'));
+  expect(w.labels).toEqual({ seconds: 0, jobs: 0 });
+  expect(jobWorkLines(w, 10)).toHaveLength(5);
+});
