@@ -53,9 +53,9 @@ function printProfile(studyId: string, wall: number, steps: Record<number, numbe
   process.stdout.write(`\nbench/study: ${studyId}\n`);
   process.stdout.write(`wall time of the main job: ${wall.toFixed(1)} s (study workflow: ${p.wallSeconds.toFixed(1)} s)\n`);
   for (const [n, sec] of Object.entries(steps)) process.stdout.write(`  step ${n} ${(STEP_NAMES[Number(n)] ?? '').padEnd(30)} ${sec.toFixed(1)} s\n`);
-  process.stdout.write('the study workflow, activity time by kind:\n');
+  process.stdout.write('the study\'s workflows (steps 3, 4 and 5), activity time by kind:\n');
   for (const [k, v] of Object.entries(p.total).sort((a, b) => b[1] - a[1])) process.stdout.write(`  ${k.padEnd(32)} ${v.toFixed(1)} s (${((100 * v) / activitySeconds).toFixed(1)}% of activity time)\n`);
-  process.stdout.write(`harness overhead (everything but Spark, pytest, labels and model): ${(activitySeconds - workSeconds).toFixed(1)} s = ${((100 * (activitySeconds - workSeconds)) / activitySeconds).toFixed(1)}% of activity time\n`);
+  process.stdout.write(`harness overhead (everything but model, pytest, Spark and labels work): ${(activitySeconds - workSeconds).toFixed(1)} s = ${((100 * (activitySeconds - workSeconds)) / activitySeconds).toFixed(1)}% of activity time\n`);
   const j = p.jvm;
   process.stdout.write(`JVM start-ups of the study's pytest, smoke and execution activities: ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs, ${j.warmJobs} warm jobs, ${j.warmStarts} slot start-ups, ${j.slotRestarts} restarts, ${j.reusedJobs} reused without a job)\n`);
   process.stdout.write(`${jobWorkLines(studyJobWork(studyDir(studyId)), p.wallSeconds).join('\n')}\n`);

@@ -17,10 +17,16 @@ const CATEGORY: Record<string, string> = {
   // The executable labels (issue 17): the acceptance tests on the candidate and its suite on gold and the violations.
   labelByExecution: 'labels (acceptance tests and suites)',
   evaluateRun: 'comparison',
+  // The main job's step 3 and step 5 workflows carry the study's id too (their scope is "shared"):
+  // the reference SQL re-executed, the suites on gold and mutants, the labeller check's acceptance
+  // tests and executions. Spark work, not the harness's.
+  reexecuteReferences: 'step 3 SQL re-execution',
+  mutationTask: 'step 5 suites on gold and mutants',
+  labellerAccuracy: 'step 5 labeller check',
 };
 
 /** The kinds of activity time that are Spark, pytest or model work (the rest is the harness's). */
-export const WORK_CATEGORIES = ['model', 'pytest', 'spark execution', 'labels (acceptance tests and suites)'] as const;
+export const WORK_CATEGORIES = ['model', 'pytest', 'spark execution', 'labels (acceptance tests and suites)', 'step 3 SQL re-execution', 'step 5 suites on gold and mutants', 'step 5 labeller check'] as const;
 
 export interface Profile {
   /** seconds per category, per condition ("shared" = task-level work, "study" = study-level). */

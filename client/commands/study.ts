@@ -70,8 +70,8 @@ function defaultStudyId(model: string, scale: number): string {
 
 /** What the profile's rows and columns mean (printed under the table). */
 const PROFILE_LEGEND = [
-  'Seconds of activity time, summed over the activities of the study workflow (step 4 of the main job; steps 2, 3 and 5 print their own times).',
-  'Rows: "shared" = per-task work the study\'s conditions share (the initial generation, the snapshot\'s pytest run and execution, the reference evaluation); "study" = study-level steps; one row per condition for its own calls and runs (a run identical to one already made is reused, so its time counts once).',
+  'Seconds of activity time, summed over the activities of the study\'s workflows: step 4 of the main job and, when the main job ran the study, its step 3 (controls, SQL re-execution) and step 5 (mutation analysis, labeller check), which carry the study\'s id; "study wall time" is step 4\'s.',
+  'Rows: "shared" = per-task work the study\'s conditions share (the initial generation, the snapshot\'s pytest run and execution, the reference evaluation) and steps 3 and 5; "study" = study-level steps; one row per condition for its own calls and runs (a run identical to one already made is reused, so its time counts once).',
   'temporal overhead (queue wait) = from scheduling to start of each activity: Temporal\'s dispatch plus the wait for a free worker slot (with 2 cores, mostly the wait for a Spark slot).',
   '',
 ].join('\n');

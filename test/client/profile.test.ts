@@ -41,3 +41,21 @@ test('labels and executions on the variant databases are Spark work, not the har
   expect(profile.jvm).toEqual({ coldJobs: 1, warmJobs: 1, warmStarts: 1, slotRestarts: 0, reusedJobs: 1 });
   expect(WORK_CATEGORIES.reduce((a, k) => a + (profile.total[k] ?? 0), 0)).toBe(127);
 });
+
+test('the main job\'s step 3 and step 5 activities, in the "shared" scope, are Spark work of their own kinds', () => {
+  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0, reusedJobs: 0 } };
+  addHistory(profile, 'shared', [
+    ...activity(1, 'reexecuteReferences', 0, 148),
+    ...activity(4, 'mutationTask', 150, 116),
+    ...activity(7, 'labellerAccuracy', 300, 185),
+    ...activity(10, 'finishMutationAnalysis', 500, 3),
+  ]);
+  expect(profile.byCondition.shared).toEqual({
+    'step 3 SQL re-execution': 148,
+    'step 5 suites on gold and mutants': 116,
+    'step 5 labeller check': 185,
+    'store and scoring': 3,
+    'temporal overhead (queue wait)': 4,
+  });
+  expect(WORK_CATEGORIES.reduce((a, k) => a + (profile.total[k] ?? 0), 0)).toBe(449);
+});
