@@ -214,14 +214,15 @@ def private_tmp(scratch_mb: int) -> bool:
 
 
 def _du_mb(root: str = "/tmp") -> float:
-    total = 0
-    for dirpath, _dirs, files in os.walk(root):
-        for f in files:
-            try:
-                total += os.lstat(os.path.join(dirpath, f)).st_blocks * 512
-            except OSError:
-                pass
-    return total / 1048576
+    """MiB the file system at `root` (the slot's private tmpfs) holds: its own used blocks, so a
+    read-only folder bound inside it (the venv of a clone under /tmp, mounted at its host path)
+    is not counted, as walking the tree counted it (1.1 GB, which stopped every slot after its
+    first job)."""
+    try:
+        st = os.statvfs(root)
+    except OSError:
+        return 0.0
+    return (st.f_blocks - st.f_bfree) * st.f_frsize / 1048576
 
 
 class Slot:
