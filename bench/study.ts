@@ -99,11 +99,22 @@ async function compareCold(scale: number, model: string, tasks: string[]): Promi
   return compareVerdicts(cold.studyId, warm.studyId);
 }
 
+/** The Spark mode study.json records for a study ("mode unknown" when it has none). */
+function studyMode(id: string): string {
+  try {
+    const m = JSON.parse(fs.readFileSync(path.join(studyDir(id), 'study.json'), 'utf8')) as { sparkMode?: string };
+    return m.sparkMode ? `${m.sparkMode} mode` : 'mode unknown';
+  } catch {
+    return 'mode unknown';
+  }
+}
+
 /** Prints whether every verdict of study `a` equals study `b`'s (bench/verdicts.ts); 0 when identical, else 1. */
 async function compareVerdicts(coldId: string, warmId: string): Promise<number> {
   const [a, b] = [await collectVerdicts(coldId), await collectVerdicts(warmId)];
   const diffs = verdictDifferences(a, b);
-  process.stdout.write(`verdicts compared: ${Object.keys(a).length} (${coldId}) and ${Object.keys(b).length} (${warmId}): ${diffs.length === 0 ? 'every verdict identical' : `${diffs.length} DIFFERENT`}\n`);
+  if (coldId === warmId) process.stdout.write(`note: both ids name the same study (${coldId}): this checks the collection, not two runs\n`);
+  process.stdout.write(`verdicts compared: ${Object.keys(a).length} (${coldId}, ${studyMode(coldId)}) and ${Object.keys(b).length} (${warmId}, ${studyMode(warmId)}): ${diffs.length === 0 ? 'every verdict identical' : `${diffs.length} DIFFERENT`}\n`);
   for (const d of diffs) process.stdout.write(`  DIFFERENT ${d}\n`);
   return diffs.length === 0 ? 0 : 1;
 }
@@ -140,6 +151,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((e) => {
-  process.stderr.write(`${(e as Error).stack}\n`);
+  // Bad arguments and a study without records are the user's to fix: their message, no stack.
+  const err = e as Error & { code?: string };
+  const plain = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || /^--|the study has no run records/.test(err.message);
+  process.stderr.write(`${plain ? `bench/study: ${err.message}\nusage: see the comment at the top of bench/study.ts, or README "Tests and benchmarks"` : err.stack}\n`);
   process.exit(1);
 });

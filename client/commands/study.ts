@@ -71,7 +71,7 @@ function defaultStudyId(model: string, scale: number): string {
 /** What the profile's rows and columns mean (printed under the table). */
 const PROFILE_LEGEND = [
   'Seconds of activity time, summed over the activities of the study\'s workflows: step 4 of the main job and, when the main job ran the study, its step 3 (controls, SQL re-execution) and step 5 (mutation analysis, labeller check), which carry the study\'s id; "study wall time" is step 4\'s.',
-  'Rows: "shared" = per-task work the study\'s conditions share (the initial generation, the snapshot\'s pytest run and execution, the reference evaluation) and steps 3 and 5; "study" = study-level steps; one row per condition for its own calls and runs (a run identical to one already made is reused, so its time counts once).',
+  'Rows: "shared" = per-task work the study\'s conditions share (the initial generation, the snapshot\'s pytest run and execution, the reference evaluation) and steps 3 and 5; "study" = study-level steps; one row per condition for its own calls and runs (a run identical to one already made is copied and takes no time; one that waited for an identical run still in progress counts its wait, and held a Spark slot meanwhile).',
   'temporal overhead (queue wait) = from scheduling to start of each activity: Temporal\'s dispatch plus the wait for a free worker slot (with 2 cores, mostly the wait for a Spark slot).',
   '',
 ].join('\n');
@@ -235,7 +235,7 @@ export function define(cmd: Command): void {
         t.push(['total', ...cats.map((c) => p.total[c].toFixed(1))]);
         const j = p.jvm;
         process.stdout.write(`${t.toString()}\nstudy wall time: ${p.wallSeconds.toFixed(1)} s (activity seconds can exceed it: activities run in parallel)\n`);
-        process.stdout.write(`JVM start-ups of the pytest, smoke and execution activities: ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs; ${j.warmJobs} warm jobs in slots started ${j.warmStarts} times, ${j.slotRestarts} restarted after a job; ${j.reusedJobs} copied from an identical run, no job)\n`);
+        process.stdout.write(`JVM start-ups of the pytest, smoke and execution activities (not the labels' and variants' jobs; the bench counts every job): ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs; ${j.warmJobs} warm jobs in slots started ${j.warmStarts} times, ${j.slotRestarts} restarted after a job; ${j.reusedJobs} copied from an identical run, no job)\n`);
         process.stdout.write(`${jobWorkLines(studyJobWork(studyDir(id)), p.wallSeconds).join('\n')}\n${PROFILE_LEGEND}`);
       } finally {
         await connection.close();
