@@ -20,6 +20,7 @@ import * as path from 'path';
 import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
 import { studyDir } from '../activities/store/layout';
 import { buildStudyInput } from './studyInput';
+import { resolveSparkMode } from '../activities/execution/slots';
 import { printSummary, reportFailures, saveInput, studyUiUrl } from './studyRunner';
 import { runOrAttach, withClientAndWorker } from './temporal';
 import { mainJobWorkflowId } from '../protocol/layout';
@@ -159,6 +160,10 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
   const studyId = o.studyId ?? `main-sf${o.scale}-${o.model.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
   const settings = DEFAULT_SPARK_SETTINGS;
   const input = buildStudyInput({ studyId, tasks: o.tasks, model: o.model, scale: o.scale, settings });
+  const spark = resolveSparkMode(input.sparkMode);
+  process.stderr.write(`[lockin] Spark mode: ${spark.mode === 'warm'
+    ? 'warm: each kind of Spark job attaches to a long-lived JVM slot (README "Warm Spark slots"); a slot\'s restarts and why are in each outcome\'s `spark` and in `lockin study profile`'
+    : spark.coldBecause ? `cold: warm was asked for, but ${spark.coldBecause}` : 'cold: one JVM per Spark job (the default; LOCKIN_SPARK_MODE=warm keeps JVM slots warm, README "Warm Spark slots")'}\n`);
   const sdir = studyDir(studyId);
   fs.mkdirSync(sdir, { recursive: true });
   saveInput(input);
