@@ -34,6 +34,7 @@ import { jvmStartCounts } from '../activities/execution/slots';
 import { collectVerdicts, verdictDifferences } from './verdicts';
 import { jobWorkLines, studyJobWork } from '../client/jobWork';
 import { studyDir } from '../activities/store/layout';
+import { studyBasics } from '../activities/mutation/study';
 
 const STEP_NAMES: Record<number, string> = { 1: 'Temporal server and worker', 2: 'database and references', 3: 'controls and SQL re-execution', 4: 'the study', 5: 'mutation analysis' };
 
@@ -99,11 +100,10 @@ async function compareCold(scale: number, model: string, tasks: string[]): Promi
   return compareVerdicts(cold.studyId, warm.studyId);
 }
 
-/** The Spark mode study.json records for a study ("mode unknown" when it has none). */
+/** The Spark mode study.json records for a study (activities/mutation/study.ts studyBasics), or "mode unknown" without one. */
 function studyMode(id: string): string {
   try {
-    const m = JSON.parse(fs.readFileSync(path.join(studyDir(id), 'study.json'), 'utf8')) as { sparkMode?: string };
-    return m.sparkMode ? `${m.sparkMode} mode` : 'mode unknown';
+    return `${studyBasics(id).sparkMode} mode`;
   } catch {
     return 'mode unknown';
   }

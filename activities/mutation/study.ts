@@ -92,7 +92,7 @@ function suiteRunCache(key: string): string {
 }
 
 /** The study's frozen inputs the analysis needs (study.json). */
-interface StudyBasics {
+export interface StudyBasics {
   sdir: string;
   scale: number;
   settings: SparkSettings;
@@ -100,7 +100,8 @@ interface StudyBasics {
   sparkMode: SparkMode;
 }
 
-function studyBasics(studyId: string): StudyBasics {
+/** A study's folder, scale, settings and Spark mode from its study.json. @throws InputError when study.json is missing. */
+export function studyBasics(studyId: string): StudyBasics {
   const sdir = studyDir(studyId);
   const studyFile = path.join(sdir, 'study.json');
   if (!fs.existsSync(studyFile)) throw new InputError('no such study (study.json missing)', studyFile);
