@@ -104,13 +104,29 @@ def _quiet_query_context_loggers() -> None:
         PySparkLogger.getLogger(name).setLevel(logging.CRITICAL)
 
 
+#: The Python worker daemon of every SparkContext built here: PySpark's, without re-reading
+#: unchanged zip archives on each task (spark_worker_daemon.py says why and what it guarantees).
+WORKER_DAEMON = "spark_worker_daemon"
+
+
+def _worker_daemon_importable() -> None:
+    """Puts this folder on the PYTHONPATH the JVM is about to inherit (its Python workers' path
+    is PySpark's archives plus the JVM's PYTHONPATH), so `python -m spark_worker_daemon` finds
+    the module wherever lockin's Python runs; a PYTHONPATH that already holds it is unchanged."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    parts = [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    if here not in [os.path.abspath(p) for p in parts]:
+        os.environ["PYTHONPATH"] = os.pathsep.join(parts + [here])
+
+
 def build_session(settings: Mapping[str, Any], app_name: str):
     """Builds (or replaces) the local SparkSession configured exactly by `settings`.
 
     Inputs: `settings` with every SparkSettings key (master, shufflePartitions, ansi,
     sessionTimeZone, caseSensitive, adaptive, defaultParallelism, driverMemory);
     `app_name` for the Spark application name.
-    Returns: a pyspark.sql.SparkSession with the UI disabled and WARN->ERROR logging.
+    Returns: a pyspark.sql.SparkSession with the UI disabled, WARN->ERROR logging and lockin's
+    Python worker daemon (WORKER_DAEMON; no effect on results).
     Raises: ValueError when a setting is missing or unknown.
     """
     s = validate_settings(settings)
@@ -120,6 +136,7 @@ def build_session(settings: Mapping[str, Any], app_name: str):
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     log_conf = _quiet_log4j_file()
+    _worker_daemon_importable()
     from pyspark.sql import SparkSession
 
     builder = SparkSession.builder.appName(app_name).master(str(s["master"]))
@@ -131,6 +148,7 @@ def build_session(settings: Mapping[str, Any], app_name: str):
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.sources.default", "parquet")
         .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{log_conf}")
+        .config("spark.python.daemon.module", WORKER_DAEMON)
     )
     _quiet_query_context_loggers()
     spark = builder.getOrCreate()
