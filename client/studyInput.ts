@@ -71,6 +71,26 @@ export function parseSamples(spec: string | undefined): number {
   return k;
 }
 
+/**
+ * Tasks in flight at once by default (`--concurrency`). Spark jobs are bounded apart from this,
+ * by the workers' Spark slots (LOCKIN_SPARK_CONCURRENCY, 2 here), and a task's own steps wait on
+ * each other (pytest, then its executions, then its labels), so with as many tasks in flight as
+ * Spark slots one slot often idled while the other ran a task's last step (the three-task SF=1
+ * bench: 110 s of q98's steps alone at the end). Twice the slots keeps both busy; the extra
+ * tasks' activities wait in the Spark queue and hold no memory. Model calls of live models are
+ * bounded by their own queue and rate limit (README "Ports, logs, state").
+ */
+export const DEFAULT_TASK_CONCURRENCY = 4;
+
+/**
+ * Parses `--concurrency`: a positive integer, else Error naming the option and the value.
+ */
+export function parseTaskConcurrency(value: string): number {
+  const n = /^\s*[0-9]+\s*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--concurrency: "${value}" is not a positive integer (tasks in flight at once)`);
+  return n;
+}
+
 export function buildStudyInput(o: Partial<StudyInput> & { studyId: string }): StudyInput {
   return {
     tasks: [...STUDY_TASKS],
@@ -80,7 +100,7 @@ export function buildStudyInput(o: Partial<StudyInput> & { studyId: string }): S
     scale: 1,
     settings: DEFAULT_SPARK_SETTINGS,
     sparkMode: sparkModeFromEnv(),
-    taskConcurrency: 2,
+    taskConcurrency: DEFAULT_TASK_CONCURRENCY,
     limits: { pytestTimeoutMs: 300_000, executionTimeoutMs: 900_000, memoryMb: 4096 }, // 4g heap + 4096 + 1024 resident + 1024 scratch: two slots fit 24 GiB
     report: true,
     ...o,

@@ -12,7 +12,7 @@ import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteR
 import { executeOnVariants } from '../activities/data/differential';
 import { mutationTasks, mutationTask, finishMutationAnalysis } from '../activities/mutation';
 import { finishModels } from '../activities/report';
-import { labelByExecution, labellerAccuracy } from '../activities/obligations';
+import { labelByExecution, labellerAccuracy, labellerCheckTask } from '../activities/obligations';
 import { tasksWithReferences, checkStudyCorpus } from '../activities/tasks';
 
 /** Every registered activity, by the name workflows schedule it under. */
@@ -43,6 +43,7 @@ export const ACTIVITIES = {
   // executable obligation labels (issue 17)
   labelByExecution,
   labellerAccuracy,
+  labellerCheckTask,
   // database and references
   generateTables,
   loadTables,

@@ -5,7 +5,8 @@
  * Every part is cached on disk, so a killed main job resumes here without redoing finished
  * tasks; the `mutationProgress` query gives the progress lines. Before the report, the code
  * labellers are measured on the gold solutions and obligation violations of the study's tasks
- * (labeller-accuracy.json, cached per task; docs/protocol.md §5).
+ * (labeller-accuracy.json, cached per task; docs/protocol.md §5): each task's check runs in its
+ * lane after its mutation work, and the last step gathers them.
  */
 import { patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { MutationActivities, MutationOptions } from '../protocol/activities';
@@ -17,6 +18,8 @@ import { inLanes } from '../protocol/pool';
 
 const local = proxyActivities<MutationActivities>(LOCAL_STEP);
 const spark = proxyActivities<MutationActivities>(SPARK_LONG);
+/** The in-lane labeller check: two attempts, as labellerAccuracy checks the task again after the lanes. */
+const sparkCheck = proxyActivities<MutationActivities>({ ...SPARK_LONG, retry: { ...SPARK_LONG.retry, maximumAttempts: 2 } });
 
 /** Input of mutationAnalysis. */
 export interface MutationAnalysisInput extends MutationOptions {
@@ -36,17 +39,28 @@ export async function mutationAnalysis(input: MutationAnalysisInput): Promise<st
     const { studyId, equivalenceScale, confirmScale, maxPerOperator } = input;
     const queue = await local.mutationTasks({ studyId, tasks: input.tasks });
     progress.tasksTotal = queue.length;
+    // Each lane checks its task's labellers after its mutation work (into labellerAccuracy's
+    // per-task cache), so no core idles while the check runs alone at the end.
+    const checkInLanes = patched('labeller-check-in-lanes');
+    const checkScale = equivalenceScale ?? 0.01;
     await inLanes(queue, input.concurrency ?? 2, async (taskId) => {
       progress.running!.push(taskId);
       const done = await spark.mutationTask({ studyId, taskId, equivalenceScale, confirmScale, maxPerOperator });
       progress.running = progress.running!.filter((t) => t !== taskId);
       progress.tasksDone += 1;
       progress.lines.push(...done.lines.map((l) => `task ${progress.tasksDone} of ${progress.tasksTotal}: ${l}`));
+      if (checkInLanes) {
+        try {
+          await sparkCheck.labellerCheckTask({ studyId, taskId, scale: checkScale });
+        } catch {
+          // labellerAccuracy below checks the task again and reports the failure.
+        }
+      }
     });
     // Histories from before the labellers were measured in the study replay without it.
     if (patched('labeller-accuracy')) {
       try {
-        const acc = await spark.labellerAccuracy({ studyId, scale: equivalenceScale ?? 0.01 });
+        const acc = await spark.labellerAccuracy({ studyId, scale: checkScale });
         progress.lines.push(acc.line);
       } catch (err) {
         // The report then has no labeller section; the mutation scores do not depend on it.

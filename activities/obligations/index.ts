@@ -16,7 +16,7 @@ import { studyDir } from '../store/layout';
 import { SparkSettingsSchema } from '../../protocol/settings';
 import { LabellerAccuracyFileSchema } from '../../protocol/sideFiles';
 
-/** Spark jobs at once on this worker (LOCKIN_SPARK_CONCURRENCY, else the cores): the labeller check runs alone at the end of step 5, so it checks that many tasks at once. */
+/** Spark jobs at once on this worker (LOCKIN_SPARK_CONCURRENCY, else the cores): labellerAccuracy runs alone at the end of step 5, so it checks that many tasks at once (those its lanes did not check). */
 function sparkConcurrency(): number {
   const n = Number(process.env.LOCKIN_SPARK_CONCURRENCY ?? os.cpus().length);
   return Number.isInteger(n) && n > 0 ? n : 1;
@@ -24,6 +24,33 @@ function sparkConcurrency(): number {
 
 /** The part of study.json the labeller check reads. */
 const StudyBasics = z.looseObject({ tasks: z.array(z.string()), settings: SparkSettingsSchema });
+
+/** study.json's tasks and Spark settings. @throws InputError (non-retryable) naming the file when it is missing or malformed. */
+function readStudyBasics(studyId: string): { dir: string; basics: z.infer<typeof StudyBasics> } {
+  const dir = studyDir(studyId);
+  const manifestFile = path.join(dir, 'study.json');
+  if (!fs.existsSync(manifestFile)) throw nonRetryable(new InputError('no such study (study.json missing)', manifestFile));
+  const parsed = StudyBasics.safeParse(JSON.parse(fs.readFileSync(manifestFile, 'utf8')));
+  if (!parsed.success) throw nonRetryable(new InputError(parsed.error.issues[0].message, manifestFile, parsed.error.issues[0].path.join('.')));
+  return { dir, basics: parsed.data };
+}
+
+/**
+ * Activity (Spark queue): the labeller check of ONE task of the study (studyAccuracy.ts: the
+ * acceptance tests on gold and on every violation at `scale`), stored in the per-task cache that
+ * labellerAccuracy then reads. The mutation analysis runs it in the task's lane right after the
+ * task's mutation work (workflows/mutation.ts), so the check no longer runs alone, one Spark job
+ * at a time per task, after every lane has ended. Inputs: study id (for its Spark settings), task
+ * id, scale. Returns whether the check was already cached. A task not in the study is an
+ * InputError (non-retryable); a check that fails is thrown, and labellerAccuracy meets it again.
+ */
+export async function labellerCheckTask(req: { studyId: string; taskId: string; scale: number }): Promise<{ taskId: string; cached: boolean }> {
+  const { basics } = readStudyBasics(req.studyId);
+  if (!basics.tasks.includes(req.taskId)) throw nonRetryable(new InputError(`task ${req.taskId} is not one of the study's tasks`, path.join(studyDir(req.studyId), 'study.json'), 'tasks'));
+  let cached = false;
+  await studyLabellerAccuracy({ tasks: [req.taskId], scale: req.scale, settings: basics.settings, concurrency: 1, onTask: (_t, c) => { cached = c; } });
+  return { taskId: req.taskId, cached };
+}
 
 /**
  * Activity (Spark queue): the code labellers measured on gold and the obligation violations of
@@ -34,12 +61,8 @@ const StudyBasics = z.looseObject({ tasks: z.array(z.string()), settings: SparkS
  * @throws InputError (non-retryable) when study.json is missing or malformed.
  */
 export async function labellerAccuracy(req: { studyId: string; scale: number }): Promise<{ file: string; line: string }> {
-  const dir = studyDir(req.studyId);
-  const manifestFile = path.join(dir, 'study.json');
-  if (!fs.existsSync(manifestFile)) throw nonRetryable(new InputError('no such study (study.json missing)', manifestFile));
-  const parsed = StudyBasics.safeParse(JSON.parse(fs.readFileSync(manifestFile, 'utf8')));
-  if (!parsed.success) throw nonRetryable(new InputError(parsed.error.issues[0].message, manifestFile, parsed.error.issues[0].path.join('.')));
-  const out = LabellerAccuracyFileSchema.parse(await studyLabellerAccuracy({ tasks: parsed.data.tasks, scale: req.scale, settings: parsed.data.settings, concurrency: sparkConcurrency() }));
+  const { dir, basics } = readStudyBasics(req.studyId);
+  const out = LabellerAccuracyFileSchema.parse(await studyLabellerAccuracy({ tasks: basics.tasks, scale: req.scale, settings: basics.settings, concurrency: sparkConcurrency() }));
   const file = path.join(dir, 'labeller-accuracy.json');
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(out, null, 1));
   fs.renameSync(`${file}.tmp`, file);

@@ -11,7 +11,7 @@ import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { newTable } from '../table';
-import { assertCorpusValid, buildStudyInput, defaultModel, parseConditions, parseModels, parseSamples, parseScale, parseTasks, scaleDefault } from '../studyInput';
+import { assertCorpusValid, buildStudyInput, DEFAULT_TASK_CONCURRENCY, defaultModel, parseConditions, parseModels, parseSamples, parseScale, parseTaskConcurrency, parseTasks, scaleDefault } from '../studyInput';
 import { parseModelSpec } from '../../activities/model/spec';
 import { mainJobWorkflowId, modelStudyId } from '../../protocol/layout';
 import type { StudyInput } from '../../protocol/inputs';
@@ -36,7 +36,7 @@ interface RunOpts {
   replicate?: string;
   samples?: string;
   models?: string;
-  concurrency: string;
+  concurrency?: string;
   report: boolean;
 }
 
@@ -91,7 +91,7 @@ export function define(cmd: Command): void {
     .option('--study-id <id>', 'study id (default derived from model and scale)')
     .option('--replicate <ids>', 'targeted replication (Table VII): fresh initial generations for these tasks')
     .option('--samples <K>', 'independent generations per task, each with its own snapshot and condition branches (default 1)')
-    .option('--concurrency <n>', 'tasks in flight at once', '2')
+    .option('--concurrency <n>', `tasks in flight at once (default ${DEFAULT_TASK_CONCURRENCY}; Spark jobs are bounded by the workers' Spark slots)`)
     .option('--no-report', 'skip the report at the end')
     .action(async (o: RunOpts) => {
       const samples = parseSamples(o.samples);
@@ -105,7 +105,7 @@ export function define(cmd: Command): void {
         conditions: parseConditions(o.conditions),
         model,
         scale,
-        taskConcurrency: Math.max(1, Number(o.concurrency)),
+        ...(o.concurrency !== undefined ? { taskConcurrency: parseTaskConcurrency(o.concurrency) } : {}),
         replicate: o.replicate ? { tasks: parseTasks(o.replicate), label: 'r1' } : undefined,
         ...(samples > 1 ? { samples } : {}),
         ...(models && models.length > 1 ? { models } : {}),

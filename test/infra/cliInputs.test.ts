@@ -1,5 +1,5 @@
 /** Numbers given on the command line or in the environment are parsed once, with clear errors (issue 21). */
-import { parseScale, scaleDefault } from '../../client/studyInput';
+import { buildStudyInput, parseScale, parseTaskConcurrency, scaleDefault } from '../../client/studyInput';
 
 test('parseScale accepts positive numbers and names the source of a bad one', () => {
   expect([parseScale('1'), parseScale('0.01'), parseScale(' 10 '), parseScale('1e-2')]).toEqual([1, 0.01, 10, 0.01]);
@@ -21,4 +21,13 @@ test('the scale default comes from LOCKIN_SCALE when set (study run and study ma
     if (saved === undefined) delete process.env.LOCKIN_SCALE;
     else process.env.LOCKIN_SCALE = saved;
   }
+});
+
+test('--concurrency takes a positive integer; a study has four tasks in flight unless told otherwise', () => {
+  expect([parseTaskConcurrency('1'), parseTaskConcurrency(' 6 ')]).toEqual([1, 6]);
+  expect(() => parseTaskConcurrency('0')).toThrow('--concurrency: "0" is not a positive integer (tasks in flight at once)');
+  expect(() => parseTaskConcurrency('two')).toThrow('--concurrency: "two" is not a positive integer');
+  expect(() => parseTaskConcurrency('1.5')).toThrow('--concurrency: "1.5" is not a positive integer');
+  expect(buildStudyInput({ studyId: 's' }).taskConcurrency).toBe(4);
+  expect(buildStudyInput({ studyId: 's', taskConcurrency: 1 }).taskConcurrency).toBe(1);
 });

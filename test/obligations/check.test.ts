@@ -16,6 +16,7 @@ import { autoLabels } from '../../activities/scoring/autoLabels';
 import { parseAcceptanceTests, readTaskForms } from '../../activities/tasks/executable';
 import { loadTaskFolder } from '../../activities/tasks/load';
 import { studyLabellerAccuracy } from '../../activities/obligations/studyAccuracy';
+import { labellerCheckTask } from '../../activities/obligations';
 import { ensureTestDatabase, TEST_SPARK_SETTINGS } from '../support/database';
 
 const ROOT = path.join(__dirname, '..', 'fixtures', 'obligations', 'tasks');
@@ -124,6 +125,23 @@ describe('on the SF=0.01 database', () => {
     const again = await studyLabellerAccuracy({ tasks: ['q3', 'q7'], scale: 0.01, settings: TEST_SPARK_SETTINGS, root: ROOT, cacheDir });
     expect(again.tasks[0].cached).toBe(true);
     expect(again.labellers).toEqual(study.labellers);
+    // The mutation lanes' check of one task (labellerCheckTask) reads and fills the same cache:
+    // q3 is cached now, q7 has no form (nothing to check), q5 is not the study's.
+    const saved = { runs: process.env.LOCKIN_RUNS, tasks: process.env.LOCKIN_TASKS, cache: process.env.LOCKIN_OBLIGATIONS_CACHE };
+    const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-check-runs-'));
+    fs.mkdirSync(path.join(runsDir, 's'));
+    fs.writeFileSync(path.join(runsDir, 's', 'study.json'), JSON.stringify({ tasks: ['q3', 'q7'], settings: TEST_SPARK_SETTINGS }));
+    Object.assign(process.env, { LOCKIN_RUNS: runsDir, LOCKIN_TASKS: ROOT, LOCKIN_OBLIGATIONS_CACHE: cacheDir });
+    try {
+      expect(await labellerCheckTask({ studyId: 's', taskId: 'q3', scale: 0.01 })).toEqual({ taskId: 'q3', cached: true });
+      expect(await labellerCheckTask({ studyId: 's', taskId: 'q7', scale: 0.01 })).toEqual({ taskId: 'q7', cached: false });
+      await expect(labellerCheckTask({ studyId: 's', taskId: 'q5', scale: 0.01 })).rejects.toThrow("task q5 is not one of the study's tasks");
+    } finally {
+      for (const [k, v] of [['LOCKIN_RUNS', saved.runs], ['LOCKIN_TASKS', saved.tasks], ['LOCKIN_OBLIGATIONS_CACHE', saved.cache]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   }, 900_000);
 
   test('a comment and assert True move the heuristic labels, not the executable ones', async () => {

@@ -91,6 +91,10 @@ const overrides = {
   async checkStudyCorpus() {
     return { problems: script.corpusProblems ?? [] };
   },
+  async labellerCheckTask(req) {
+    note(`check ${req.taskId} at SF=${req.scale}`);
+    return { taskId: req.taskId, cached: false };
+  },
   async labellerAccuracy(req) {
     note('start labellers');
     return { file: '', line: `labellers on known truth (scripted) for ${req.studyId} at SF=${req.scale}` };

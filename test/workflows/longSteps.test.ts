@@ -98,6 +98,9 @@ async function finishes(result: Awaited<ReturnType<typeof mainJob>>): Promise<vo
   // Finished work ran once; the activities in flight at the kills ran again, once each.
   expect({ generate1: count('start generate 1'), generate001: count('start generate 0.01'), controls: count('start controls'), reexecute: count('start reexecute'), t1: count('start t1'), t2: count('start t2'), t3: count('start t3'), labellers: count('start labellers'), finish: count('start finish') })
     .toEqual({ generate1: 1, generate001: 1, controls: 1, reexecute: 2, t1: 1, t2: 1, t3: 2, labellers: 1, finish: 1 });
+  // Each lane checked its task's labellers after its mutation work, before the last step gathered them.
+  for (const t of ['t1', 't2', 't3']) expect(count(`check ${t} at SF=0.01`)).toBeGreaterThanOrEqual(1);
+  expect(lines().lastIndexOf('check t3 at SF=0.01')).toBeLessThan(lines().indexOf('start labellers'));
   expect(result.missingReferences).toEqual(['q12']);
   expect(result.failed).toEqual([]);
   expect(result.mutation).toBe('mutation analysis of x: 3 suites');
