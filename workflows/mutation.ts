@@ -5,8 +5,8 @@
  * Every part is cached on disk, so a killed main job resumes here without redoing finished
  * tasks; the `mutationProgress` query gives the progress lines. Before the report, the code
  * labellers are measured on the gold solutions and obligation violations of the study's tasks
- * (labeller-accuracy.json, cached per task; docs/protocol.md §5): each task's check runs in its
- * lane after its mutation work, and the last step gathers them.
+ * (labeller-accuracy.json, cached per task; docs/protocol.md §5): the tasks' checks queue in the
+ * same lanes behind the mutation tasks, and the last step gathers them.
  */
 import { patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { MutationActivities, MutationOptions } from '../protocol/activities';
@@ -39,23 +39,26 @@ export async function mutationAnalysis(input: MutationAnalysisInput): Promise<st
     const { studyId, equivalenceScale, confirmScale, maxPerOperator } = input;
     const queue = await local.mutationTasks({ studyId, tasks: input.tasks });
     progress.tasksTotal = queue.length;
-    // Each lane checks its task's labellers after its mutation work (into labellerAccuracy's
-    // per-task cache), so no core idles while the check runs alone at the end.
-    const checkInLanes = patched('labeller-check-in-lanes');
+    // The tasks' labeller checks (into labellerAccuracy's per-task cache) queue behind the
+    // mutation tasks in the same lanes, so a lane that ends early takes a check and no core idles
+    // while the checks run alone at the end (they are independent of the mutation work).
+    const checksQueued = patched('labeller-checks-queued');
     const checkScale = equivalenceScale ?? 0.01;
-    await inLanes(queue, input.concurrency ?? 2, async (taskId) => {
-      progress.running!.push(taskId);
-      const done = await spark.mutationTask({ studyId, taskId, equivalenceScale, confirmScale, maxPerOperator });
-      progress.running = progress.running!.filter((t) => t !== taskId);
-      progress.tasksDone += 1;
-      progress.lines.push(...done.lines.map((l) => `task ${progress.tasksDone} of ${progress.tasksTotal}: ${l}`));
-      if (checkInLanes) {
+    const work = [...queue.map((taskId) => ({ taskId, check: false })), ...(checksQueued ? queue.map((taskId) => ({ taskId, check: true })) : [])];
+    await inLanes(work, input.concurrency ?? 2, async ({ taskId, check }) => {
+      if (check) {
         try {
           await sparkCheck.labellerCheckTask({ studyId, taskId, scale: checkScale });
         } catch {
           // labellerAccuracy below checks the task again and reports the failure.
         }
+        return;
       }
+      progress.running!.push(taskId);
+      const done = await spark.mutationTask({ studyId, taskId, equivalenceScale, confirmScale, maxPerOperator });
+      progress.running = progress.running!.filter((t) => t !== taskId);
+      progress.tasksDone += 1;
+      progress.lines.push(...done.lines.map((l) => `task ${progress.tasksDone} of ${progress.tasksTotal}: ${l}`));
     });
     // Histories from before the labellers were measured in the study replay without it.
     if (patched('labeller-accuracy')) {

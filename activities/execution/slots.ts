@@ -339,13 +339,24 @@ function findSupervisor(root: number): number {
 }
 
 /**
+ * Whether a process's command line is a Python worker daemon of the slot's JVM: lockin's
+ * (`-m spark_worker_daemon`, spark_session.py WORKER_DAEMON) or PySpark's own (`-m pyspark.daemon`,
+ * a JVM built without it). The reset stops the daemons; one still on its way out is waited for,
+ * not counted as left running (when only PySpark's name was known, lockin's daemon, still
+ * exiting, restarted the slot: 2 of 13 warm jobs in a three-task SF=1 bench).
+ */
+export function isWorkerDaemon(cmd: string): boolean {
+  return /(^|\s)-m (spark_worker_daemon|pyspark\.daemon)(\s|$)/.test(cmd);
+}
+
+/**
  * Processes in the slot that are neither its bubblewrap, its supervisor, its JVM nor Python
  * workers on their way out: killed, and named (a problem: the slot is restarted).
  */
 async function strayProcesses(slot: Slot): Promise<string[]> {
   if (!slot.child?.pid) return [];
   const expected = (cmd: string) => cmd.startsWith('bwrap ') || cmd.startsWith('prlimit ') || cmd.includes('spark_slot.py') || /\/java /.test(`${cmd} `) || cmd.includes('setpriv ');
-  const daemon = (cmd: string) => cmd.includes('-m pyspark.daemon');
+  const daemon = isWorkerDaemon;
   let found = descendants(slot.child.pid).filter(([, cmd]) => !expected(cmd));
   // Python workers were stopped by the reset: give them a moment to leave.
   for (let i = 0; i < 30 && found.some(([, cmd]) => daemon(cmd)); i++) {

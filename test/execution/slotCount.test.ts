@@ -1,5 +1,5 @@
-/** defaultSlotCount (activities/execution/slots.ts): the warm pool's default size, worked examples. */
-import { defaultSlotCount } from '../../activities/execution/slots';
+/** defaultSlotCount (activities/execution/slots.ts): the warm pool's default size, worked examples; isWorkerDaemon: which processes a slot's reset lets leave. */
+import { defaultSlotCount, isWorkerDaemon } from '../../activities/execution/slots';
 
 const GiB = 1024 ** 3;
 
@@ -17,4 +17,13 @@ test('memory caps the pool at one slot per 4 GiB, never below concurrency + 1', 
 test('a concurrency that is not a positive number counts as one', () => {
   expect(defaultSlotCount(Number.NaN, 64 * GiB)).toBe(3);
   expect(defaultSlotCount(0, 64 * GiB)).toBe(3);
+});
+
+test('the worker daemons a reset waits for: lockin\'s and PySpark\'s, by module; nothing else', () => {
+  expect(isWorkerDaemon('/work/main/.venv/bin/python -m spark_worker_daemon pyspark.worker')).toBe(true);
+  expect(isWorkerDaemon('/usr/bin/python3 -m pyspark.daemon pyspark.worker')).toBe(true);
+  expect(isWorkerDaemon('/usr/bin/python3 -m pyspark.daemon')).toBe(true);
+  expect(isWorkerDaemon('/work/main/.venv/bin/python -m spark_worker_daemon_evil')).toBe(false);
+  expect(isWorkerDaemon('/work/main/.venv/bin/python /tmp/x/spark_worker_daemon.py')).toBe(false);
+  expect(isWorkerDaemon('sleep 1000')).toBe(false);
 });
