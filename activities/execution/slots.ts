@@ -356,7 +356,8 @@ export function isWorkerDaemon(cmd: string): boolean {
 async function strayProcesses(slot: Slot): Promise<string[]> {
   if (!slot.child?.pid) return [];
   const expected = (cmd: string) => cmd.startsWith('bwrap ') || cmd.startsWith('prlimit ') || cmd.includes('spark_slot.py') || /\/java /.test(`${cmd} `) || cmd.includes('setpriv ');
-  const daemon = isWorkerDaemon;
+  // A daemon, or a process whose command line is already gone (an exiting worker, pid only).
+  const daemon = (cmd: string) => isWorkerDaemon(cmd) || cmd.trim() === '';
   let found = descendants(slot.child.pid).filter(([, cmd]) => !expected(cmd));
   // Python workers were stopped by the reset: give them a moment to leave.
   for (let i = 0; i < 30 && found.some(([, cmd]) => daemon(cmd)); i++) {
