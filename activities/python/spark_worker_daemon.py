@@ -13,11 +13,17 @@ Python 3.11) 150-200 ms per task, and a DataFrame made with `spark.createDataFra
 (the fixtures of nearly every model-written test) runs a Python task per partition of every scan.
 A Contract-First test on q7's five fixture tables: 1.9 s -> 0.9 s in a warm session.
 
-Guarantee: imports behave exactly as under PySpark's daemon. An archive whose file changed
+Guarantee: imports behave as under PySpark's daemon. An archive whose file changed
 (modification time in ns, size or inode differ from when it was last read) is re-read by the
 original `invalidate_caches`, as before; only the re-reading of an unchanged archive is skipped.
-The archives here are the venv's, mounted read-only in the sandbox. Everything else (forking,
-worker reuse, signals, the worker's main) is PySpark's own code, unchanged.
+The archives on a worker's path are the venv's, mounted read-only in the sandbox; one that job
+code adds itself (e.g. `addPyFile` into its /tmp) is protected by the stamp alone, so a rewrite
+that keeps its size, mtime to the ns and inode would not be seen (Python's own path cache, for
+directories, has the same mtime rule). Everything else (forking, worker reuse, signals, the
+worker's main) is PySpark's own code, unchanged; the patched method is what job code in the
+worker process sees as `zipimport.zipimporter.invalidate_caches`. What does change is time:
+tasks run sooner, so an outcome that depends on time (a per-test time-out) can differ, as it can
+between any two runs; such outcomes are never reused (activities/execution/reuse.ts).
 
 Started by the JVM as `python -m spark_worker_daemon [worker module]`; it must be importable
 from the PYTHONPATH the JVM was started with (build_session makes sure of it).

@@ -36,7 +36,7 @@ function sparkModeLine(): string {
   } catch (e) {
     return `Spark mode: ${(e as Error).message}`;
   }
-  if (requested === 'cold') return 'Spark mode: cold (one JVM per Spark job; LOCKIN_SPARK_MODE=warm keeps one warm JVM per Spark slot)';
+  if (requested === 'cold') return 'Spark mode: cold (one JVM per Spark job; LOCKIN_SPARK_MODE=warm reuses JVMs kept warm in a pool, README "Warm Spark slots")';
   const why = warmUnavailable();
   return why ? `Spark mode: warm asked for, but jobs run cold here: ${why}` : 'Spark mode: warm (one long-lived JVM per Spark slot, each job a fresh sandboxed process attached to it; README "Security")';
 }
