@@ -109,7 +109,7 @@ export interface MutationActivities {
   finishMutationAnalysis(req: MutationOptions & { tasks?: string[]; report?: boolean; seconds?: number }): Promise<string>;
   /** runs/<id>/labeller-accuracy.json: the code labellers measured on gold and the violations of the study's tasks at `scale` (cached per task). */
   labellerAccuracy(req: { studyId: string; scale: number }): Promise<{ file: string; line: string }>;
-  /** The labeller check of one task, into the per-task cache labellerAccuracy reads (run in the task's mutation lane). */
+  /** The labeller check of one task, into the per-task cache labellerAccuracy reads (queued behind the mutation tasks in the same lanes). */
   labellerCheckTask(req: { studyId: string; taskId: string; scale: number }): Promise<{ taskId: string; cached: boolean }>;
 }
 

@@ -38,9 +38,9 @@ function readStudyBasics(studyId: string): { dir: string; basics: z.infer<typeof
 /**
  * Activity (Spark queue): the labeller check of ONE task of the study (studyAccuracy.ts: the
  * acceptance tests on gold and on every violation at `scale`), stored in the per-task cache that
- * labellerAccuracy then reads. The mutation analysis runs it in the task's lane right after the
- * task's mutation work (workflows/mutation.ts), so the check no longer runs alone, one Spark job
- * at a time per task, after every lane has ended. Inputs: study id (for its Spark settings), task
+ * labellerAccuracy then reads. The mutation analysis queues one per task behind the mutation
+ * tasks in the same lanes (workflows/mutation.ts), so the checks no longer run alone after every
+ * lane has ended. Inputs: study id (for its Spark settings), task
  * id, scale. Returns whether the check was already cached. A task not in the study is an
  * InputError (non-retryable); a check that fails is thrown, and labellerAccuracy meets it again.
  */
