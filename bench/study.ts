@@ -32,11 +32,11 @@ import { profileStudy, WORK_CATEGORIES, type Profile } from '../client/profile';
 import { parseTasks } from '../client/studyInput';
 import { jvmStartCounts } from '../activities/execution/slots';
 import { collectVerdicts, verdictDifferences } from './verdicts';
-import { jobWorkLines, studyJobWork } from '../client/jobWork';
+import { jobWorkLines, sparkJobLines, studyJobWork, suiteJobLines } from '../client/jobWork';
 import { studyDir } from '../activities/store/layout';
 import { studyBasics } from '../activities/mutation/study';
 
-const STEP_NAMES: Record<number, string> = { 1: 'Temporal server and worker', 2: 'database and references', 3: 'controls and SQL re-execution', 4: 'the study', 5: 'mutation analysis' };
+const STEP_NAMES: Record<number, string> = { 1: 'Temporal server and worker', 2: 'database and references', 3: 'controls and SQL re-execution', 4: 'the study', 5: 'mutation analysis', 6: 'summary' };
 
 async function profileOf(studyId: string): Promise<Profile> {
   const { client, connection } = await connectClient();
@@ -59,6 +59,9 @@ function printProfile(studyId: string, wall: number, steps: Record<number, numbe
   process.stdout.write(`harness overhead (everything but model, pytest, Spark and labels work): ${(activitySeconds - workSeconds).toFixed(1)} s = ${((100 * (activitySeconds - workSeconds)) / activitySeconds).toFixed(1)}% of activity time\n`);
   const j = p.jvm;
   process.stdout.write(`JVM start-ups of the study's pytest, smoke and execution activities: ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs, ${j.warmJobs} warm jobs, ${j.warmStarts} slot start-ups, ${j.slotRestarts} restarts, ${j.reusedJobs} reused without a job)\n`);
+  const reasons = sparkJobLines('', { jobs: j.warmJobs, cold: j.coldJobs, warm: j.warmJobs, slotStarts: j.warmStarts, restarts: j.restartReasons }).slice(1);
+  if (reasons.length) process.stdout.write(`${reasons.join('\n')}\n`);
+  process.stdout.write(`${suiteJobLines(studyDir(studyId)).join('\n')}\n`);
   process.stdout.write(`${jobWorkLines(studyJobWork(studyDir(studyId)), p.wallSeconds).join('\n')}\n`);
 }
 

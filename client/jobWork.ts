@@ -96,6 +96,93 @@ export function studyJobWork(studyDir: string): JobWork {
   return out;
 }
 
+/** How Spark ran a set of jobs: counts by mode, warm slots' JVM start-ups, and the restarts with their reasons. */
+export interface SparkJobs {
+  jobs: number;
+  cold: number;
+  warm: number;
+  /** Warm jobs that started their slot's JVM (the first job of a slot, or the first after a restart). */
+  slotStarts: number;
+  /** Warm jobs after which the slot was restarted, by reason (the job's `spark.restart`, as recorded). */
+  restarts: Record<string, number>;
+}
+
+/** An empty SparkJobs. */
+export function noSparkJobs(): SparkJobs {
+  return { jobs: 0, cold: 0, warm: 0, slotStarts: 0, restarts: {} };
+}
+
+/** Adds one job's SparkRun (activities/execution/slots.ts; a record without a mode counts as cold) to `into`. Pure but for `into`. */
+export function addSparkJob(into: SparkJobs, spark: { mode?: string; jvmStarted?: boolean; restart?: string } | undefined): void {
+  into.jobs += 1;
+  if (spark?.mode === 'warm') {
+    into.warm += 1;
+    if (spark.jvmStarted) into.slotStarts += 1;
+    if (spark.restart) into.restarts[spark.restart] = (into.restarts[spark.restart] ?? 0) + 1;
+  } else into.cold += 1;
+}
+
+/**
+ * How Spark ran the label and mutation suites of the study whose folder is `studyDir`: their
+ * processes are not activities of their own, so this reads the `spark.jsonl` each
+ * runSuiteOnVariants call leaves beside its results.jsonl (activities/mutation/suites.ts
+ * SUITE_SPARK_FILE; one line per process). Copies of identical runs (reused.json) ran nothing.
+ * Returns per kind ('labels', 'mutation suites') a SparkJobs; a missing folder gives zeros; lines
+ * that are not JSON are skipped. Reads files only.
+ */
+export function suiteSparkJobs(studyDir: string): Record<'labels' | 'mutation suites', SparkJobs> {
+  const out = { labels: noSparkJobs(), 'mutation suites': noSparkJobs() };
+  const walk = (dir: string, parts: string[]) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    if (entries.some((e) => e.name === 'reused.json')) return;
+    for (const e of entries) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name !== '.reuse') walk(p, [...parts, e.name]);
+      } else if (e.name === 'spark.jsonl' && (parts.includes('executable-labels') || parts[0] === 'mutation')) {
+        for (const line of fs.readFileSync(p, 'utf8').split('\n')) {
+          try {
+            const r = JSON.parse(line) as { mode?: string; jvmStarted?: boolean; restart?: string };
+            if (r && typeof r === 'object') addSparkJob(out[parts[0] === 'mutation' ? 'mutation suites' : 'labels'], r);
+          } catch {
+            /* not a record */
+          }
+        }
+      }
+    }
+  };
+  for (const top of ['tasks', 'mutation']) walk(path.join(studyDir, top), [top]);
+  return out;
+}
+
+/**
+ * One line per set of jobs for `study profile` and the bench: "  <name>: N jobs (c cold, w warm
+ * in slots started s times, r restarted)" and, under it, each restart reason with its count
+ * (at most `maxReasons`, longest first by count; each cut at 200 characters). Pure.
+ */
+export function sparkJobLines(name: string, jobs: SparkJobs, maxReasons = 5): string[] {
+  const restarts = Object.values(jobs.restarts).reduce((a, b) => a + b, 0);
+  const lines = [`  ${name}: ${jobs.jobs} job(s) (${jobs.cold} cold; ${jobs.warm} warm in slots started ${jobs.slotStarts} time(s), ${restarts} restarted after a job)`];
+  const reasons = Object.entries(jobs.restarts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  for (const [why, n] of reasons.slice(0, maxReasons)) lines.push(`    restarted ${n}×: ${why.length > 200 ? `${why.slice(0, 199)}…` : why}`);
+  if (reasons.length > maxReasons) lines.push(`    … and ${reasons.length - maxReasons} other reason(s)`);
+  return lines;
+}
+
+/**
+ * The lines `study profile` and the bench print for the label and mutation suites' processes
+ * (suiteSparkJobs of `studyDir`): a heading and sparkJobLines per kind. Reads files only.
+ */
+export function suiteJobLines(studyDir: string): string[] {
+  const s = suiteSparkJobs(studyDir);
+  return ['Spark processes of the label and mutation suites (runs/<study>/**/spark.jsonl):', ...sparkJobLines('labels', s.labels), ...sparkJobLines('mutation suites', s['mutation suites'])];
+}
+
 const UNIT: Record<JobKind, string> = { pytest: 'pytest run(s)', execution: 'execution(s)', labels: 'program(s) under acceptance tests or a suite', 'mutation suites': 'program(s) under a suite' };
 
 /**

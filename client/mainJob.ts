@@ -37,7 +37,7 @@ export interface MainJobOptions {
 /** The database scale of the mutation analysis's equivalence check (activities/mutation/study.ts). */
 export const EQUIVALENCE_SCALE = 0.01;
 
-/** Seconds per step of the last main job (steps 1–5 by number), for bench/study. */
+/** Seconds per step of the last main job (steps 1–6 by number), for bench/study. */
 const stepSeconds: Record<number, number> = {};
 let currentStep = 0;
 
@@ -200,11 +200,12 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
     process.stderr.write(`[lockin]   mutation analysis FAILED: ${res.mutationError}\n[lockin]   rerun it with: lockin study mutation ${studyId}\n`);
     process.exitCode = 1;
   }
-  step(6, 'summary');
+  const t6 = step(6, 'summary');
   printSummary(studyId, replayed, { tasks: input.tasks.filter((q) => !res.missingReferences.includes(q)), conditions: input.conditions });
   if (res.reportDir) process.stdout.write(`report: ${path.join(res.reportDir, 'report.md')}\n`);
   if (res.ui) process.stdout.write(`Temporal UI: ${res.ui}\n`);
   reportFailures({ reportDir: res.reportDir, alreadyComplete: false, failed: res.failed }, studyId);
+  done(t6);
   return { ...stepSeconds };
 }
 

@@ -39,8 +39,10 @@ export interface Profile {
    * their results' `spark` (issue 22): cold jobs (one JVM each), warm jobs, and the warm jobs that
    * started their slot's JVM. Results from before issue 22 count as cold. A result copied from an
    * identical run of the study (`spark.reused`) ran no job: it counts in reusedJobs only.
+   * restartReasons: the warm jobs after which the slot was restarted, by the reason recorded
+   * (`spark.restart`); their counts sum to slotRestarts.
    */
-  jvm: { coldJobs: number; warmJobs: number; warmStarts: number; slotRestarts: number; reusedJobs: number };
+  jvm: { coldJobs: number; warmJobs: number; warmStarts: number; slotRestarts: number; reusedJobs: number; restartReasons: Record<string, number> };
 }
 
 const SPARK_ACTIVITIES = new Set(['runPytest', 'smokeCheck', 'executeCandidate']);
@@ -91,7 +93,10 @@ export function addHistory(profile: Profile, scope: string, events: temporal.api
         if (sp?.mode === 'warm') {
           profile.jvm.warmJobs += 1;
           if (sp.jvmStarted) profile.jvm.warmStarts += 1;
-          if (sp.restart) profile.jvm.slotRestarts += 1;
+          if (sp.restart) {
+            profile.jvm.slotRestarts += 1;
+            profile.jvm.restartReasons[sp.restart] = (profile.jvm.restartReasons[sp.restart] ?? 0) + 1;
+          }
         } else if (sp) profile.jvm.coldJobs += 1;
       }
     }
@@ -100,7 +105,7 @@ export function addHistory(profile: Profile, scope: string, events: temporal.api
 
 /** Builds the profile of study `studyId` from the study, task and condition histories. */
 export async function profileStudy(client: Client, studyId: string): Promise<Profile> {
-  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0, reusedJobs: 0 } };
+  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0, reusedJobs: 0, restartReasons: {} } };
   const studyWf = `study-${studyId}`;
   for await (const wf of client.workflow.list({ query: `LockinStudy="${studyId}"` })) {
     const history = await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();

@@ -15,8 +15,8 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { lockinHome, referencesDir } from '../common/paths';
 import { InputError } from '../common/errors';
-import { SparkModeSchema, SparkSettingsSchema, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import { recordsDir, studyDir, taskDir } from '../store/layout';
+import { readStudyBasics, type StudyBasics } from '../store/manifest';
 import { sha256File } from '../store/hash';
 import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 import { checkEquivalence, mutantsCacheRoot, type EquivalenceResult } from './generate';
@@ -91,22 +91,12 @@ function suiteRunCache(key: string): string {
   return path.join(mutantsCacheRoot(), 'suite-runs', `${key}.json`);
 }
 
-/** The study's frozen inputs the analysis needs (study.json). */
-export interface StudyBasics {
-  sdir: string;
-  scale: number;
-  settings: SparkSettings;
-  /** The study's recorded Spark mode (study.json; absent: cold). */
-  sparkMode: SparkMode;
-}
+/** The study's frozen inputs the analysis needs (study.json; activities/store/manifest.ts). */
+export type { StudyBasics };
 
-/** A study's folder, scale, settings and Spark mode from its study.json. @throws InputError when study.json is missing. */
+/** A study's folder, tasks, scale, settings and Spark mode from its study.json. @throws InputError naming the file (and field) when study.json is missing or malformed. */
 export function studyBasics(studyId: string): StudyBasics {
-  const sdir = studyDir(studyId);
-  const studyFile = path.join(sdir, 'study.json');
-  if (!fs.existsSync(studyFile)) throw new InputError('no such study (study.json missing)', studyFile);
-  const study = JSON.parse(fs.readFileSync(studyFile, 'utf8')) as { scale: number; settings: SparkSettings; sparkMode?: string };
-  return { sdir, scale: study.scale, settings: SparkSettingsSchema.parse(study.settings), sparkMode: SparkModeSchema.parse(study.sparkMode ?? 'cold') };
+  return readStudyBasics(studyId);
 }
 
 /** The options of one analysis with their defaults filled in. */

@@ -69,7 +69,7 @@ export interface RunSuiteInput {
    *  every other variant stops at its first failing test (-x). */
   variants: SuiteVariant[];
   settings: SparkSettings;
-  /** Receives junit-<variant>.xml, results.jsonl and suite.log. */
+  /** Receives junit-<variant>.xml, results.jsonl, spark.jsonl (SUITE_SPARK_FILE) and suite.log. */
   outDir: string;
   /** Wall-clock allowance per variant, ms (a process gets this × its variants + 90 s). */
   perVariantMs?: number;
@@ -92,6 +92,17 @@ export interface RunSuiteInput {
 const ID = /^[A-Za-z0-9._-]+$/;
 
 /**
+ * `<outDir>/spark.jsonl`: how Spark ran each process of a runSuiteOnVariants call, one JSON line
+ * per attempt: the job's SparkRun (mode; warm: slot, job number, whether it started the slot's
+ * JVM, what was reset, why the slot was restarted after it) with `order`, the variants the
+ * attempt was given, and `charged`, the variant charged with the process's early end (absent
+ * when it finished them all). The label and mutation suites are not activities of their own, so
+ * `lockin study profile` and the bench count their JVM start-ups and restarts from these files
+ * (client/jobWork.ts suiteSparkJobs).
+ */
+export const SUITE_SPARK_FILE = 'spark.jsonl';
+
+/**
  * Runs the suite on every variant. A process that ends early (wall-clock limit, crash, memory)
  * charges the variant it was on (status timeout/crash, passed false: a hang or crash of the
  * suite on a mutant counts as detecting it) and a new process continues with the rest.
@@ -110,7 +121,9 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
   const outDir = path.resolve(input.outDir);
   fs.mkdirSync(outDir, { recursive: true });
   const results = path.join(outDir, 'results.jsonl');
+  const sparkLog = path.join(outDir, SUITE_SPARK_FILE);
   fs.rmSync(results, { force: true });
+  fs.rmSync(sparkLog, { force: true });
 
   // Staged copies the sandbox's unprivileged user can read (0755 folders, 0644 files).
   const staged = ownedTempDir('lockin-stage-');
@@ -157,6 +170,7 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
       if (rows.length) fs.appendFileSync(results, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
       for (const r of rows) if (rest.includes(r.variant) && !done.has(r.variant)) done.set(r.variant, r);
       const next = rest.find((id) => !done.has(id));
+      fs.appendFileSync(sparkLog, `${JSON.stringify({ ...run.spark, order: rest, ...(next !== undefined ? { charged: next } : {}) })}\n`);
       if (next === undefined) break;
       // The variant the process was on when it ended is charged with the end.
       const status = run.timedOut ? 'timeout' : 'crash';

@@ -8,12 +8,11 @@ import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { z } from 'zod';
 import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 import { executableLabels } from './labels';
 import { studyLabellerAccuracy } from './studyAccuracy';
 import { studyDir } from '../store/layout';
-import { SparkSettingsSchema } from '../../protocol/settings';
+import { readStudyBasics, type StudyBasics } from '../store/manifest';
 import { LabellerAccuracyFileSchema } from '../../protocol/sideFiles';
 
 /** Spark jobs at once on this worker (LOCKIN_SPARK_CONCURRENCY, else the cores): labellerAccuracy runs alone at the end of step 5, so it checks that many tasks at once (those its lanes did not check). */
@@ -22,17 +21,14 @@ function sparkConcurrency(): number {
   return Number.isInteger(n) && n > 0 ? n : 1;
 }
 
-/** The part of study.json the labeller check reads. */
-const StudyBasics = z.looseObject({ tasks: z.array(z.string()), settings: SparkSettingsSchema });
-
-/** study.json's tasks and Spark settings. @throws InputError (non-retryable) naming the file when it is missing or malformed. */
-function readStudyBasics(studyId: string): { dir: string; basics: z.infer<typeof StudyBasics> } {
-  const dir = studyDir(studyId);
-  const manifestFile = path.join(dir, 'study.json');
-  if (!fs.existsSync(manifestFile)) throw nonRetryable(new InputError('no such study (study.json missing)', manifestFile));
-  const parsed = StudyBasics.safeParse(JSON.parse(fs.readFileSync(manifestFile, 'utf8')));
-  if (!parsed.success) throw nonRetryable(new InputError(parsed.error.issues[0].message, manifestFile, parsed.error.issues[0].path.join('.')));
-  return { dir, basics: parsed.data };
+/** study.json's tasks and Spark settings. @throws InputError (non-retryable) naming the file and field when it is missing or malformed. */
+function studyBasicsOf(studyId: string): { dir: string; basics: StudyBasics } {
+  try {
+    const basics = readStudyBasics(studyId);
+    return { dir: basics.sdir, basics };
+  } catch (err) {
+    throw err instanceof InputError ? nonRetryable(err) : err;
+  }
 }
 
 /**
@@ -45,7 +41,7 @@ function readStudyBasics(studyId: string): { dir: string; basics: z.infer<typeof
  * InputError (non-retryable); a check that fails is thrown, and labellerAccuracy meets it again.
  */
 export async function labellerCheckTask(req: { studyId: string; taskId: string; scale: number }): Promise<{ taskId: string; cached: boolean }> {
-  const { basics } = readStudyBasics(req.studyId);
+  const { basics } = studyBasicsOf(req.studyId);
   if (!basics.tasks.includes(req.taskId)) throw nonRetryable(new InputError(`task ${req.taskId} is not one of the study's tasks`, path.join(studyDir(req.studyId), 'study.json'), 'tasks'));
   let cached = false;
   await studyLabellerAccuracy({ tasks: [req.taskId], scale: req.scale, settings: basics.settings, concurrency: 1, onTask: (_t, c) => { cached = c; } });
@@ -61,7 +57,7 @@ export async function labellerCheckTask(req: { studyId: string; taskId: string; 
  * @throws InputError (non-retryable) when study.json is missing or malformed.
  */
 export async function labellerAccuracy(req: { studyId: string; scale: number }): Promise<{ file: string; line: string }> {
-  const { dir, basics } = readStudyBasics(req.studyId);
+  const { dir, basics } = studyBasicsOf(req.studyId);
   const out = LabellerAccuracyFileSchema.parse(await studyLabellerAccuracy({ tasks: basics.tasks, scale: req.scale, settings: basics.settings, concurrency: sparkConcurrency() }));
   const file = path.join(dir, 'labeller-accuracy.json');
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(out, null, 1));

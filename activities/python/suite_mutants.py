@@ -141,18 +141,18 @@ def main(argv: list[str]) -> None:
         if vid != "gold" and not args.full:
             opts.append("-x")
         recorder = TestRecorder() if args.full else None
-        print(f"[mutation] {vid}: running the suite", file=sys.stderr, flush=True)
+        print(f"[suite] {vid}: running the suite", file=sys.stderr, flush=True)
         try:
             code = int(pytest.main(opts, plugins=[shared] + ([recorder] if recorder else [])))
         except BaseException as exc:  # noqa: BLE001 - a suite's own failure is a verdict
-            print(f"[mutation] {vid}: pytest raised {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+            print(f"[suite] {vid}: pytest raised {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
             code = 3
         row = {"variant": vid, "exitCode": code, "passed": code == 0, "ms": int((time.monotonic() - t0) * 1000)}
         if recorder:
             row["tests"] = recorder.rows()
         emit(row)
         if vid == "gold" and code != 0 and args.stop_if_gold_fails:
-            print("[mutation] the suite fails gold: invalid, not run on the mutants", file=sys.stderr, flush=True)
+            print("[suite] the suite fails gold: invalid, not run on the mutants", file=sys.stderr, flush=True)
             for rest in ids[ids.index(vid) + 1:]:
                 emit({"variant": rest, "exitCode": None, "passed": False, "ms": 0, "status": "not-run"})
             break

@@ -9,7 +9,8 @@ import { listVariants } from '../data/variants';
 import * as path from 'path';
 import { execSync } from 'child_process';
 import { databaseDir, referencesDir, REPO_ROOT, tasksRoot } from '../common/paths';
-import { PINNED } from '../../protocol/settings';
+import { z } from 'zod';
+import { PINNED, SparkModeSchema, SparkSettingsSchema, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import { InputError } from '../common/errors';
 import type { StudyInput, StudyManifestSummary } from '../../protocol/inputs';
 import { canonicalJson, legacyCanonicalJson, sha256, sha256File } from './hash';
@@ -134,4 +135,38 @@ export async function initStudy(input: StudyInput): Promise<StudyManifestSummary
   const manifest: StudyManifest = { ...body, sensitivity: input.sensitivity ?? [...PAPER_SENSITIVITY], sparkMode: input.sparkMode ?? 'cold', variantDatabases, createdAt: new Date().toISOString(), gitRevision: gitRevision(), manifestHash };
   fs.writeFileSync(file, JSON.stringify(manifest, null, 2));
   return { studyDir: dir, manifestHash, replayed: body.replayed };
+}
+
+/** The part of study.json the step-5 activities read (the mutation analysis and the labeller check). */
+const StudyBasicsSchema = z.looseObject({ tasks: z.array(z.string()), scale: z.number().positive(), settings: SparkSettingsSchema, sparkMode: SparkModeSchema.optional() });
+
+/** A study's folder and the frozen inputs step 5 reads from its study.json. */
+export interface StudyBasics {
+  /** runs/<study>. */
+  sdir: string;
+  tasks: string[];
+  scale: number;
+  settings: SparkSettings;
+  /** The study's recorded Spark mode (absent in a study.json from before issue 22: cold). */
+  sparkMode: SparkMode;
+}
+
+/**
+ * Reads `runs/<studyId>/study.json`'s tasks, scale, Spark settings and Spark mode.
+ * @throws InputError naming the file when it is missing or not JSON, and the file and field when
+ * a field is missing or malformed (the caller decides whether that is retryable).
+ */
+export function readStudyBasics(studyId: string): StudyBasics {
+  const sdir = studyDir(studyId);
+  const file = path.join(sdir, 'study.json');
+  if (!fs.existsSync(file)) throw new InputError('no such study (study.json missing)', file);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new InputError(`not JSON: ${(err as Error).message}`, file);
+  }
+  const r = StudyBasicsSchema.safeParse(raw);
+  if (!r.success) throw new InputError(r.error.issues[0].message, file, r.error.issues[0].path.join('.'));
+  return { sdir, tasks: r.data.tasks, scale: r.data.scale, settings: r.data.settings, sparkMode: r.data.sparkMode ?? 'cold' };
 }

@@ -20,7 +20,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { connectClient } from '../temporal';
 import { serverStatus } from '../../infra/devServer';
 import { profileStudy } from '../profile';
-import { jobWorkLines, studyJobWork } from '../jobWork';
+import { jobWorkLines, sparkJobLines, studyJobWork, suiteJobLines } from '../jobWork';
 import { installQuietRuntime, workflowBundle } from '../../worker/createWorkers';
 import { mainJobStatusLines, runMainJob } from '../mainJob';
 import { runMutationAnalysis } from '../mutation';
@@ -235,7 +235,9 @@ export function define(cmd: Command): void {
         t.push(['total', ...cats.map((c) => p.total[c].toFixed(1))]);
         const j = p.jvm;
         process.stdout.write(`${t.toString()}\nstudy wall time: ${p.wallSeconds.toFixed(1)} s (activity seconds can exceed it: activities run in parallel)\n`);
-        process.stdout.write(`JVM start-ups of the pytest, smoke and execution activities (not the labels' and variants' jobs; the bench counts every job): ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs; ${j.warmJobs} warm jobs in slots started ${j.warmStarts} times, ${j.slotRestarts} restarted after a job; ${j.reusedJobs} copied from an identical run, no job)\n`);
+        process.stdout.write(`JVM start-ups of the pytest, smoke and execution activities (not the variants' jobs; the bench counts every job): ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs; ${j.warmJobs} warm jobs in slots started ${j.warmStarts} times, ${j.slotRestarts} restarted after a job; ${j.reusedJobs} copied from an identical run, no job)\n`);
+        process.stdout.write(`${sparkJobLines('slots restarted', { jobs: j.warmJobs, cold: j.coldJobs, warm: j.warmJobs, slotStarts: j.warmStarts, restarts: j.restartReasons }).slice(1).join('\n')}${j.slotRestarts ? '\n' : ''}`);
+        process.stdout.write(`${suiteJobLines(studyDir(id)).join('\n')}\n`);
         process.stdout.write(`${jobWorkLines(studyJobWork(studyDir(id)), p.wallSeconds).join('\n')}\n${PROFILE_LEGEND}`);
       } finally {
         await connection.close();

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { executionSeconds, jobWorkLines, junitSeconds, studyJobWork, suiteSeconds } from '../../client/jobWork';
+import { executionSeconds, jobWorkLines, junitSeconds, sparkJobLines, studyJobWork, suiteSeconds, suiteSparkJobs } from '../../client/jobWork';
 
 let study: string;
 const put = (rel: string, text: string) => {
@@ -34,6 +34,16 @@ beforeAll(() => {
   put('tasks/q3/one-pass/executable-labels/suite/junit-gold.xml', junit(99));
   put('mutation/q3/one-pass/results.jsonl', `${rows(['gold', 7200], ['m1', 600])}not json\n`);
   put('.reuse/pytest/abc/junit.xml', junit(1000));
+  // How Spark ran the suites' processes (activities/mutation/suites.ts SUITE_SPARK_FILE)
+  const spark = (...r: object[]) => r.map((x) => JSON.stringify(x)).join('\n') + '\n';
+  put('tasks/q3/one-pass/executable-labels/acceptance/spark.jsonl', spark({ mode: 'warm', slot: 1, job: 1, jvmStarted: true, order: ['candidate'] }));
+  put('tasks/q3/one-pass/executable-labels/suite/spark.jsonl', spark(
+    { mode: 'warm', slot: 2, job: 4, jvmStarted: false, restart: 'a process left running: 77 python3 x.py', order: ['gold', 'O1', 'O2'], charged: 'O1' },
+    { mode: 'warm', slot: 2, job: 1, jvmStarted: true, order: ['O2'] },
+  ));
+  put('tasks/q3/test-guided/executable-labels/suite/spark.jsonl', spark({ mode: 'warm', jvmStarted: true }));
+  put('tasks/q3/test-guided/executable-labels/suite/reused.json', '{}');
+  put('mutation/q3/one-pass/spark.jsonl', `${spark({ mode: 'cold', jvmStarted: true, order: ['gold', 'm1'] }, { mode: 'warm', jvmStarted: false, restart: 'the job timed out' })}not json\n`);
 });
 afterAll(() => fs.rmSync(study, { recursive: true, force: true }));
 
@@ -44,6 +54,23 @@ test('each kind sums what its jobs measured; copies, not-run programs, gold JUni
   expect(w.labels).toEqual({ seconds: 13.3, jobs: 2 });
   expect(w['mutation suites']).toEqual({ seconds: 7.8, jobs: 2 });
   expect(jobWorkLines(w, 47.1).at(-2)).toBe("  step 4's jobs worked 23.6 s; the study workflow took 47.1 s of wall time = 2.00× their work");
+});
+
+test('the suites\' Spark records: counted by kind, copies left out, each restart with its reason', () => {
+  const s = suiteSparkJobs(study);
+  expect(s.labels).toEqual({ jobs: 3, cold: 0, warm: 3, slotStarts: 2, restarts: { 'a process left running: 77 python3 x.py': 1 } });
+  expect(s['mutation suites']).toEqual({ jobs: 2, cold: 1, warm: 1, slotStarts: 0, restarts: { 'the job timed out': 1 } });
+  expect(sparkJobLines('labels', s.labels)).toEqual([
+    '  labels: 3 job(s) (0 cold; 3 warm in slots started 2 time(s), 1 restarted after a job)',
+    '    restarted 1×: a process left running: 77 python3 x.py',
+  ]);
+  expect(sparkJobLines('x', { jobs: 4, cold: 0, warm: 4, slotStarts: 1, restarts: { a: 1, b: 2, c: 1 } }, 2)).toEqual([
+    '  x: 4 job(s) (0 cold; 4 warm in slots started 1 time(s), 4 restarted after a job)',
+    '    restarted 2×: b',
+    '    restarted 1×: a',
+    '    … and 1 other reason(s)',
+  ]);
+  expect(suiteSparkJobs(path.join(study, 'nope')).labels).toEqual({ jobs: 0, cold: 0, warm: 0, slotStarts: 0, restarts: {} });
 });
 
 test('the readers on one file each', () => {

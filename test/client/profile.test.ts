@@ -20,7 +20,7 @@ function activity(firstId: number, type: string, t: number, took: number, result
 }
 
 test('labels and executions on the variant databases are Spark work, not the harness\'s; queue waits are Temporal overhead', () => {
-  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0, reusedJobs: 0 } };
+  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0, reusedJobs: 0, restartReasons: {} } };
   addHistory(profile, 'one-pass', [
     ...activity(1, 'runPytest', 0, 20, { spark: { mode: 'cold' } }),
     ...activity(4, 'executeCandidate', 30, 10, { spark: { mode: 'warm', jvmStarted: true } }),
@@ -29,21 +29,24 @@ test('labels and executions on the variant databases are Spark work, not the har
     ...activity(13, 'writeRunRecord', 200, 2),
     // copied from an identical run: it started no JVM, whatever the copied spark says
     ...activity(16, 'runPytest', 210, 0, { spark: { mode: 'warm', jvmStarted: true, reused: true } }),
+    // the slot was restarted after these two jobs, for the reasons they recorded
+    ...activity(19, 'runPytest', 220, 3, { spark: { mode: 'warm', jvmStarted: false, restart: 'the job timed out' } }),
+    ...activity(22, 'smokeCheck', 230, 4, { spark: { mode: 'warm', jvmStarted: true, restart: 'the job timed out' } }),
   ]);
   expect(profile.total).toEqual({
-    pytest: 20,
-    'spark execution': 17,
+    pytest: 23,
+    'spark execution': 21,
     'labels (acceptance tests and suites)': 90,
     'store and scoring': 2,
-    'temporal overhead (queue wait)': 6,
+    'temporal overhead (queue wait)': 8,
   });
   expect(profile.byCondition['one-pass']).toEqual(profile.total);
-  expect(profile.jvm).toEqual({ coldJobs: 1, warmJobs: 1, warmStarts: 1, slotRestarts: 0, reusedJobs: 1 });
-  expect(WORK_CATEGORIES.reduce((a, k) => a + (profile.total[k] ?? 0), 0)).toBe(127);
+  expect(profile.jvm).toEqual({ coldJobs: 1, warmJobs: 3, warmStarts: 2, slotRestarts: 2, reusedJobs: 1, restartReasons: { 'the job timed out': 2 } });
+  expect(WORK_CATEGORIES.reduce((a, k) => a + (profile.total[k] ?? 0), 0)).toBe(134);
 });
 
 test('the main job\'s step 3 and step 5 activities, in the "shared" scope, are Spark work of their own kinds', () => {
-  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0, reusedJobs: 0 } };
+  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0, reusedJobs: 0, restartReasons: {} } };
   addHistory(profile, 'shared', [
     ...activity(1, 'reexecuteReferences', 0, 148),
     ...activity(4, 'mutationTask', 150, 116),

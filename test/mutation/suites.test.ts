@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { runSuiteOnVariants } from '../../activities/mutation/suites';
+import { SUITE_SPARK_FILE, runSuiteOnVariants } from '../../activities/mutation/suites';
 import { scoreSuite } from '../../activities/mutation/score';
 import { TEST_SPARK_SETTINGS } from '../support/database';
 
@@ -77,6 +77,10 @@ test('a valid suite: kills the aggregate mutant, is charged the crash, misses th
   expect([score.validOnGold, score.killed, score.total, score.equivalent, score.score]).toEqual([true, 2, 3, 1, 2 / 3]);
   expect(score.survivorsByOperator).toEqual({ sort: 1 });
   expect(fs.existsSync(path.join(dir, 'out-suite', 'junit-gold.xml'))).toBe(true);
+  // One Spark record per process: the first ended on crash-1 (charged with it), a second ran the rest.
+  const spark = fs.readFileSync(path.join(dir, 'out-suite', SUITE_SPARK_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { mode: string; order: string[]; charged?: string });
+  expect(spark.map((r) => [r.order.join(','), r.charged ?? null])).toEqual([['gold,aggregate-function-1,crash-1,sort-1', 'crash-1'], ['sort-1', null]]);
+  expect(spark.every((r) => r.mode === 'cold' || r.mode === 'warm')).toBe(true);
 }, 600_000);
 
 test('a suite that fails gold is invalid: not run on the mutants by default, and its kills are not counted', async () => {
