@@ -60,6 +60,22 @@ test('each kind of test edit, with the tests it can affect', async () => {
   expect(await edits(SUITE.replace('def test_total(table):', 'def test_total(table'))).toEqual([{ kind: 'imports-syntax', where: '<module>', tests: [], detail: 'the revised file does not parse (line 15)' }]);
 });
 
+test('a test whose body was only assertions gains a setup line: its assertion changed and its setup changed (an empty setup is compared, not re-parsed)', async () => {
+  // Found by the q36 PlanAudit revision of replay:lockin: the classifier crashed with an IndentationError.
+  expect(await edits(SUITE.replace('def test_total(table):\n    assert solve(table) == 30', 'def test_total(table):\n    got = solve(table)\n    assert got == 30'))).toEqual([
+    { kind: 'assertion-changed', where: 'test_total', tests: ['test_total'], detail: '1 assertion(s) changed' },
+    { kind: 'fixture-structure', where: 'test_total', tests: ['test_total'], detail: "the test's setup changed" },
+  ]);
+  // And back: the setup line removed, only assertions left.
+  const d = fs.mkdtempSync(path.join(tmp, 'pair-'));
+  fs.writeFileSync(path.join(d, 'before.py'), SUITE.replace('def test_total(table):\n    assert solve(table) == 30', 'def test_total(table):\n    got = solve(table)\n    assert got == 30'));
+  fs.writeFileSync(path.join(d, 'after.py'), SUITE);
+  expect(await classifyTestEdits(path.join(d, 'before.py'), path.join(d, 'after.py'))).toEqual([
+    { kind: 'assertion-changed', where: 'test_total', tests: ['test_total'], detail: '1 assertion(s) changed' },
+    { kind: 'fixture-structure', where: 'test_total', tests: ['test_total'], detail: "the test's setup changed" },
+  ]);
+});
+
 test('JUnit names and flips: failed or errored on the snapshot (or a collection failure), passing at the end', () => {
   expect(junitTestName('test_solution::test_total')).toBe('test_total');
   expect(junitTestName('test_solution.TestSales::test_grain[2]')).toBe('TestSales.test_grain');
