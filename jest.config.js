@@ -8,5 +8,6 @@ module.exports = {
   },
   testTimeout: 300000,
   globalSetup: '<rootDir>/test/support/globalSetup.js',
+  setupFiles: ['<rootDir>/test/support/sparkModeEnv.js'],
   verbose: false,
 };

@@ -162,8 +162,8 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
   const input = buildStudyInput({ studyId, tasks: o.tasks, model: o.model, scale: o.scale, settings });
   const spark = resolveSparkMode(input.sparkMode);
   process.stderr.write(`[lockin] Spark mode: ${spark.mode === 'warm'
-    ? 'warm: each kind of Spark job attaches to a long-lived JVM slot (README "Warm Spark slots"); a slot\'s restarts and why are in each outcome\'s `spark` and in `lockin study profile`'
-    : spark.coldBecause ? `cold: warm was asked for, but ${spark.coldBecause}` : 'cold: one JVM per Spark job (the default; LOCKIN_SPARK_MODE=warm keeps JVM slots warm, README "Warm Spark slots")'}\n`);
+    ? 'warm (the default): each kind of Spark job attaches to a long-lived JVM slot (README "Warm Spark slots"; LOCKIN_SPARK_MODE=cold starts one JVM per job); a slot\'s restarts and why are in each job\'s `spark` record and in `lockin study profile`'
+    : spark.coldBecause ? `cold: warm is the default, but ${spark.coldBecause}` : 'cold: one JVM per Spark job (LOCKIN_SPARK_MODE=cold; without it JVM slots are kept warm, README "Warm Spark slots")'}\n`);
   const sdir = studyDir(studyId);
   fs.mkdirSync(sdir, { recursive: true });
   saveInput(input);

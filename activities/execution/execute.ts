@@ -56,7 +56,7 @@ export interface ExecuteCandidateInput {
   dbDir?: string;
   /** The study id: an identical execution in the same study is made once (activities/execution/reuse.ts). */
   reuseScope?: string;
-  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else cold. */
+  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else warm (sparkModeFromEnv). */
   sparkMode?: SparkMode;
 }
 
@@ -67,7 +67,7 @@ export interface SmokeCheckInput {
   /** Default 5 minutes. */
   timeoutMs?: number;
   dbDir?: string;
-  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else cold. */
+  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else warm (sparkModeFromEnv). */
   sparkMode?: SparkMode;
 }
 

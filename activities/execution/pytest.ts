@@ -48,7 +48,7 @@ export interface RunPytestInput {
   suite?: 'test_solution.py' | 'contract_test.py';
   /** When set, the suite's sha256 must equal it, else nothing runs (the frozen contract suite). */
   suiteSha256?: string;
-  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else cold. */
+  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else warm (sparkModeFromEnv). */
   sparkMode?: SparkMode;
 }
 

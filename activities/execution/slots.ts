@@ -1,7 +1,7 @@
 /**
  * Warm Spark slots (issue 22 "Speed"; README "Security" for what a shared JVM leaves open).
  *
- * In `cold` mode (the default) every Spark job (a pytest run, a candidate execution or smoke
+ * In `cold` mode (LOCKIN_SPARK_MODE=cold; the default where warm slots are not possible) every Spark job (a pytest run, a candidate execution or smoke
  * check, a suite over gold and its mutants) starts its own JVM inside its own sandbox, exactly as
  * before: runSparkJob is then runSandboxed. In `warm` mode a job runs in a *slot*: one
  * long-lived sandbox (the same bubblewrap policy: read-only runtime, the job kind's /lockin
@@ -47,7 +47,7 @@ import {
 
 /** What a Spark job asks of runSparkJob besides its sandbox: the mode and the settings its JVM runs with. */
 export interface SparkJob {
-  /** Requested mode; undefined: LOCKIN_SPARK_MODE, else cold. */
+  /** Requested mode; undefined: LOCKIN_SPARK_MODE, else warm (sparkModeFromEnv). */
   mode?: SparkMode;
   settings: SparkSettings;
   /** Mount names bound once into the slot (large, shared folders: the study database). */
@@ -57,11 +57,16 @@ export interface SparkJob {
 /** A SandboxRun with how Spark ran it. */
 export type SparkSandboxRun = SandboxRun & { spark: SparkRun };
 
-/** The mode LOCKIN_SPARK_MODE names (warm | cold; default cold). @throws Error naming the variable for any other value. */
+/**
+ * The mode LOCKIN_SPARK_MODE names (warm | cold; default warm since the equivalence runs of issue
+ * 22 found every verdict identical: README "Tests and benchmarks"; resolveSparkMode runs a warm
+ * job cold, and says why, where warm slots are not possible). @throws Error naming the variable
+ * for any other value.
+ */
 export function sparkModeFromEnv(): SparkMode {
   const v = (process.env.LOCKIN_SPARK_MODE ?? '').trim();
-  if (v === '' || v === 'cold') return 'cold';
-  if (v === 'warm') return 'warm';
+  if (v === '' || v === 'warm') return 'warm';
+  if (v === 'cold') return 'cold';
   throw new Error(`LOCKIN_SPARK_MODE: "${v}" is not warm or cold`);
 }
 

@@ -85,7 +85,7 @@ export interface RunSuiteInput {
   /** Extra files written beside the suite in every variant's folder (name → content), e.g. the
    *  acceptance tests' tables.json. Names are plain file names. */
   extraFiles?: Record<string, string>;
-  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else cold. */
+  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else warm (sparkModeFromEnv). */
   sparkMode?: SparkMode;
 }
 

@@ -62,7 +62,7 @@ export interface ExecutableLabelsInput {
    * labels); undefined: always run.
    */
   reuseScope?: string;
-  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else cold. */
+  /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else warm (sparkModeFromEnv). */
   sparkMode?: SparkMode;
 }
 

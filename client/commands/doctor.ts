@@ -36,9 +36,11 @@ function sparkModeLine(): string {
   } catch (e) {
     return `Spark mode: ${(e as Error).message}`;
   }
-  if (requested === 'cold') return 'Spark mode: cold (one JVM per Spark job; LOCKIN_SPARK_MODE=warm reuses JVMs kept warm in a pool, README "Warm Spark slots")';
+  if (requested === 'cold') return 'Spark mode: cold (LOCKIN_SPARK_MODE=cold: one JVM per Spark job; without it jobs reuse JVMs kept warm in a pool, README "Warm Spark slots")';
   const why = warmUnavailable();
-  return why ? `Spark mode: warm asked for, but jobs run cold here: ${why}` : 'Spark mode: warm (one long-lived JVM per Spark slot, each job a fresh sandboxed process attached to it; README "Security")';
+  return why
+    ? `Spark mode: warm (the default), but jobs run cold here: ${why}`
+    : 'Spark mode: warm (the default: a pool of long-lived JVMs, each job a fresh sandboxed process attached to one; LOCKIN_SPARK_MODE=cold starts one JVM per job; README "Warm Spark slots")';
 }
 
 export async function machineLines(): Promise<string[]> {

@@ -15,14 +15,13 @@ import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/setti
 import type { PytestOutcome } from '../../protocol/types';
 
 /**
- * The warm path is not the default (LOCKIN_SPARK_MODE=cold): these run in `npm run test:full`
- * (LOCKIN_TEST_FULL=1), to keep `npm test` under its 15 minutes. They failed in every clone under
- * /tmp (CI's among them) with "/tmp holds 1113 MiB after the reset": the slot's /tmp check walked
- * into the venv, which the sandbox binds at its host path inside /tmp; it now reads the tmpfs's own
- * usage (spark_slot.py _du_mb), and this file passes 4/4 in a clone under /tmp. The hostile and
- * sandbox tests run in both modes in `npm run test:full`.
+ * The warm path is the default (activities/execution/slots.ts sparkModeFromEnv), so these run in
+ * `npm test` (until the default changed they ran only in `npm run test:full`). They once failed
+ * in every clone under /tmp (CI's among them) with "/tmp holds 1113 MiB after the reset": the
+ * slot's /tmp check walked into the venv, which the sandbox binds at its host path inside /tmp;
+ * it reads the tmpfs's own usage since (spark_slot.py _du_mb). The hostile and sandbox tests run
+ * warm in `npm test` and in both modes in `npm run test:full`.
  */
-const warmTest = process.env.LOCKIN_TEST_FULL === '1' ? test : test.skip;
 
 const FIX = path.join(__dirname, '..', 'fixtures', 'execution');
 const SETTINGS: SparkSettings = { ...DEFAULT_SPARK_SETTINGS, master: 'local[1]', shufflePartitions: 2, defaultParallelism: 1, driverMemory: '1g' };
@@ -68,7 +67,7 @@ const CLEAN = [
   '',
 ].join('\n');
 
-warmTest('a fixture suite run warm has the cold verdict; leftovers of a job are reset before the next one', async () => {
+test('a fixture suite run warm has the cold verdict; leftovers of a job are reset before the next one', async () => {
   const first = await warmRun({ fixture: 'suites/passing' });
   expect(first).toMatchObject({ status: 'completed', exitCode: 0, passed: true });
   expect(first.counts).toEqual({ passed: 2, failed: 0, errored: 0, collectionFailed: 0, skipped: 1, total: 3 }); // as cold (execution.test.ts)
@@ -95,7 +94,7 @@ warmTest('a fixture suite run warm has the cold verdict; leftovers of a job are 
   expect(clean.spark).toEqual({ mode: 'warm', slot: first.spark!.slot, job: 3, jvmStarted: false, resets: ['default session put back'] });
 }, 600_000);
 
-warmTest('the JVM objects a job leaves behind are released: three jobs that each hold 400 MiB in the 1 GiB driver all run (q69 failed to broadcast after a few warm jobs)', async () => {
+test('the JVM objects a job leaves behind are released: three jobs that each hold 400 MiB in the 1 GiB driver all run (q69 failed to broadcast after a few warm jobs)', async () => {
   const hold = [
     'def test_holds(spark):',
     '    # 400 MiB referenced from this process only (py4j), never released by it',
@@ -111,7 +110,7 @@ warmTest('the JVM objects a job leaves behind are released: three jobs that each
   expect(runs.map((r) => [r.status, r.passed, r.spark?.slot, r.spark?.job, r.spark?.restart ?? null])).toEqual([0, 1, 2].map((i) => ['completed', true, runs[0].spark!.slot, j + i, null]));
 }, 600_000);
 
-warmTest('an added jar, a changed SparkContext conf and a process left running restart the slot, recorded; the next job gets a fresh one', async () => {
+test('an added jar, a changed SparkContext conf and a process left running restart the slot, recorded; the next job gets a fresh one', async () => {
   const jars = path.join(REPO_ROOT, '.venv', 'lib', 'python3.11', 'site-packages', 'pyspark', 'jars');
   const jar = path.join(jars, fs.readdirSync(jars).find((f) => f.startsWith('commons-lang3'))!); // any jar the sandbox can read
   const before = liveSlots().map((s) => s.id);
@@ -137,7 +136,7 @@ warmTest('an added jar, a changed SparkContext conf and a process left running r
   expect([...before, dirty.spark!.slot]).not.toContain(clean.spark!.slot);
 }, 600_000);
 
-warmTest('a job that outlives its wall-clock limit is a timeout, and its slot is restarted', async () => {
+test('a job that outlives its wall-clock limit is a timeout, and its slot is restarted', async () => {
   const out = await warmRun('import time\n\ndef test_hangs(spark):\n    spark.range(1).count()\n    time.sleep(600)\n', 15000);
   expect(out).toMatchObject({ status: 'timeout', passed: false, exitCode: null });
   expect(out.spark!.restart!.split('; ')[0]).toBe('the job timed out');

@@ -48,7 +48,7 @@ test('names the slots from the environment, the sandbox, and a gRPC port taken b
     'Spark slots (JVM activities at once): 1 (from LOCKIN_SPARK_CONCURRENCY)',
     'model calls at once: 3 (from LOCKIN_MODEL_CONCURRENCY)',
     'sandbox for candidate code and tests: checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)',
-    'Spark mode: cold (one JVM per Spark job; LOCKIN_SPARK_MODE=warm reuses JVMs kept warm in a pool, README "Warm Spark slots")',
+    'Spark mode: warm (the default), but jobs run cold here: isolation is checked-only, warm slots need bubblewrap',
     `Temporal: not running; port(s) ${takenPort} taken by another process: set LOCKIN_TEMPORAL_PORT / LOCKIN_TEMPORAL_UI_PORT, or TEMPORAL_ADDRESS`,
   ]);
   expect(lines[0]).toMatch(new RegExp(`^cores: ${os.cpus().length}; memory: `));
