@@ -26,10 +26,12 @@ export const SparkSettingsSchema = z.object({
 export type SparkSettings = z.infer<typeof SparkSettingsSchema>;
 
 /**
- * How Spark jobs get their JVM (issue 22): `cold`, one JVM per job in the job's own sandbox (the
- * default, and the path every result before issue 22 came from), or `warm`, a long-lived JVM per
- * Spark slot that each job's fresh sandboxed process attaches to (activities/execution/slots.ts).
- * Recorded per study (study.json `sparkMode`) and per run (`spark.mode` of each outcome).
+ * How Spark jobs get their JVM (issue 22): `warm`, a long-lived JVM per Spark slot that each
+ * job's fresh sandboxed process attaches to (activities/execution/slots.ts; the default since the
+ * equivalence runs found every verdict identical: README "Tests and benchmarks"), or `cold`, one
+ * JVM per job in the job's own sandbox (the path every result before issue 22 came from, and
+ * where warm slots are not possible). Recorded per study (study.json `sparkMode`; a study.json
+ * without it is from before issue 22: cold) and per run (`spark.mode` of each outcome).
  */
 export const SPARK_MODES = ['cold', 'warm'] as const;
 export const SparkModeSchema = z.enum(SPARK_MODES);
