@@ -130,7 +130,7 @@ describe('on the SF=0.01 database', () => {
     const saved = { runs: process.env.LOCKIN_RUNS, tasks: process.env.LOCKIN_TASKS, cache: process.env.LOCKIN_OBLIGATIONS_CACHE };
     const runsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-check-runs-'));
     fs.mkdirSync(path.join(runsDir, 's'));
-    fs.writeFileSync(path.join(runsDir, 's', 'study.json'), JSON.stringify({ tasks: ['q3', 'q7'], settings: TEST_SPARK_SETTINGS }));
+    fs.writeFileSync(path.join(runsDir, 's', 'study.json'), JSON.stringify({ tasks: ['q3', 'q7'], scale: 0.01, settings: TEST_SPARK_SETTINGS }));
     Object.assign(process.env, { LOCKIN_RUNS: runsDir, LOCKIN_TASKS: ROOT, LOCKIN_OBLIGATIONS_CACHE: cacheDir });
     try {
       expect(await labellerCheckTask({ studyId: 's', taskId: 'q3', scale: 0.01 })).toEqual({ taskId: 'q3', cached: true });
