@@ -402,6 +402,11 @@ export function defaultSlotCount(concurrency: number, totalMemBytes: number): nu
   return Math.max(conc + 1, Math.min(2 * conc + 1, Math.floor(totalMemBytes / SLOT_MEMORY_BYTES)));
 }
 
+/** The most warm slots one worker process keeps (LOCKIN_SPARK_SLOTS, else defaultSlotCount of the Spark concurrency and memory), for `lockin doctor`. */
+export function warmSlotLimit(): number {
+  return maxSlots();
+}
+
 function maxSlots(): number {
   const env = Number(process.env.LOCKIN_SPARK_SLOTS);
   if (Number.isInteger(env) && env > 0) return env;

@@ -7,7 +7,7 @@ import { DEFAULT_SPARK_SETTINGS, PINNED } from '../../protocol/settings';
 import * as path from 'path';
 import * as os from 'os';
 import { isolationMode } from '../../activities/execution/sandbox';
-import { sparkModeFromEnv, warmUnavailable } from '../../activities/execution/slots';
+import { sparkModeFromEnv, warmSlotLimit, warmUnavailable } from '../../activities/execution/slots';
 import { portOpen, serverStatus } from '../../infra/devServer';
 
 interface Check {
@@ -54,7 +54,7 @@ export async function machineLines(): Promise<string[]> {
         : 'checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)';
   const lines = [
     `cores: ${cores}; memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
-    `Spark slots (JVM activities at once): ${process.env.LOCKIN_SPARK_CONCURRENCY ? `${process.env.LOCKIN_SPARK_CONCURRENCY} (from LOCKIN_SPARK_CONCURRENCY)` : `${Math.max(1, cores)} (one per core; LOCKIN_SPARK_CONCURRENCY overrides)`}`,
+    `Spark jobs at once: ${process.env.LOCKIN_SPARK_CONCURRENCY ? `${process.env.LOCKIN_SPARK_CONCURRENCY} (from LOCKIN_SPARK_CONCURRENCY)` : `${Math.max(1, cores)} (one per core; LOCKIN_SPARK_CONCURRENCY overrides)`}; warm slots kept at most: ${warmSlotLimit()} (${process.env.LOCKIN_SPARK_SLOTS ? 'from LOCKIN_SPARK_SLOTS' : 'one per kind of job at once, memory allowing; LOCKIN_SPARK_SLOTS overrides'})`,
     `model calls at once: ${process.env.LOCKIN_MODEL_CONCURRENCY ? `${process.env.LOCKIN_MODEL_CONCURRENCY} (from LOCKIN_MODEL_CONCURRENCY)` : '4 (LOCKIN_MODEL_CONCURRENCY overrides)'}`,
     `sandbox for candidate code and tests: ${sandbox}`,
     sparkModeLine(),

@@ -26,6 +26,7 @@ import { mainJobStatusLines, runMainJob } from '../mainJob';
 import { runMutationAnalysis } from '../mutation';
 import type { StudyFailure, StudyProgress } from '../../protocol/inputs';
 import { failureLines, failureWorkflowId, innermostMessage, readStudyFailures, studyProgressLine } from '../studyStatus';
+import { readStudyBasics } from '../../activities/store/manifest';
 
 interface RunOpts {
   tasks?: string;
@@ -70,9 +71,9 @@ function defaultStudyId(model: string, scale: number): string {
 
 /** What the profile's rows and columns mean (printed under the table). */
 const PROFILE_LEGEND = [
-  'Seconds of activity time, summed over the activities of the study\'s workflows: step 4 of the main job and, when the main job ran the study, its step 3 (controls, SQL re-execution) and step 5 (mutation analysis, labeller check), which carry the study\'s id; "study wall time" is step 4\'s.',
-  'Rows: "shared" = per-task work the study\'s conditions share (the initial generation, the snapshot\'s pytest run and execution, the reference evaluation) and steps 3 and 5; "study" = study-level steps; one row per condition for its own calls and runs (a run identical to one already made is copied and takes no time; one that waited for an identical run still in progress counts its wait, and held a Spark slot meanwhile).',
-  'temporal overhead (queue wait) = from scheduling to start of each activity: Temporal\'s dispatch plus the wait for a free worker slot (with 2 cores, mostly the wait for a Spark slot).',
+  'Seconds of activity time, summed over the activities of the study\'s workflows: step 4 of the main job and, when the main job ran the study, its step 3 (controls, SQL re-execution) and step 5 (mutation analysis, labeller check), which carry the study\'s id.',
+  'Rows: "shared" = task-level work (the initial generation, the snapshot, the reference evaluation) and steps 3 and 5; "study" = study-level steps; one row per condition for its own calls and runs. The conditions start from the same snapshot, so their first pytest run and execution are identical: the condition that runs one first carries its time (a warm slot\'s start-up included, when it started one), the others copy it and take no time (one that waited for the identical run still in progress counts its wait, and held a Spark slot meanwhile). "smoke" = the smoke check (non-evaluative: does solve() return a DataFrame Spark can analyse; nothing collected); "variants\' jobs" = executions on the variant databases (lockin data variants).',
+  'temporal overhead (queue wait) = from scheduling to start of each activity: Temporal\'s dispatch plus the wait for the worker to take it (mostly for a Spark job to end: a worker runs as many at once as "Spark jobs at once" in lockin doctor).',
   '',
 ].join('\n');
 
@@ -234,7 +235,15 @@ export function define(cmd: Command): void {
         for (const [scope, b] of Object.entries(p.byCondition)) t.push([scope, ...cats.map((c) => (b[c] ?? 0).toFixed(1))]);
         t.push(['total', ...cats.map((c) => p.total[c].toFixed(1))]);
         const j = p.jvm;
-        process.stdout.write(`${t.toString()}\nstudy wall time: ${p.wallSeconds.toFixed(1)} s (activity seconds can exceed it: activities run in parallel)\n`);
+        let mode = 'not recorded (cold: a study from before issue 22)';
+        try {
+          const b = readStudyBasics(id);
+          mode = `${b.sparkMode} (study.json sparkMode${b.sparkMode === 'warm' ? '; a job that could not run warm ran cold: its spark record says why' : ''})`;
+        } catch {
+          mode = 'unknown (no readable study.json)';
+        }
+        process.stdout.write(`Spark mode of the study: ${mode}\n`);
+        process.stdout.write(`${t.toString()}\nstep 4 (the study workflow) wall time: ${p.wallSeconds.toFixed(1)} s (activity seconds can exceed it: activities run in parallel; the main job prints every step's time)\n`);
         process.stdout.write(`JVM start-ups of the pytest, smoke and execution activities (not the variants' jobs; the bench counts every job): ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs; ${j.warmJobs} warm jobs in slots started ${j.warmStarts} times, ${j.slotRestarts} restarted after a job; ${j.reusedJobs} copied from an identical run, no job)\n`);
         process.stdout.write(`${sparkJobLines('slots restarted', { jobs: j.warmJobs, cold: j.coldJobs, warm: j.warmJobs, slotStarts: j.warmStarts, restarts: j.restartReasons }).slice(1).join('\n')}${j.slotRestarts ? '\n' : ''}`);
         process.stdout.write(`${suiteJobLines(studyDir(id)).join('\n')}\n`);

@@ -4,8 +4,9 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { machineLines } from '../../client/commands/doctor';
+import { defaultSlotCount } from '../../activities/execution/slots';
 
-const KEYS = ['LOCKIN_HOME', 'LOCKIN_SPARK_CONCURRENCY', 'LOCKIN_MODEL_CONCURRENCY', 'LOCKIN_ISOLATION', 'LOCKIN_TEMPORAL_PORT', 'LOCKIN_TEMPORAL_UI_PORT', 'TEMPORAL_ADDRESS', 'LOCKIN_SPARK_MODE'];
+const KEYS = ['LOCKIN_HOME', 'LOCKIN_SPARK_SLOTS', 'LOCKIN_SPARK_CONCURRENCY', 'LOCKIN_MODEL_CONCURRENCY', 'LOCKIN_ISOLATION', 'LOCKIN_TEMPORAL_PORT', 'LOCKIN_TEMPORAL_UI_PORT', 'TEMPORAL_ADDRESS', 'LOCKIN_SPARK_MODE'];
 const saved: Record<string, string | undefined> = {};
 let server: net.Server;
 let takenPort = 0;
@@ -26,6 +27,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   process.env.LOCKIN_HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-doctor-'));
   process.env.LOCKIN_SPARK_CONCURRENCY = '1';
+  delete process.env.LOCKIN_SPARK_SLOTS;
   process.env.LOCKIN_MODEL_CONCURRENCY = '3';
   process.env.LOCKIN_ISOLATION = 'checked-only';
   delete process.env.TEMPORAL_ADDRESS;
@@ -45,7 +47,7 @@ test('names the slots from the environment, the sandbox, and a gRPC port taken b
   process.env.LOCKIN_TEMPORAL_UI_PORT = String(freePort);
   const lines = await machineLines();
   expect(lines.slice(1)).toEqual([
-    'Spark slots (JVM activities at once): 1 (from LOCKIN_SPARK_CONCURRENCY)',
+    `Spark jobs at once: 1 (from LOCKIN_SPARK_CONCURRENCY); warm slots kept at most: ${defaultSlotCount(1, os.totalmem())} (one per kind of job at once, memory allowing; LOCKIN_SPARK_SLOTS overrides)`,
     'model calls at once: 3 (from LOCKIN_MODEL_CONCURRENCY)',
     'sandbox for candidate code and tests: checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)',
     'Spark mode: warm (the default), but jobs run cold here: isolation is checked-only, warm slots need bubblewrap',
