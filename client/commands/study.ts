@@ -235,7 +235,7 @@ export function define(cmd: Command): void {
         for (const [scope, b] of Object.entries(p.byCondition)) t.push([scope, ...cats.map((c) => (b[c] ?? 0).toFixed(1))]);
         t.push(['total', ...cats.map((c) => p.total[c].toFixed(1))]);
         const j = p.jvm;
-        let mode = 'not recorded (cold: a study from before issue 22)';
+        let mode: string;
         try {
           const b = readStudyBasics(id);
           mode = `${b.sparkMode} (study.json sparkMode${b.sparkMode === 'warm' ? '; a job that could not run warm ran cold: its spark record says why' : ''})`;
