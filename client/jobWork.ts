@@ -59,15 +59,11 @@ export function suiteSeconds(jsonl: string): { programs: number; seconds: number
 }
 
 /**
- * Sums the work inside the jobs of the study whose folder is `studyDir` (runs/<study>).
- * Returns: JobWork (zeros for a kind with no job; a missing folder gives all zeros). Reads files only.
+ * Calls `visit(name, file, parts)` for every file under `<studyDir>/tasks` and `<studyDir>/mutation`
+ * (`parts`: the folders from that top folder down), skipping the `.reuse` store and every folder
+ * holding `reused.json` (a copy of an identical run: no job ran for it). A missing folder visits nothing.
  */
-export function studyJobWork(studyDir: string): JobWork {
-  const out = Object.fromEntries(JOB_KINDS.map((k) => [k, { seconds: 0, jobs: 0 }])) as JobWork;
-  const add = (k: JobKind, seconds: number, jobs: number) => {
-    out[k].seconds += seconds;
-    out[k].jobs += jobs;
-  };
+function forEachJobFile(studyDir: string, visit: (name: string, file: string, parts: string[]) => void): void {
   const walk = (dir: string, parts: string[]) => {
     let entries: fs.Dirent[];
     try {
@@ -80,19 +76,35 @@ export function studyJobWork(studyDir: string): JobWork {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (e.name !== '.reuse') walk(p, [...parts, e.name]);
-        continue;
-      }
-      if (/^junit-.*\.xml$/.test(e.name) && parts.includes('pytest')) add('pytest', junitSeconds(fs.readFileSync(p, 'utf8')), 1);
-      else if (e.name === 'execution.log') {
-        const s = executionSeconds(fs.readFileSync(p, 'utf8'));
-        if (s !== null) add('execution', s, 1);
-      } else if (e.name === 'results.jsonl' && (parts.includes('executable-labels') || parts[0] === 'mutation')) {
-        const r = suiteSeconds(fs.readFileSync(p, 'utf8'));
-        add(parts[0] === 'mutation' ? 'mutation suites' : 'labels', r.seconds, r.programs);
-      }
+      } else visit(e.name, p, parts);
     }
   };
   for (const top of ['tasks', 'mutation']) walk(path.join(studyDir, top), [top]);
+}
+
+/** A label suite's folder (`…/executable-labels/…`) or a step-5 suite's (`mutation/…`). */
+const isSuiteFolder = (parts: string[]) => parts.includes('executable-labels') || parts[0] === 'mutation';
+
+/**
+ * Sums the work inside the jobs of the study whose folder is `studyDir` (runs/<study>).
+ * Returns: JobWork (zeros for a kind with no job; a missing folder gives all zeros). Reads files only.
+ */
+export function studyJobWork(studyDir: string): JobWork {
+  const out = Object.fromEntries(JOB_KINDS.map((k) => [k, { seconds: 0, jobs: 0 }])) as JobWork;
+  const add = (k: JobKind, seconds: number, jobs: number) => {
+    out[k].seconds += seconds;
+    out[k].jobs += jobs;
+  };
+  forEachJobFile(studyDir, (name, file, parts) => {
+    if (/^junit-.*\.xml$/.test(name) && parts.includes('pytest')) add('pytest', junitSeconds(fs.readFileSync(file, 'utf8')), 1);
+    else if (name === 'execution.log') {
+      const s = executionSeconds(fs.readFileSync(file, 'utf8'));
+      if (s !== null) add('execution', s, 1);
+    } else if (name === 'results.jsonl' && isSuiteFolder(parts)) {
+      const r = suiteSeconds(fs.readFileSync(file, 'utf8'));
+      add(parts[0] === 'mutation' ? 'mutation suites' : 'labels', r.seconds, r.programs);
+    }
+  });
   return out;
 }
 
@@ -132,31 +144,17 @@ export function addSparkJob(into: SparkJobs, spark: { mode?: string; jvmStarted?
  */
 export function suiteSparkJobs(studyDir: string): Record<'labels' | 'mutation suites', SparkJobs> {
   const out = { labels: noSparkJobs(), 'mutation suites': noSparkJobs() };
-  const walk = (dir: string, parts: string[]) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    if (entries.some((e) => e.name === 'reused.json')) return;
-    for (const e of entries) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (e.name !== '.reuse') walk(p, [...parts, e.name]);
-      } else if (e.name === 'spark.jsonl' && (parts.includes('executable-labels') || parts[0] === 'mutation')) {
-        for (const line of fs.readFileSync(p, 'utf8').split('\n')) {
-          try {
-            const r = JSON.parse(line) as { mode?: string; jvmStarted?: boolean; restart?: string };
-            if (r && typeof r === 'object') addSparkJob(out[parts[0] === 'mutation' ? 'mutation suites' : 'labels'], r);
-          } catch {
-            /* not a record */
-          }
-        }
+  forEachJobFile(studyDir, (name, file, parts) => {
+    if (name !== 'spark.jsonl' || !isSuiteFolder(parts)) return;
+    for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+      try {
+        const r = JSON.parse(line) as { mode?: string; jvmStarted?: boolean; restart?: string };
+        if (r && typeof r === 'object') addSparkJob(out[parts[0] === 'mutation' ? 'mutation suites' : 'labels'], r);
+      } catch {
+        /* not a record */
       }
     }
-  };
-  for (const top of ['tasks', 'mutation']) walk(path.join(studyDir, top), [top]);
+  });
   return out;
 }
 
