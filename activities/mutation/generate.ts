@@ -420,8 +420,9 @@ export async function checkEquivalence(opts: {
   const refDir = path.join(referencesDir(scale), taskId);
   if (!fs.existsSync(path.join(refDir, 'schema.json'))) throw new InputError(`no reference for ${taskId} at scale ${scale} (lockin data prepare --scale ${scale})`, refDir);
   fs.rmSync(file, { force: true });
-  // An attempt cut short (a killed worker or main job) leaves the variants it finished with their
-  // outputs: keep those whose solution.py is the same after regeneration, run only the others.
+  // An attempt cut short leaves the variants it finished with their outputs (when its Spark job
+  // ended at a time or memory limit or crashed; a worker killed mid-job takes that job's with it):
+  // keep those whose solution.py is the same after regeneration, run only the others.
   const stash = stashFinishedVariants(dir);
   const mutants = await generateMutants({ taskId, root, outDir: dir, maxPerOperator });
   const goldDir = path.join(dir, 'gold');
