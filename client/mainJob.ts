@@ -62,17 +62,21 @@ export { controlsLine };
 /**
  * The once-a-minute line of step 5 while no task finishes: tasks done of total and the tasks being
  * analysed; before the first task, that the suites are being listed; after the last, that the
- * labellers are being measured on known truth (workflows/mutation.ts runs that last). `stepMs` is
+ * labellers are being measured on known truth (workflows/mutation.ts queues those checks behind the
+ * tasks), with how many tasks' checks ended and which run now. `stepMs` is
  * the time since this process saw step 5 start. Pure.
  */
 export function mutationStillLine(m: MutationProgress, stepMs: number): string {
   const s = Math.floor(stepMs / 1000);
   const since = `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
   if (m.tasksTotal === 0) return `listing the study's frozen suites and the tasks to analyse (still working, step 5 for ${since})`;
+  // The labeller checks queue behind the tasks (workflows/mutation.ts); counted since they were.
+  const counted = m.checksDone !== undefined || !!m.checking?.length;
+  const checked = `${m.checksDone ?? 0} of ${m.tasksTotal} task(s) checked${m.checking?.length ? `, checking: ${m.checking.join(', ')}` : ''}`;
   const what =
     m.tasksDone >= m.tasksTotal && !m.running?.length
-      ? `all ${m.tasksTotal} task(s) analysed; measuring the labellers on known truth (acceptance tests on gold and the obligation violations)`
-      : `${m.tasksDone} of ${m.tasksTotal} task(s) analysed${m.running?.length ? `; analysing: ${m.running.join(', ')}` : ''}`;
+      ? `all ${m.tasksTotal} task(s) analysed; measuring the labellers on known truth (acceptance tests on gold and the obligation violations)${counted ? `: ${checked}` : ''}`
+      : `${m.tasksDone} of ${m.tasksTotal} task(s) analysed${m.running?.length ? `; analysing: ${m.running.join(', ')}` : ''}${counted ? `; labellers on known truth: ${checked}` : ''}`;
   return `${what} (still working, step 5 for ${since})`;
 }
 

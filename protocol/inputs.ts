@@ -132,6 +132,9 @@ export interface MutationProgress {
   lines: string[];
   /** The tasks being analysed now (absent in progress of workflows from before it). */
   running?: string[];
+  /** The labeller checks on known truth (one per task, queued behind the tasks): how many ended, and the tasks being checked now (absent before they were counted). */
+  checksDone?: number;
+  checking?: string[];
 }
 
 /**

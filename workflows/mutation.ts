@@ -47,11 +47,14 @@ export async function mutationAnalysis(input: MutationAnalysisInput): Promise<st
     const work = [...queue.map((taskId) => ({ taskId, check: false })), ...(checksQueued ? queue.map((taskId) => ({ taskId, check: true })) : [])];
     await inLanes(work, input.concurrency ?? 2, async ({ taskId, check }) => {
       if (check) {
+        progress.checking = [...(progress.checking ?? []), taskId];
         try {
           await sparkCheck.labellerCheckTask({ studyId, taskId, scale: checkScale });
         } catch {
           // labellerAccuracy below checks the task again and reports the failure.
         }
+        progress.checking = progress.checking.filter((t) => t !== taskId);
+        progress.checksDone = (progress.checksDone ?? 0) + 1;
         return;
       }
       progress.running!.push(taskId);

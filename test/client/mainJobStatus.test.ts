@@ -35,6 +35,12 @@ test('step 5 says once a minute that it is working: tasks done, the tasks runnin
   // Before the first task, and after the last (new-user finding 29: "0/0 tasks", then "1/1" for minutes).
   expect(mutationStillLine({ tasksTotal: 0, tasksDone: 0, lines: [], running: [] }, 5_000)).toBe("listing the study's frozen suites and the tasks to analyse (still working, step 5 for 0m05s)");
   expect(mutationStillLine({ tasksTotal: 1, tasksDone: 1, lines: [], running: [] }, 330_000)).toBe('all 1 task(s) analysed; measuring the labellers on known truth (acceptance tests on gold and the obligation violations) (still working, step 5 for 5m30s)');
+
+  // The labeller checks, queued behind the tasks: 11 tasks' checks took 20 minutes with no sign of progress (corpus run, 2026-12-04).
+  expect(mutationStillLine({ tasksTotal: 11, tasksDone: 11, lines: [], running: [], checksDone: 7, checking: ['q80', 'q94'] }, 1_260_000)).toBe(
+    'all 11 task(s) analysed; measuring the labellers on known truth (acceptance tests on gold and the obligation violations): 7 of 11 task(s) checked, checking: q80, q94 (still working, step 5 for 21m00s)');
+  expect(mutationStillLine({ tasksTotal: 3, tasksDone: 2, lines: [], running: ['q98'], checksDone: 0, checking: ['q3'] }, 600_000)).toBe(
+    '2 of 3 task(s) analysed; analysing: q98; labellers on known truth: 0 of 3 task(s) checked, checking: q3 (still working, step 5 for 10m00s)');
 });
 
 test('a running task in the progress line: calls per condition, then each condition\'s phase (new-user finding 14)', () => {
