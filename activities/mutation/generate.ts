@@ -65,7 +65,6 @@ export const VariantResult = z.object({
   ms: z.number().int().optional(),
 });
 export type VariantResult = z.infer<typeof VariantResult>;
-const OutputsLine = z.object({ results: z.array(VariantResult) });
 
 /** A mutant with its equivalence verdict (an entry of equivalence.json). */
 export const MutantVerdict = MutantInfo.extend({
