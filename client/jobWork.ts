@@ -115,7 +115,7 @@ export interface SparkJobs {
   warm: number;
   /** Warm jobs that started their slot's JVM (the first job of a slot, or the first after a restart). */
   slotStarts: number;
-  /** Warm jobs after which the slot was restarted, by reason (the job's `spark.restart`, as recorded). */
+  /** Warm jobs after which the slot was restarted, by reason (the job's `spark.restart`, as recorded; a job rerun cold after its slot's JVM was lost, by lostSlotReason). */
   restarts: Record<string, number>;
 }
 
@@ -125,13 +125,22 @@ export function noSparkJobs(): SparkJobs {
 }
 
 /** Adds one job's SparkRun (activities/execution/slots.ts; a record without a mode counts as cold) to `into`. Pure but for `into`. */
-export function addSparkJob(into: SparkJobs, spark: { mode?: string; jvmStarted?: boolean; restart?: string } | undefined): void {
+export function addSparkJob(into: SparkJobs, spark: { mode?: string; jvmStarted?: boolean; restart?: string; lostSlot?: { reason: string } } | undefined): void {
   into.jobs += 1;
   if (spark?.mode === 'warm') {
     into.warm += 1;
     if (spark.jvmStarted) into.slotStarts += 1;
     if (spark.restart) into.restarts[spark.restart] = (into.restarts[spark.restart] ?? 0) + 1;
   } else into.cold += 1;
+  if (spark?.lostSlot) {
+    const why = lostSlotReason(spark.lostSlot.reason);
+    into.restarts[why] = (into.restarts[why] ?? 0) + 1;
+  }
+}
+
+/** How a slot restart whose JVM was lost during a job is listed among the restart reasons (the job's `spark.lostSlot`). Pure. */
+export function lostSlotReason(reason: string): string {
+  return `${reason} (the JVM was lost during the job: it ran again cold)`;
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { CONDITIONS } from '../protocol/conditions';
+import { lostSlotReason } from './jobWork';
 
 const CATEGORY: Record<string, string> = {
   callModel: 'model',
@@ -40,7 +41,8 @@ export interface Profile {
    * started their slot's JVM. Results from before issue 22 count as cold. A result copied from an
    * identical run of the study (`spark.reused`) ran no job: it counts in reusedJobs only.
    * restartReasons: the warm jobs after which the slot was restarted, by the reason recorded
-   * (`spark.restart`); their counts sum to slotRestarts.
+   * (`spark.restart`), and the jobs rerun cold after their slot's JVM was lost (`spark.lostSlot`,
+   * jobWork.lostSlotReason); their counts sum to slotRestarts.
    */
   jvm: { coldJobs: number; warmJobs: number; warmStarts: number; slotRestarts: number; reusedJobs: number; restartReasons: Record<string, number> };
 }
@@ -48,11 +50,11 @@ export interface Profile {
 const SPARK_ACTIVITIES = new Set(['runPytest', 'smokeCheck', 'executeCandidate']);
 
 /** The `spark` field of an activity's JSON result payload, if any. */
-function sparkOfResult(done: temporal.api.history.v1.IActivityTaskCompletedEventAttributes | null | undefined): { mode?: string; jvmStarted?: boolean; restart?: string; reused?: boolean } | undefined {
+function sparkOfResult(done: temporal.api.history.v1.IActivityTaskCompletedEventAttributes | null | undefined): { mode?: string; jvmStarted?: boolean; restart?: string; reused?: boolean; lostSlot?: { reason: string } } | undefined {
   const data = done?.result?.payloads?.[0]?.data;
   if (!data) return undefined;
   try {
-    return (JSON.parse(Buffer.from(data).toString('utf8')) as { spark?: { mode?: string; jvmStarted?: boolean; restart?: string; reused?: boolean } }).spark ?? {};
+    return (JSON.parse(Buffer.from(data).toString('utf8')) as { spark?: { mode?: string; jvmStarted?: boolean; restart?: string; reused?: boolean; lostSlot?: { reason: string } } }).spark ?? {};
   } catch {
     return undefined;
   }
@@ -98,6 +100,11 @@ export function addHistory(profile: Profile, scope: string, events: temporal.api
             profile.jvm.restartReasons[sp.restart] = (profile.jvm.restartReasons[sp.restart] ?? 0) + 1;
           }
         } else if (sp) profile.jvm.coldJobs += 1;
+        if (sp?.lostSlot) {
+          const why = lostSlotReason(sp.lostSlot.reason);
+          profile.jvm.slotRestarts += 1;
+          profile.jvm.restartReasons[why] = (profile.jvm.restartReasons[why] ?? 0) + 1;
+        }
       }
     }
   }

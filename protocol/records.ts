@@ -67,6 +67,11 @@ export const SparkRunSchema = z.object({
   restart: z.string().optional(),
   /** Warm was asked for but the job ran cold: why. */
   coldBecause: z.string().optional(),
+  /**
+   * The job first ran in warm slot `slot` (its job number `job`), whose JVM was lost while it ran
+   * (`reason`): that outcome was discarded and this one is a cold rerun (activities/execution/slots.ts).
+   */
+  lostSlot: z.object({ slot: z.string(), job: z.number().int(), reason: z.string() }).optional(),
   /** The outcome was copied from an identical run of the same study (activities/execution/reuse.ts): no job ran, no JVM started. */
   reused: z.boolean().optional(),
 });

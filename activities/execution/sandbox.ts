@@ -90,6 +90,8 @@ export interface SlotBinding {
   env: Record<string, string>;
   /** Resident memory of the slot's process tree now, KiB. */
   rssKb: () => number;
+  /** The slot's host uid (slotHostUid): the job runs as it, so the slot and its jobs share one process limit and no other slot's. */
+  uid: number;
   /** Resident memory of the slot right after it started and warmed up, KiB: a cold run's JVM holds about this much when candidate code starts. */
   baselineKb: number;
 }
@@ -172,6 +174,33 @@ export function runHostUid(): number {
   if (!isRoot()) return process.getuid?.() ?? -1;
   runCounter = (runCounter + 1) % 100;
   return SANDBOX_RUN_UID_BASE + (process.pid % 1_000_000) * 100 + runCounter;
+}
+
+/** First of the host uids a warm Spark slot gets one of when lockin is root (slotHostUid). */
+export const SANDBOX_SLOT_UID_BASE = 1_100_000_000;
+let slotUidCounter = 0;
+
+/**
+ * A host uid of its own for one warm Spark slot (its supervisor, its JVM and every job it runs)
+ * when lockin is root, else lockin's uid. Every slot needs its own: RLIMIT_NPROC counts a uid's
+ * tasks machine-wide, and when all slots shared SANDBOX_HOST_UID their JVMs' threads shared one
+ * limit, so busy neighbours left a slot's JVM unable to start a thread (the SF=1 equivalence
+ * bench of issue 22: two slot JVMs lost mid-suite, one query hung). A slot's jobs share the
+ * slot's uid, as a cold run's Python and JVM share theirs (PySpark's driver and JVM exchange
+ * files in 0700 folders), so a slot with its jobs is held to `processes` as one cold run is.
+ * The uid is SANDBOX_SLOT_UID_BASE + (pid mod 10^6)·100 + a counter mod 100 that skips the uids
+ * in `inUse` (the live slots'): distinct from every cold run's (runHostUid) and from the other
+ * live slots' of this worker; a stopped slot's uid comes back only after 100 more slots.
+ * @throws Error when all 100 are in use.
+ */
+export function slotHostUid(inUse: ReadonlySet<number>): number {
+  if (!isRoot()) return process.getuid?.() ?? -1;
+  for (let i = 0; i < 100; i++) {
+    slotUidCounter = (slotUidCounter + 1) % 100;
+    const uid = SANDBOX_SLOT_UID_BASE + (process.pid % 1_000_000) * 100 + slotUidCounter;
+    if (!inUse.has(uid)) return uid;
+  }
+  throw new Error('sandbox: 100 warm slots are alive in this process; no host uid is left for another (LOCKIN_SPARK_SLOTS)');
 }
 
 /** The command prefix that drops root inside the sandbox, to `uid` (default SANDBOX_HOST_UID; empty when lockin is not root). */
@@ -306,13 +335,13 @@ export function withTraversableParents(args: string[]): string[] {
 
 /**
  * Throws when lockin runs as root and the mounted folder `dir` cannot be listed by another user
- * (the sandbox's SANDBOX_HOST_UID; its parents need not be, bwrap binds them as root).
+ * (the sandbox's unprivileged uid; its parents need not be, bwrap binds them as root).
  * Error names the mount and the folder.
  */
 function assertOthersCanRead(name: string, dir: string): void {
   if (!isRoot()) return; // the sandbox runs as lockin's own user
   const st = fs.statSync(dir);
-  if ((st.mode & 0o5) !== 0o5) throw new Error(`sandbox: mount "${name}": ${dir} is not readable by the sandbox's unprivileged user (uid ${SANDBOX_HOST_UID}): chmod o+rx ${dir}`);
+  if ((st.mode & 0o5) !== 0o5) throw new Error(`sandbox: mount "${name}": ${dir} is not readable by the sandbox's unprivileged user (a uid of its own, not lockin's): chmod o+rx ${dir}`);
 }
 
 /** Resident memory (KiB) of `root` and all its descendants, from /proc. */
@@ -494,8 +523,8 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
   for (const name of Object.keys(spec.mounts)) at[name] = mode === 'bwrap' ? `/lockin/${name}` : path.resolve(spec.mounts[name].source);
   at.tmp = mode === 'bwrap' ? '/tmp' : tmp;
   const allowed = Object.values(spec.mounts).map((m) => path.resolve(m.source));
-  // A cold bwrap run as root has a host uid of its own (runHostUid); a warm slot's job shares the slot's.
-  const runUid: number | null = mode === 'bwrap' && !spec.slot && isRoot() ? runHostUid() : null;
+  // As root under bwrap, a cold run has a host uid of its own (runHostUid); a warm slot's job runs as its slot's (slotHostUid).
+  const runUid: number | null = mode === 'bwrap' && isRoot() ? (spec.slot ? spec.slot.uid : runHostUid()) : null;
   const opened = openOutputs(spec.outputs ?? {}, runUid ?? SANDBOX_HOST_UID);
   const fds: Record<string, number> = {};
   opened.forEach((o, i) => (fds[o.name] = 4 + i));
@@ -529,7 +558,7 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     for (const name of Object.keys(spec.mounts)) fsArgs.push('--ro-bind', at[name], at[name]);
     args = [...namespaceArgs(true), ...withTraversableParents(fsArgs), '--clearenv'];
     for (const [k, v] of Object.entries(env)) args.push('--setenv', k, v);
-    args.push('--chdir', cwd, '--', ...dropPrivileges(), ...argv);
+    args.push('--chdir', cwd, '--', ...dropPrivileges(runUid ?? undefined), ...argv);
     args = ['-t', String(spec.slot.nsPid), '-m', '-n', '-p', '--', 'bwrap', ...args];
     cmd = 'nsenter';
   } else if (mode === 'bwrap') {

@@ -27,7 +27,10 @@
  * shared state with its snapshot (spark_slot.py), and the pool looks for processes left in
  * the slot; any problem, a job that timed out, was cancelled or exceeded its memory, a slot
  * that grew past the job's memory limit, or LOCKIN_SLOT_MAX_JOBS jobs (default 40) restarts the
- * slot: the job's SandboxRun.spark says so (`restart`), and what was reset (`resets`).
+ * slot: the job's SandboxRun.spark says so (`restart`), and what was reset (`resets`). When
+ * the slot's JVM died or stopped answering during the job, the job's outcome is discarded and the
+ * job runs again cold (`spark.lostSlot`; rerunCold). Each slot runs as a host uid of its own
+ * (sandbox.ts slotHostUid), its jobs too, so slots never share a process limit.
  *
  * Warm mode needs bubblewrap and root (a job enters the slot's namespaces with nsenter);
  * elsewhere a job asked to run warm runs cold, and says why (`spark.coldBecause`).
@@ -42,7 +45,7 @@ import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import type { SparkRun } from '../../protocol/types';
 import {
   DEFAULT_PROCESSES, DEFAULT_SCRATCH_MB, SCRATCH_PREFIX, dropPrivileges, isolationMode, javaHome, killGroup, namespaceArgs, ownedTempDir, prlimit,
-  runSandboxed, runtimeBinds, treeRssKb, withTraversableParents, writeEtc, type SandboxRun, type SandboxSpec,
+  runSandboxed, runtimeBinds, slotHostUid, treeRssKb, withTraversableParents, writeEtc, type SandboxRun, type SandboxSpec,
 } from './sandbox';
 
 /** What a Spark job asks of runSparkJob besides its sandbox: the mode and the settings its JVM runs with. */
@@ -107,17 +110,23 @@ interface CheckReply {
   clean: boolean;
   problems: string[];
   resets: string[];
+  /** The JVM exited or does not answer, or the slot ended or did not answer its check: the job may have seen it go. */
+  jvmLost: boolean;
 }
 
 /** Messages of the supervisor, one JSON object per line on the channel. */
-type SlotMessage = { event: 'ready'; port: number; secret: string; ms: number } | ({ event: 'checked'; nonce: string; ms: number } & CheckReply) | { event: 'error'; reason: string };
+type SlotMessage = { event: 'ready'; port: number; secret: string; ms: number } | ({ event: 'checked'; nonce: string; ms: number } & Omit<CheckReply, 'jvmLost'> & { jvmLost?: boolean }) | { event: 'error'; reason: string };
 
 let slotCounter = 0;
+/** Host uids of the slots not yet stopped (slotHostUid skips them). */
+const slotUids = new Set<number>();
 
 /** One warm slot: its sandbox, supervisor and JVM. */
 class Slot {
   readonly id = `slot-${process.pid}-${++slotCounter}`;
   readonly dir: string;
+  /** The host uid of the slot's supervisor, JVM and jobs (sandbox.ts slotHostUid). */
+  readonly uid: number;
   child?: ChildProcess;
   nsPid = -1;
   port = 0;
@@ -133,6 +142,8 @@ class Slot {
   exited = false;
 
   constructor(readonly key: string, readonly profile: Profile) {
+    this.uid = slotHostUid(slotUids);
+    slotUids.add(this.uid);
     this.dir = ownedTempDir(SCRATCH_PREFIX);
     fs.chmodSync(this.dir, 0o755);
     for (const name of profile.refill) fs.mkdirSync(this.mountDir(name), { recursive: true, mode: 0o755 });
@@ -146,7 +157,7 @@ class Slot {
   /** Starts the sandbox and waits for the supervisor's ready message. @throws Error with the supervisor's reason or stderr tail. */
   async start(timeoutMs = 10 * 60_000): Promise<void> {
     const p = this.profile;
-    writeEtc(path.join(this.dir, 'etc'));
+    writeEtc(path.join(this.dir, 'etc'), this.uid);
     const at: Record<string, string> = { tmp: '/tmp' };
     for (const name of [...p.refill, ...Object.keys(p.fixed)]) at[name] = `/lockin/${name}`;
     const fsArgs = ['--perms', '1777', '--size', String(p.scratchMb * 1048576), '--tmpfs', '/tmp', ...runtimeBinds(path.join(this.dir, 'etc')), '--dev', '/dev', '--proc', '/proc'];
@@ -161,7 +172,7 @@ class Slot {
     let args = [...namespaceArgs(), ...withTraversableParents(fsArgs), '--clearenv'];
     for (const [k, v] of Object.entries(env)) args.push('--setenv', k, v);
     const db = p.fixed.db ? ['--db', at.db] : [];
-    args.push('--chdir', at[p.cwd] ?? '/tmp', '--', ...dropPrivileges(), venvPython(), path.join(pythonDir(), 'spark_slot.py'), '--settings', JSON.stringify(p.settings), '--scratch-mb', String(p.scratchMb), ...db);
+    args.push('--chdir', at[p.cwd] ?? '/tmp', '--', ...dropPrivileges(this.uid), venvPython(), path.join(pythonDir(), 'spark_slot.py'), '--settings', JSON.stringify(p.settings), '--scratch-mb', String(p.scratchMb), ...db);
     let cmd = 'bwrap';
     const limiter = prlimit();
     if (limiter) {
@@ -246,12 +257,12 @@ class Slot {
 
   /** Asks the supervisor to reset and check (see spark_slot.py); a slot that does not answer is not clean. */
   async check(timeoutMs = 120_000): Promise<CheckReply> {
-    if (this.exited) return { clean: false, problems: ['the slot ended'], resets: [] };
+    if (this.exited) return { clean: false, problems: ['the slot ended'], resets: [], jvmLost: true };
     const nonce = crypto.randomBytes(12).toString('hex');
     this.child!.stdin!.write(`${JSON.stringify({ op: 'check', nonce })}\n`);
     const m = await this.next((x) => x.event === 'checked' && x.nonce === nonce, timeoutMs);
-    if (!m || m.event !== 'checked') return { clean: false, problems: [this.exited ? 'the slot ended' : `the slot did not answer its check within ${timeoutMs / 1000} s`], resets: [] };
-    return { clean: m.clean, problems: m.problems, resets: m.resets };
+    if (!m || m.event !== 'checked') return { clean: false, problems: [this.exited ? 'the slot ended' : `the slot did not answer its check within ${timeoutMs / 1000} s`], resets: [], jvmLost: true };
+    return { clean: m.clean, problems: m.problems, resets: m.resets, jvmLost: m.jvmLost === true };
   }
 
   /** Copies the job's staged folders into the slot's refilled mounts (regular files and folders only). */
@@ -280,6 +291,7 @@ class Slot {
       killGroup(this.child.pid, 'SIGKILL');
     }
     this.exited = true;
+    slotUids.delete(this.uid);
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
@@ -500,9 +512,11 @@ export function liveSlots(): { id: string; key: string; busy: boolean; jobs: num
 /**
  * Runs `spec` as a Spark job: in cold mode exactly runSandboxed(spec); in warm mode as a job of
  * a slot of its profile (see the module comment), then resets and checks the slot, restarting
- * it when needed. When a slot cannot start, the job runs cold and says why.
+ * it when needed. When a slot cannot start, the job runs cold and says why; when the slot's JVM
+ * was lost during the job (and the job was not cancelled), the job runs again cold (rerunCold).
  * Returns the SandboxRun with `spark` (mode, slot, job number, whether this job started the
- * JVM, what was reset, why the slot was restarted). Throws what runSandboxed throws.
+ * JVM, what was reset, why the slot was restarted; `lostSlot` for a rerun). Throws what
+ * runSandboxed throws.
  */
 export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<SparkSandboxRun> {
   const { mode, coldBecause } = resolveSparkMode(job.mode);
@@ -535,13 +549,14 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
   const { slot, started } = acquired;
   let restart: string | undefined;
   let resets: string[] = [];
+  let lost: Parameters<typeof rerunCold>[1];
   try {
     slot.refill(spec.mounts);
     slot.jobs += 1;
     const run = await runSandboxed({
       ...spec,
       mounts: Object.fromEntries(Object.keys(spec.mounts).map((n) => [n, { source: fixed.has(n) ? profile.fixed[n] : slot.mountDir(n) }])),
-      slot: { nsPid: slot.nsPid, env: { PYSPARK_GATEWAY_PORT: String(slot.port), PYSPARK_GATEWAY_SECRET: slot.secret, LOCKIN_SPARK_WARM: '1' }, rssKb: () => slot.rssKb(), baselineKb: slot.baselineKb },
+      slot: { nsPid: slot.nsPid, uid: slot.uid, env: { PYSPARK_GATEWAY_PORT: String(slot.port), PYSPARK_GATEWAY_SECRET: slot.secret, LOCKIN_SPARK_WARM: '1' }, rssKb: () => slot.rssKb(), baselineKb: slot.baselineKb },
     });
     const problems: string[] = [];
     if (run.timedOut) problems.push('the job timed out');
@@ -553,11 +568,27 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
     if (spec.memoryLimitMb && slot.rssKb() > spec.memoryLimitMb * 1024) problems.push(`the slot holds ${Math.round(slot.rssKb() / 1024)} MiB (more than the job's limit of ${spec.memoryLimitMb} MiB)`);
     if (!problems.length && slot.jobs >= maxJobs()) problems.push(`recycled after ${slot.jobs} jobs (LOCKIN_SLOT_MAX_JOBS)`);
     if (problems.length) restart = problems.join('; ');
-    return { ...run, spark: { mode: 'warm', slot: slot.id, job: slot.jobs, jvmStarted: started, ...(resets.length ? { resets } : {}), ...(restart ? { restart } : {}) } };
+    if (checked.jvmLost && !run.cancelled) lost = { slot: slot.id, job: slot.jobs, reason: restart ?? checked.problems.join('; '), outputs: run.outputs };
+    else return { ...run, spark: { mode: 'warm', slot: slot.id, job: slot.jobs, jvmStarted: started, ...(resets.length ? { resets } : {}), ...(restart ? { restart } : {}) } };
   } catch (err) {
     restart = `lockin's side failed: ${(err as Error).message.split('\n')[0]}`;
     throw err;
   } finally {
     pool.release(slot, restart !== undefined);
   }
+  return rerunCold(spec, lost);
+}
+
+/**
+ * The job again, cold, after its warm slot's JVM was lost while it ran (CheckReply.jvmLost): what
+ * the job saw of a dying JVM is not its outcome (a suite's later variants failed in 0.2 s each
+ * and would have counted as kills; issue 22's SF=1 bench), so the warm run's accepted outputs
+ * are removed and the job runs once more in a sandbox and JVM of its own, exactly as in cold mode.
+ * Returns that run, its `spark.lostSlot` naming the slot, the job number and the reason.
+ */
+async function rerunCold(spec: SandboxSpec, lost: { slot: string; job: number; reason: string; outputs: SandboxRun['outputs'] }): Promise<SparkSandboxRun> {
+  for (const o of Object.values(lost.outputs)) if ('file' in o) fs.rmSync(o.file, { force: true });
+  coldStarts += 1;
+  const run = await runSandboxed(spec);
+  return { ...run, spark: { mode: 'cold', jvmStarted: true, coldBecause: 'the warm slot\'s JVM was lost during the job, which ran again cold', lostSlot: { slot: lost.slot, job: lost.job, reason: lost.reason } } };
 }

@@ -12,7 +12,7 @@ Python process that the host starts inside the slot's namespaces; it attaches to
 Protocol. Messages to the host, one JSON object per line, on the harness channel
 (LOCKIN_CHANNEL_FD):
     {"event": "ready", "port", "secret", "ms"}           the JVM is up, warmed and snapshotted
-    {"event": "checked", "nonce", "clean", "problems": [...], "resets": [...], "ms"}
+    {"event": "checked", "nonce", "clean", "problems": [...], "resets": [...], "jvmLost", "ms"}
     {"event": "error", "reason"}                         the slot could not start
 Commands from the host, one JSON object per line, on stdin:
     {"op": "check", "nonce"}   after every job: reset what a job may leave behind, then compare
@@ -20,6 +20,8 @@ Commands from the host, one JSON object per line, on stdin:
     {"op": "stop"}             stop Spark and leave (stdin's end does the same)
 "clean" is false when a problem was found (the host then restarts the slot); "resets" lists
 what was put back (a dropped global temp view, cleared caches, …), which is routine.
+"jvmLost" is true when the JVM exited or no longer answers (jvm_lost): the job that just ran
+may have seen it go, so the host discards that job's outcome and runs the job again cold.
 
 What is reset after every job: py4j's references to the objects the job created released
 (and a full GC, so their broadcast and shuffle blocks are freed), running Spark jobs cancelled, the default and active session
@@ -225,6 +227,19 @@ def _du_mb(root: str = "/tmp") -> float:
     return (st.f_blocks - st.f_bfree) * st.f_frsize / 1048576
 
 
+def jvm_lost(spark) -> str | None:
+    """Why the slot's JVM is gone, or None when it is alive: its process exited (the launcher's
+    Popen, PySpark's `gateway.proc`), or a trivial call through the gateway fails."""
+    proc = getattr(spark.sparkContext._gateway, "proc", None)
+    if proc is not None and proc.poll() is not None:
+        return f"the slot's JVM exited (status {proc.returncode})"
+    try:
+        spark._jvm.java.lang.System.nanoTime()
+    except BaseException as exc:  # noqa: BLE001 - any failure means the JVM cannot be used
+        return f"the slot's JVM does not answer ({type(exc).__name__}: {str(exc)[:200]})"
+    return None
+
+
 class Slot:
     """The base session, its snapshot and the per-job reset and check."""
 
@@ -426,14 +441,21 @@ def main(argv: list) -> None:
             break
         if cmd.get("op") == "check":
             t = time.monotonic()
-            try:
-                resets = slot.reset()
-                problems = slot.check()
-                slot.mark = slot._marker()
-            except BaseException as exc:  # noqa: BLE001 - an unverifiable state is a problem
-                resets, problems = [], [f"the check failed: {type(exc).__name__}: {str(exc)[:500]}"]
+            lost = jvm_lost(spark)
+            if lost:
+                resets, problems = [], [lost]
+            else:
+                try:
+                    resets = slot.reset()
+                    problems = slot.check()
+                    slot.mark = slot._marker()
+                except BaseException as exc:  # noqa: BLE001 - an unverifiable state is a problem
+                    resets, problems = [], [f"the check failed: {type(exc).__name__}: {str(exc)[:500]}"]
+                    lost = jvm_lost(spark)
+                    if lost:
+                        problems.append(lost)
             _send({"event": "checked", "nonce": cmd.get("nonce"), "clean": not problems, "problems": problems,
-                   "resets": resets, "ms": int((time.monotonic() - t) * 1000)})
+                   "resets": resets, "jvmLost": lost is not None, "ms": int((time.monotonic() - t) * 1000)})
     try:
         spark.stop()
     finally:

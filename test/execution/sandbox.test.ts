@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { cleanStaleSandboxFolders, replaceFile, runSandboxed, SANDBOX_RUN_UID_BASE, toMiB, type SandboxSpec } from '../../activities/execution/sandbox';
+import { cleanStaleSandboxFolders, replaceFile, runSandboxed, SANDBOX_RUN_UID_BASE, SANDBOX_SLOT_UID_BASE, toMiB, type SandboxSpec } from '../../activities/execution/sandbox';
 import { venvPython } from '../../activities/common/paths';
 import { runSparkJob, stopAllSlots } from '../../activities/execution/slots';
 import { DEFAULT_SPARK_SETTINGS, type SparkMode } from '../../protocol/settings';
@@ -78,16 +78,17 @@ test.each(MODES_UNDER_TEST)('%s Spark: host study folders are not there, mounts 
   const run = await pyIn(mode, code, { outputs: { hello: dest }, command: (_at, fds) => [venvPython(), '-c', code, String(fds.hello)] });
   expect(run.isolation).toBe('bwrap');
   expect(run.exitCode).toBe(0);
-  // As root, a cold run has a host uid of its own (runHostUid); a warm slot's jobs share the slot's.
+  // As root, a cold run has a host uid of its own (runHostUid); a warm slot's jobs share the slot's (slotHostUid).
   const root = process.getuid?.() === 0;
-  const uid = !root ? 1000 : mode === 'warm' ? 65534 : run.limits.hostUid;
-  if (root && mode !== 'warm') expect(run.limits.hostUid).toBeGreaterThanOrEqual(SANDBOX_RUN_UID_BASE);
+  const uid = !root ? 1000 : run.limits.hostUid;
+  if (root) expect(run.limits.hostUid).toBeGreaterThanOrEqual(mode === 'warm' ? SANDBOX_SLOT_UID_BASE : SANDBOX_RUN_UID_BASE);
+  if (root && mode === 'cold') expect(run.limits.hostUid).toBeLessThan(SANDBOX_SLOT_UID_BASE);
   expect(run.stdout.trim().split('\n')).toEqual(['secret False', 'out folder False', 'read input', 'mount read-only', 'net closed', `uid ${uid}`]);
   expect(run.channel).toBe('channel line\n');
   expect(run.outputs).toEqual({ hello: { file: dest, bytes: 2 } });
   expect(fs.readFileSync(dest, 'utf8')).toBe('hi');
   expect(fs.readdirSync(path.join(work, 'out'))).toEqual(['hello.txt']); // no partial file left
-  expect(run.limits).toMatchObject({ scratchMb: 1024, fileMb: 1024, processes: 2048, hostUid: !root ? process.getuid?.() : mode === 'warm' ? 65534 : uid });
+  expect(run.limits).toMatchObject({ scratchMb: 1024, fileMb: 1024, processes: 2048, hostUid: !root ? process.getuid?.() : uid });
 });
 
 test('an output replaced by a symlink or hard-linked elsewhere is refused; the victim is untouched (host-path mode)', async () => {

@@ -3,14 +3,16 @@
  * slot give the cold verdicts of the fixtures; what a job leaves in the shared JVM is reset
  * before the next job (SQL conf, temp and global temp views, UDFs, cached tables) or restarts the
  * slot, and the restart is recorded (an added jar, a changed SparkContext conf, a process left
- * running, a time-out). Two slot start-ups (local[1], 1g) and eight short jobs.
+ * running, a time-out). A slot whose JVM dies during a job has that job run again cold; each slot
+ * has a process limit of its own. About eight slot start-ups (local[1], 1g) and a dozen short jobs.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { runPytest } from '../../activities/execution';
-import { liveSlots, stopAllSlots } from '../../activities/execution/slots';
-import { REPO_ROOT } from '../../activities/common/paths';
+import { liveSlots, runSparkJob, stopAllSlots } from '../../activities/execution/slots';
+import { SANDBOX_RUN_UID_BASE, SANDBOX_SLOT_UID_BASE } from '../../activities/execution/sandbox';
+import { REPO_ROOT, venvPython } from '../../activities/common/paths';
 import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/settings';
 import type { PytestOutcome } from '../../protocol/types';
 
@@ -142,3 +144,91 @@ test('a job that outlives its wall-clock limit is a timeout, and its slot is res
   expect(out.spark!.restart!.split('; ')[0]).toBe('the job timed out');
   expect(liveSlots().map((s) => s.id)).not.toContain(out.spark!.slot);
 }, 600_000);
+
+test('a job during which its slot\'s JVM dies is run again cold: what it saw of the dying JVM is not its outcome', async () => {
+  // Warm, the test stops the slot's JVM under it (as a JVM that cannot start a thread dies) and
+  // then fails; were that outcome kept, a suite's mutant would count as killed. Cold, it passes.
+  const out = await warmRun([
+    'import os',
+    '',
+    'def test_counts(spark):',
+    '    if os.environ.get("LOCKIN_SPARK_WARM") == "1":',
+    '        try:',
+    '            spark._jvm.java.lang.Runtime.getRuntime().halt(1)',
+    '        except Exception:',
+    '            pass',
+    '    assert spark.range(3).count() == 3',
+    '',
+  ].join('\n'));
+  expect(out).toMatchObject({ status: 'completed', passed: true, exitCode: 0 });
+  expect(out.counts).toEqual({ passed: 1, failed: 0, errored: 0, collectionFailed: 0, skipped: 0, total: 1 });
+  expect(out.spark).toMatchObject({ mode: 'cold', jvmStarted: true, coldBecause: 'the warm slot\'s JVM was lost during the job, which ran again cold', lostSlot: { job: 1 } });
+  expect(out.spark!.lostSlot!.reason).toMatch(/^the slot's JVM (exited|does not answer)/);
+  expect(liveSlots().map((s) => s.id)).not.toContain(out.spark!.lostSlot!.slot);
+}, 600_000);
+
+/** The Python processes whose arguments include `marker` (not the sandbox's wrappers around them), with their thread counts. */
+function pythonsWith(marker: string): { pid: number; threads: number }[] {
+  const out: { pid: number; threads: number }[] = [];
+  for (const e of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const argv = fs.readFileSync(`/proc/${e}/cmdline`, 'utf8').split('\0');
+      if (!/python[\d.]*$/.test(argv[0]) || !argv.includes(marker)) continue;
+      out.push({ pid: Number(e), threads: Number(/^Threads:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${e}/status`, 'utf8'))?.[1] ?? 0) });
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return out;
+}
+
+test('each slot has a process limit of its own: a job that takes every thread its slot allows does not stop a job in another slot', async () => {
+  // Two slots of one profile, 512 tasks each. Job A starts threads until its limit refuses one
+  // and holds them; job B then starts a second slot (its JVM needs threads) and runs a query.
+  // When every slot ran as one host uid, B's JVM could not start a thread (the SF=1 bench's lost slots).
+  const settings = { ...SETTINGS };
+  const marker = `lockin-thread-hog-${process.pid}`;
+  const hog = [
+    'import threading, time',
+    'ev = threading.Event()',
+    'n = 0',
+    'while True:',
+    '    try:',
+    '        threading.Thread(target=ev.wait, daemon=True).start()',
+    '        n += 1',
+    '    except RuntimeError:',
+    '        break',
+    'print(n, flush=True)',
+    'time.sleep(300)',
+  ].join('\n');
+  const query = 'import json, os\nfrom spark_session import build_session\nspark = build_session(json.loads(os.environ["LOCKIN_SETTINGS"]), "b")\nprint(spark.range(10).count())';
+  const job = (code: string, args: string[] = []) => runSparkJob({
+    mounts: {}, command: () => [venvPython(), '-c', code, ...args], env: () => ({ LOCKIN_SETTINGS: JSON.stringify(settings) }),
+    timeoutMs: 400_000, processes: 512, forbidden: [],
+  }, { mode: 'warm', settings });
+  const a = job(hog, [marker]);
+  // Wait until A's thread count has stopped growing.
+  let last = -1;
+  for (let i = 0; i < 600; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    const now = Math.max(0, ...pythonsWith(marker).map((p) => p.threads));
+    if (now > 100 && now === last) break;
+    last = now;
+  }
+  expect(last).toBeGreaterThan(100);
+  const b = await job(query);
+  for (const p of pythonsWith(marker)) process.kill(p.pid, 'SIGKILL'); // A has served its purpose
+  const ra = await a;
+  expect(Number(ra.stdout.trim())).toBeGreaterThan(100); // A held threads up to its limit
+  expect(ra.durationMs).toBeLessThan(300_000); // and was still holding them while B ran
+  expect(b).toMatchObject({ exitCode: 0, timedOut: false });
+  expect(b.stdout.trim().split('\n').pop()).toBe('10');
+  expect([ra.spark.mode, b.spark.mode]).toEqual(['warm', 'warm']);
+  expect(b.spark.slot).not.toBe(ra.spark.slot);
+  if (process.getuid?.() === 0) {
+    expect(b.limits.hostUid).not.toBe(ra.limits.hostUid);
+    for (const uid of [ra.limits.hostUid, b.limits.hostUid]) expect(uid).toBeGreaterThanOrEqual(SANDBOX_SLOT_UID_BASE);
+    expect(SANDBOX_SLOT_UID_BASE).toBeGreaterThan(SANDBOX_RUN_UID_BASE + 1_000_000 * 100 - 1); // never a cold run's uid
+  }
+}, 900_000);
