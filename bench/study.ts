@@ -99,7 +99,7 @@ async function compareCold(scale: number, model: string, tasks: string[]): Promi
   for (const n of Object.keys(cold.steps).map(Number)) process.stdout.write(row(`step ${n} ${STEP_NAMES[n] ?? ''}`, cold.steps[n], warm.steps[n] ?? 0));
   process.stdout.write(row('main job', cold.wall, warm.wall));
   for (const k of ['pytest', 'spark execution', 'labels (acceptance tests and suites)']) process.stdout.write(row(`step 4 activity time: ${k}`, cold.profile.total[k] ?? 0, warm.profile.total[k] ?? 0));
-  process.stdout.write(`  JVM start-ups through runSparkJob (pytest, smoke, execution, suites): cold ${cold.jvm.cold}, warm ${warm.jvm.slots} slot start-ups (+${warm.jvm.cold} jobs that ran cold)\n`);
+  process.stdout.write(`  JVM start-ups through runSparkJob (pytest, smoke, execution, suites, step 5's executions of gold and its variants): cold ${cold.jvm.cold}, warm ${warm.jvm.slots} slot start-ups (+${warm.jvm.cold} jobs that ran cold)\n`);
   return compareVerdicts(cold.studyId, warm.studyId);
 }
 
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
   }
   if (values.mode) {
     const r = await runIn(values.mode as 'cold' | 'warm', scale, values.model!, parseTasks(values.tasks), Date.now());
-    process.stdout.write(`JVM start-ups through runSparkJob (pytest, smoke, execution, suites): ${r.mode === 'cold' ? `${r.jvm.cold} cold` : `${r.jvm.slots} slot start-ups (+${r.jvm.cold} jobs that ran cold)`}\n`);
+    process.stdout.write(`JVM start-ups through runSparkJob (pytest, smoke, execution, suites, step 5's executions of gold and its variants): ${r.mode === 'cold' ? `${r.jvm.cold} cold` : `${r.jvm.slots} slot start-ups (+${r.jvm.cold} jobs that ran cold)`}\n`);
     return;
   }
   const studyId = values['study-id'] ?? `bench-sf${scale}-${Date.now()}`;

@@ -5,7 +5,7 @@
  * - generateMutants: runs activities/python/mutants.py (pure `ast` generator; the operators and
  *   their rules are documented in its module docstring) on tasks/<taskId>/gold/solution.py.
  * - mutantOutputs: runs activities/python/mutant_outputs.py, which executes many variants in one
- *   SparkSession (not sandboxed: the mutants are lockin's own code) and writes each output.
+ *   SparkSession, as a Spark job (sandboxed; cold or in a warm slot), and keeps each output.
  * - checkEquivalence: generates, runs and compares every mutant with the task's reference
  *   (compareOutputs, the study's primary comparator), caching the verdicts per gold solution in
  *   `<lockinHome>/mutants/<scaleTag>/<taskId>/<gold sha256, 12 hex>/equivalence.json`.
@@ -15,9 +15,14 @@ import * as path from 'path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { InputError, SubprocessError } from '../common/errors';
-import { databaseDir, lockinHome, pythonDir, referencesDir, scaleTag, tasksRoot } from '../common/paths';
+import { databaseDir, lockinHome, pythonDir, referencesDir, scaleTag, tasksRoot, venvPython } from '../common/paths';
 import { runPythonJson } from '../common/python';
-import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
+import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkMode, type SparkSettings } from '../../protocol/settings';
+import { activityHooks, throwIfCancelled } from '../execution/activityContext';
+import { databaseMounts } from '../execution/databases';
+import { ownedTempDir, toMiB } from '../execution/sandbox';
+import { runSparkJob, type SparkSandboxRun } from '../execution/slots';
+import { forbiddenPrefixes } from '../execution/staging';
 import { taskIdFromQid } from '../../protocol/sideFiles';
 import { compareOutputs } from '../compare/activity';
 import { sha256File } from '../store/hash';
@@ -60,7 +65,6 @@ export const VariantResult = z.object({
   ms: z.number().int().optional(),
 });
 export type VariantResult = z.infer<typeof VariantResult>;
-const OutputsLine = z.object({ results: z.array(VariantResult) });
 
 /** A mutant with its equivalence verdict (an entry of equivalence.json). */
 export const MutantVerdict = MutantInfo.extend({
@@ -168,49 +172,126 @@ function partialResult(dir: string): VariantResult | null {
   }
 }
 
+/** The harness-channel line mutant_outputs.py writes for each finished variant. */
+const ChannelResult = VariantResult.extend({ index: z.number().int().nonnegative() });
+
+/**
+ * `<dir>/result.json` and `<dir>/out/{output.arrow,schema.json}` as mutantOutputs leaves them:
+ * written on the host side when a variant's result arrives, so an attempt cut short keeps the
+ * variants it finished (stashFinishedVariants).
+ */
+function writeVariantResult(dir: string, r: VariantResult): void {
+  const tmp = path.join(dir, 'result.json.tmp');
+  fs.writeFileSync(tmp, `${JSON.stringify(r)}\n`);
+  fs.renameSync(tmp, path.join(dir, 'result.json'));
+}
+
 /**
  * Runs variants (folders holding solution.py) in one Python process and one SparkSession on
- * databaseDir(scale); each output goes to `<dir>/out` (output.arrow + schema.json). Not sandboxed.
+ * databaseDir(scale) (activities/python/mutant_outputs.py), as a Spark job like a candidate's
+ * execution (activities/execution/slots.ts runSparkJob): sandboxed, cold or in a warm slot. The
+ * variants are staged read-only at /lockin/programs/<k>-<name>, with the execution's database
+ * mounts; the mount name makes these jobs a slot profile of their own, so gold and its variants
+ * never share a JVM with a candidate's execution or smoke check (README "Warm Spark slots").
+ * Each output comes back through descriptors to `<dir>/out` (output.arrow + schema.json) and
+ * each result to `<dir>/result.json`.
  * Inputs: folders; scale; Spark settings (passed explicitly); wall-clock limit of the process (ms);
  * perVariantS, the time limit of each variant (default 600 s: past it its Spark jobs are cancelled
  * and it is "timeout"); cancelGraceS (default 60 s; a variant still running that long after the
- * cancel ends the process); onVariant, told the script's line for each variant as it finishes
- * ("[k/N] <folder>: ok (15 rows) in 812 ms"), for progress.
- * Returns: one result per folder, in order. When the process ends early (time limit, crash),
- * the variants it finished keep their results and the rest are "not-run".
- * @throws SubprocessError when the process failed before finishing any variant (Spark or the
- *   database did not load).
+ * cancel ends the process); onVariant, told a line for each variant once the job ended
+ * ("[k/N] <folder>: ok (15 rows) in 812 ms"), for progress; sparkMode (default
+ * LOCKIN_SPARK_MODE, else warm).
+ * Returns: one result per folder, in order. When the process ends early (time limit, crash,
+ * memory), the variants it finished keep their results and the rest are "not-run" with the reason.
+ * @throws InputError for a missing solution.py; SubprocessError when the process failed before
+ *   finishing any variant (Spark or the database did not load).
  */
-export async function mutantOutputs(opts: { dirs: string[]; scale: number; settings: SparkSettings; timeoutMs?: number; perVariantS?: number; cancelGraceS?: number; onVariant?: (line: string) => void }): Promise<VariantResult[]> {
+export async function mutantOutputs(opts: {
+  dirs: string[];
+  scale: number;
+  settings: SparkSettings;
+  timeoutMs?: number;
+  perVariantS?: number;
+  cancelGraceS?: number;
+  onVariant?: (line: string) => void;
+  sparkMode?: SparkMode;
+}): Promise<VariantResult[]> {
   const dirs = opts.dirs.map((d) => path.resolve(d));
-  for (const d of dirs) {
-    if (d.includes(',')) throw new InputError('a variant folder name may not contain a comma', d);
-    if (!fs.existsSync(path.join(d, 'solution.py'))) throw new InputError('no solution.py', d);
-  }
+  for (const d of dirs) if (!fs.existsSync(path.join(d, 'solution.py'))) throw new InputError('no solution.py', d);
   if (dirs.length === 0) return [];
   const settings = SparkSettingsSchema.parse(opts.settings);
-  const args = ['--variants', dirs.join(','), '--db', databaseDir(opts.scale), '--settings', JSON.stringify(settings),
-    '--per-variant-timeout', String(opts.perVariantS ?? 600), '--cancel-grace', String(opts.cancelGraceS ?? 60)];
-  try {
-    // mutant_outputs.py's line per finished variant ("[k/N] <folder>: ok (15 rows) in 812 ms"), for progress.
-    const onVariant = opts.onVariant;
-    const onStderrLine = onVariant
-      ? (l: string) => {
-          // After the progress clock ("[17:46:25 +131.4s] "), if any.
-          const m = /^(?:\[\d\d:\d\d:\d\d \+[\d.]+s\] )?(\[\d+\/\d+\] .*)$/.exec(l);
-          if (m) onVariant(m[1]);
-        }
-      : undefined;
-    const out = await runPythonJson('mutant_outputs.py', args, OutputsLine, { timeoutMs: opts.timeoutMs ?? 30 * 60_000, ...(onStderrLine ? { onStderrLine } : {}) });
-    const byDir = new Map(out.results.map((r) => [path.resolve(r.dir), r]));
-    return dirs.map((d) => byDir.get(d) ?? { dir: d, status: 'not-run' as const, reason: 'mutant_outputs.py returned no result for it' });
-  } catch (err) {
-    if (!(err instanceof SubprocessError)) throw err;
-    const partial = dirs.map(partialResult);
-    if (partial.every((r) => r === null)) throw err;
-    const why = err.signal ? `the run was stopped (${err.signal}, time limit ${opts.timeoutMs ?? 30 * 60_000} ms)` : `mutant_outputs.py exited ${err.exitCode}`;
-    return dirs.map((d, i) => partial[i] ?? { dir: d, status: 'not-run' as const, reason: why });
+  const timeoutMs = opts.timeoutMs ?? 30 * 60_000;
+  // Results of an earlier run must not be mistaken for this one's.
+  for (const d of dirs) {
+    fs.rmSync(path.join(d, 'out'), { recursive: true, force: true });
+    fs.rmSync(path.join(d, 'result.json'), { force: true });
   }
+  const names = dirs.map((d, k) => `${k}-${path.basename(d).replace(/[^A-Za-z0-9._-]/g, '_')}`);
+  const staged = ownedTempDir('lockin-stage-');
+  fs.chmodSync(staged, 0o755);
+  for (const [k, d] of dirs.entries()) {
+    fs.mkdirSync(path.join(staged, names[k]), { mode: 0o755 });
+    fs.copyFileSync(path.join(d, 'solution.py'), path.join(staged, names[k], 'solution.py'));
+    fs.chmodSync(path.join(staged, names[k], 'solution.py'), 0o644);
+  }
+  const outputs: Record<string, string> = {};
+  for (const [k, d] of dirs.entries()) {
+    outputs[`a${k}`] = path.join(d, 'out', 'output.arrow');
+    outputs[`s${k}`] = path.join(d, 'out', 'schema.json');
+  }
+  const dbs = databaseMounts(databaseDir(opts.scale), opts.scale);
+  let run: SparkSandboxRun;
+  try {
+    run = await runSparkJob({
+      mounts: { programs: { source: staged }, ...dbs.mounts },
+      outputs,
+      command: (at, fds) => [
+        venvPython(), path.join(pythonDir(), 'mutant_outputs.py'),
+        '--variants', names.map((n) => `${at.programs}/${n}`).join(','), '--db', dbs.dbPath(at), '--settings', JSON.stringify(settings),
+        '--per-variant-timeout', String(opts.perVariantS ?? 600), '--cancel-grace', String(opts.cancelGraceS ?? 60),
+        '--out-fds', dirs.map((_, k) => `${fds[`a${k}`]}:${fds[`s${k}`]}`).join(','),
+      ],
+      timeoutMs,
+      memoryLimitMb: toMiB(settings.driverMemory) + 3072,
+      forbidden: forbiddenPrefixes(),
+      ...activityHooks(),
+    }, { mode: opts.sparkMode, settings, fixed: dbs.fixed });
+  } finally {
+    fs.rmSync(staged, { recursive: true, force: true });
+  }
+  throwIfCancelled(run.cancelled);
+  const byIndex = new Map<number, VariantResult>();
+  for (const line of run.channel.split('\n')) {
+    let parsed: z.infer<typeof ChannelResult>;
+    try {
+      parsed = ChannelResult.parse(JSON.parse(line));
+    } catch {
+      continue; // not a result line
+    }
+    const { index, ...rest } = parsed;
+    if (index >= dirs.length || byIndex.has(index)) continue;
+    const r: VariantResult = { ...rest, dir: dirs[index] };
+    // An ok result needs both of its outputs.
+    if (r.status === 'ok' && !['a', 's'].every((p) => { const o = run.outputs[`${p}${index}`]; return o && 'file' in o; })) {
+      byIndex.set(index, { dir: dirs[index], status: 'not-run', reason: `its output was not accepted (${JSON.stringify(run.outputs[`a${index}`] ?? 'not written')})` });
+      continue;
+    }
+    byIndex.set(index, r);
+  }
+  if (byIndex.size === 0 && run.exitCode !== 0) {
+    const how = run.timedOut ? 'stopped at its time limit; ' : run.memoryExceeded ? 'stopped at its memory limit; ' : '';
+    throw new SubprocessError('mutant_outputs.py', [], run.exitCode, run.signal, `${how}${run.stderr.split('\n').slice(-20).join('\n')}`);
+  }
+  const why = run.timedOut ? `the run was stopped (time limit ${timeoutMs} ms)`
+    : run.memoryExceeded ? 'the run was stopped (memory limit)'
+    : run.exitCode === 0 && !run.signal ? 'the process ended before it'
+    : `mutant_outputs.py ended (${run.signal ?? `exit ${run.exitCode}`})`;
+  const results = dirs.map((d, k) => byIndex.get(k) ?? { dir: d, status: 'not-run' as const, reason: why });
+  for (const [k, r] of results.entries()) {
+    if (r.status !== 'not-run') writeVariantResult(dirs[k], r);
+    opts.onVariant?.(`[${k + 1}/${dirs.length}] ${path.basename(dirs[k])}: ${r.status}${r.rows !== undefined ? ` (${r.rows} rows)` : r.reason ? `: ${firstLine(r.reason, 200)}` : ''}${r.ms !== undefined ? ` in ${r.ms} ms` : ''}`);
+  }
+  return results;
 }
 
 /** Statuses of a variant run that are its answer (a time-out or a run not made is tried again). */
@@ -338,8 +419,9 @@ export async function checkEquivalence(opts: {
   const refDir = path.join(referencesDir(scale), taskId);
   if (!fs.existsSync(path.join(refDir, 'schema.json'))) throw new InputError(`no reference for ${taskId} at scale ${scale} (lockin data prepare --scale ${scale})`, refDir);
   fs.rmSync(file, { force: true });
-  // An attempt cut short (a killed worker or main job) leaves the variants it finished with their
-  // outputs: keep those whose solution.py is the same after regeneration, run only the others.
+  // An attempt cut short leaves the variants it finished with their outputs (when its Spark job
+  // ended at a time or memory limit or crashed; a worker killed mid-job takes that job's with it):
+  // keep those whose solution.py is the same after regeneration, run only the others.
   const stash = stashFinishedVariants(dir);
   const mutants = await generateMutants({ taskId, root, outDir: dir, maxPerOperator });
   const goldDir = path.join(dir, 'gold');

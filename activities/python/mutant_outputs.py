@@ -1,17 +1,23 @@
 """Runs many variants of one task (gold mutants, the gold itself) in ONE Python process with ONE
-SparkSession, and writes each variant's output the way candidate execution does
-(`<variant>/out/output.arrow` + `<variant>/out/schema.json`, outputs.write_output), so each can
-be compared with the reference (equivalent-mutant detection, activities/mutation/generate.ts).
+SparkSession, and hands back each variant's output the way candidate execution does (Arrow IPC
+file + Spark schema JSON, outputs.write_output_fds), so each can be compared with the reference
+(equivalent-mutant detection and the obligations check, activities/mutation/generate.ts).
 
-Not sandboxed: the variants are lockin's own code (mutants of the gold solutions), not model
-output. Each variant's solution.py is imported fresh under a module name of its own, `solve`
-is called with the shared session and tables, and every exception is caught per variant.
+A Spark job like any other (activities/mutation/generate.ts mutantOutputs runs it through
+activities/execution/slots.ts runSparkJob): sandboxed, cold or in a warm slot, where
+spark_session.build_session attaches to the slot's JVM and the session is this job's own (it is
+not stopped at the end: the slot's supervisor resets it). The variants are lockin's own code
+(mutants of the gold solutions), so one process runs them all: each variant's solution.py is
+imported fresh under a module name of its own, `solve` is called with the shared session and
+tables, and every exception is caught per variant.
 
-Protocol (activities/common/python.ts): progress on stderr, ONE JSON line on stdout at the end:
-    {"results": [{"dir", "status": "ok" | "exception", "reason"?, "rows"?, "ms"}]}
-in the order of --variants. Each variant's result is also written to `<variant>/result.json`
-as soon as it is known (stale result.json and out/ are removed first), so a caller whose run was
-cut short by a time limit can still read the finished ones. Variants' own prints go to stderr.
+The variant folders are read-only. Variant k's output goes to the two descriptors the harness
+opened for it (--out-fds, pair k: output.arrow, schema.json); its result, as soon as it is
+known, is one JSON line on the harness channel (LOCKIN_CHANNEL_FD):
+    {"index": k, "dir", "status": "ok" | "exception" | "timeout", "reason"?, "rows"?, "ms"}
+so a caller whose run was cut short still has the finished ones. Progress on stderr; at the end
+ONE JSON line on stdout, {"results": [...]} in the order of --variants. Variants' own prints go
+to stderr.
 
 Each variant has a time limit (--per-variant-timeout, seconds): past it, its Spark jobs are
 cancelled and it is recorded as {"status": "timeout"}; the next variant runs in the same session.
@@ -19,9 +25,9 @@ A variant that does not let go within --cancel-grace seconds of the cancel (a ha
 in Spark) ends the process after its result is written: later variants have no result (the
 caller records them as not run).
 
-Usage:
+Usage (LOCKIN_CHANNEL_FD set):
     python mutant_outputs.py --variants DIR1,DIR2,... --db DB_DIR --settings JSON|@FILE
-        [--per-variant-timeout 600] [--cancel-grace 60]
+        --out-fds A0:S0,A1:S1,... [--per-variant-timeout 600] [--cancel-grace 60]
 """
 from __future__ import annotations
 
@@ -30,25 +36,15 @@ import gc
 import importlib.util
 import json
 import os
-import shutil
 import sys
 import threading
 import time
 import traceback
 
-RESULT_FILE = "result.json"
-OUT_DIR = "out"
 
 
 # The same one-line summaries as a candidate's execution (exec_candidate.py).
 from exec_candidate import _candidate_line as _solution_line, _short  # noqa: E402
-
-
-def _write_result(variant: str, result: dict) -> None:
-    tmp = os.path.join(variant, RESULT_FILE + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(result, fh)
-    os.replace(tmp, os.path.join(variant, RESULT_FILE))
 
 
 def _with_root_cause(text: str) -> str:
@@ -62,16 +58,16 @@ def _with_root_cause(text: str) -> str:
     return f"{first}\n: {causes[-1]}\n{rest}"
 
 
-def run_variant(spark, tables, variant: str, index: int) -> dict:
+def run_variant(spark, tables, variant: str, index: int, fds: tuple[int, int]) -> dict:
     """Imports `<variant>/solution.py` as a fresh module, calls solve(spark, tables) and writes
-    the output to `<variant>/out`.
+    the output to the descriptors `fds` (output.arrow, schema.json).
 
     Returns: {"dir", "status": "ok", "rows", "ms"} or {"dir", "status": "exception", "reason", "ms"}
     (the reason names the exception type, its message and the solution.py line). Never raises
     for anything the variant does (KeyboardInterrupt excepted).
     """
     from pyspark.sql import DataFrame
-    from outputs import write_output
+    from outputs import write_output_fds
 
     t0 = time.monotonic()
     path = os.path.join(variant, "solution.py")
@@ -89,7 +85,7 @@ def run_variant(spark, tables, variant: str, index: int) -> dict:
         df = solve(spark, tables)
         if not isinstance(df, DataFrame):
             raise TypeError(f"solve returned {type(df).__name__}, not a pyspark.sql.DataFrame")
-        written = write_output(df, os.path.join(variant, OUT_DIR))
+        written = write_output_fds(df, *fds)
         result = {"dir": variant, "status": "ok", "rows": int(written["rows"])}
     except KeyboardInterrupt:
         raise
@@ -102,7 +98,8 @@ def run_variant(spark, tables, variant: str, index: int) -> dict:
     return result
 
 
-def run_with_limit(spark, tables, variant: str, index: int, limit_s: float, grace_s: float) -> tuple[dict, bool]:
+def run_with_limit(spark, tables, variant: str, index: int, limit_s: float, grace_s: float,
+                   fds: tuple[int, int]) -> tuple[dict, bool]:
     """run_variant in a thread of its own, with its Spark jobs in a job group of their own.
 
     Returns (result, released): past `limit_s` seconds the group's jobs are cancelled and the
@@ -114,7 +111,7 @@ def run_with_limit(spark, tables, variant: str, index: int, limit_s: float, grac
 
     def target() -> None:
         spark.sparkContext.setJobGroup(group, os.path.basename(variant), interruptOnCancel=True)
-        box["result"] = run_variant(spark, tables, variant, index)
+        box["result"] = run_variant(spark, tables, variant, index, fds)
 
     t0 = time.monotonic()
     worker = threading.Thread(target=target, name=group, daemon=True)
@@ -128,6 +125,20 @@ def run_with_limit(spark, tables, variant: str, index: int, limit_s: float, grac
     return {"dir": variant, "status": "timeout", "reason": reason, "ms": int((time.monotonic() - t0) * 1000)}, not worker.is_alive()
 
 
+def _parse_out_fds(text: str, n: int) -> list[tuple[int, int]]:
+    """`--out-fds` "A0:S0,A1:S1,...": one pair of descriptors per variant, in order.
+    Exits (tables.fail) when the count or a number is wrong."""
+    from tables import fail
+
+    try:
+        pairs = [tuple(int(x) for x in p.split(":")) for p in text.split(",") if p]
+    except ValueError:
+        fail(f"--out-fds: {text!r} is not A:S,... descriptor pairs")
+    if len(pairs) != n or any(len(p) != 2 for p in pairs):
+        fail(f"--out-fds: {len(pairs)} pair(s) for {n} variant(s)")
+    return pairs  # type: ignore[return-value]
+
+
 def main(argv: list[str]) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variants", required=True, help="comma-separated folders, each holding solution.py")
@@ -135,6 +146,7 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--settings", required=True, help="SparkSettings JSON (inline or @file)")
     ap.add_argument("--per-variant-timeout", type=float, default=600.0, help="seconds per variant")
     ap.add_argument("--cancel-grace", type=float, default=60.0, help="seconds a cancelled variant has to let go")
+    ap.add_argument("--out-fds", required=True, help="per variant, in order, the descriptors of output.arrow and schema.json (A:S,...)")
     args = ap.parse_args(argv)
 
     from spark_session import build_session, parse_settings_arg
@@ -148,10 +160,11 @@ def main(argv: list[str]) -> None:
         settings = parse_settings_arg(args.settings)
     except ValueError as exc:
         fail(str(exc))
-    for v in variants:  # results of an earlier run must not be mistaken for this one's
-        shutil.rmtree(os.path.join(v, OUT_DIR), ignore_errors=True)
-        if os.path.exists(os.path.join(v, RESULT_FILE)):
-            os.remove(os.path.join(v, RESULT_FILE))
+    out_fds = _parse_out_fds(args.out_fds, len(variants))
+    if not os.environ.get("LOCKIN_CHANNEL_FD"):
+        fail("no harness channel (LOCKIN_CHANNEL_FD)")
+    channel = int(os.environ["LOCKIN_CHANNEL_FD"])
+    warm = os.environ.get("LOCKIN_SPARK_WARM") == "1"
 
     # Variants' prints must not reach the result line.
     result_fd = os.dup(1)
@@ -162,8 +175,8 @@ def main(argv: list[str]) -> None:
     tables = load_tables(spark, args.db)
     results = []
     for i, v in enumerate(variants):
-        r, released = run_with_limit(spark, tables, v, i, args.per_variant_timeout, args.cancel_grace)
-        _write_result(v, r)
+        r, released = run_with_limit(spark, tables, v, i, args.per_variant_timeout, args.cancel_grace, out_fds[i])
+        os.write(channel, (json.dumps({"index": i, **r}) + "\n").encode("utf-8"))
         results.append(r)
         progress(f"[{i + 1}/{len(variants)}] {os.path.basename(v)}: {r['status']}"
                  + (f" ({r['rows']} rows)" if "rows" in r else f": {r.get('reason', '').splitlines()[0][:200]}")
@@ -189,7 +202,8 @@ def main(argv: list[str]) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os.write(result_fd, (json.dumps({"results": results}) + "\n").encode("utf-8"))
-    spark.stop()
+    if not warm:  # a warm slot's context outlives the job (its supervisor resets the session)
+        spark.stop()
 
 
 if __name__ == "__main__":

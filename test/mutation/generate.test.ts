@@ -21,6 +21,8 @@ import {
 import { listTaskIds } from '../../activities/tasks/load';
 import { confirmEquivalents } from '../../activities/mutation/confirm';
 import { compareOutputs } from '../../activities/compare/activity';
+import { executeCandidate } from '../../activities/execution/execute';
+import { liveSlots, stopAllSlots } from '../../activities/execution/slots';
 import { ensureTestDatabase, TEST_SPARK_SETTINGS } from '../support/database';
 
 /** Every operator has a site; line numbers are the ones in the comments. */
@@ -301,6 +303,55 @@ describe('checkEquivalence at SF=0.01', () => {
     } finally {
       if (saved === undefined) delete process.env.LOCKIN_HOME;
       else process.env.LOCKIN_HOME = saved;
+    }
+  }, 900_000);
+
+  test('mutantOutputs warm: the cold results, kept per variant, in a slot of its own profile (never a candidate execution\'s JVM)', async () => {
+    const db = await ensureTestDatabase(0.01);
+    const saved = process.env.LOCKIN_HOME;
+    process.env.LOCKIN_HOME = db.home;
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-variants-'));
+    const write = (name: string, body: string) => {
+      fs.mkdirSync(path.join(root, name), { recursive: true });
+      fs.writeFileSync(path.join(root, name, 'solution.py'), body);
+      return path.join(root, name);
+    };
+    const gold = write('gold', fs.readFileSync(path.join('tasks', 'q3', 'gold', 'solution.py'), 'utf8'));
+    const raises = write('raises', 'def solve(spark, tables):\n    return tables["no_such_table"]\n');
+    const small = write('my variant,2', 'def solve(spark, tables):\n    return spark.range(3)\n');
+    const dirs = [gold, raises, small];
+    const shape = (rs: { dir: string; status: string; rows?: number; reason?: string }[]) => rs.map((r) => [path.basename(r.dir), r.status, r.rows ?? null, (r.reason ?? '').split(':')[0]]);
+    try {
+      await stopAllSlots();
+      const cold = await mutantOutputs({ dirs, scale: 0.01, settings: TEST_SPARK_SETTINGS, sparkMode: 'cold' });
+      // q3 at SF=0.01 has 20 rows (its reference); a missing table is the variant's KeyError.
+      const expected = [['gold', 'ok', 20, ''], ['raises', 'exception', null, 'KeyError'], ['my variant,2', 'ok', 3, '']];
+      expect(shape(cold)).toEqual(expected);
+      const coldArrow = fs.readFileSync(path.join(gold, 'out', 'output.arrow'));
+      const lines: string[] = [];
+      const warm = await mutantOutputs({ dirs, scale: 0.01, settings: TEST_SPARK_SETTINGS, sparkMode: 'warm', onVariant: (l) => lines.push(l) });
+      expect(shape(warm)).toEqual(expected);
+      expect(fs.readFileSync(path.join(gold, 'out', 'output.arrow')).equals(coldArrow)).toBe(true);
+      const cmp = await compareOutputs({ candidateDir: path.join(gold, 'out'), referenceDir: path.join(db.referencesDir, 'q3'), outDir: gold });
+      expect(cmp.outcome.agree).toBe(true);
+      // Each result is kept beside its variant (an attempt cut short resumes from them); no output for the one that raised.
+      expect(dirs.map((d) => JSON.parse(fs.readFileSync(path.join(d, 'result.json'), 'utf8')).status)).toEqual(['ok', 'exception', 'ok']);
+      expect(fs.existsSync(path.join(raises, 'out', 'output.arrow'))).toBe(false);
+      expect(lines.map((l) => l.replace(/ in \d+ ms$/, '').replace(/: KeyError.*/, ': KeyError'))).toEqual([
+        '[1/3] gold: ok (20 rows)', '[2/3] raises: exception: KeyError', '[3/3] my variant,2: ok (3 rows)',
+      ]);
+      expect(liveSlots()).toHaveLength(1);
+      // A candidate's execution on the same database and settings gets a slot of its own.
+      const cand = write('candidate', 'def solve(spark, tables):\n    return spark.range(2)\n');
+      const exec = await executeCandidate({ dir: cand, scale: 0.01, settings: TEST_SPARK_SETTINGS, outDir: path.join(cand, 'out'), timeoutMs: 300_000, memoryMb: 1024, sparkMode: 'warm' });
+      expect(exec).toMatchObject({ status: 'ok', rows: 2 });
+      expect(exec.spark).toMatchObject({ mode: 'warm', jvmStarted: true });
+      expect(new Set(liveSlots().map((s) => s.key)).size).toBe(2);
+    } finally {
+      await stopAllSlots();
+      if (saved === undefined) delete process.env.LOCKIN_HOME;
+      else process.env.LOCKIN_HOME = saved;
+      fs.rmSync(root, { recursive: true, force: true });
     }
   }, 900_000);
 
