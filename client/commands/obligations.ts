@@ -46,7 +46,7 @@ export function formatAccuracy(acc: ReadonlyArray<LabellerAccuracy>): string {
   ];
   for (const a of acc) {
     const row = (t: 'satisfied' | 'violated') => Object.entries(a.confusion[t]).map(([k, v]) => `${k} ${v}`).join(', ') || '-';
-    lines.push(`  ${a.labeller.padEnd(12)} ${pct(a.correct, a.n).padStart(8)} of ${a.n}   truth satisfied → ${row('satisfied')};  truth violated → ${row('violated')}`);
+    lines.push(`  ${a.labeller.padEnd(12)} ${pct(a.correct, a.n).padStart(8)} of its ${a.n} labels right   truth satisfied → ${row('satisfied')};  truth violated → ${row('violated')}`);
     const cls = Object.entries(a.byClass).map(([k, v]) => `${k} ${pct(v.correct, v.n)} (${v.n})`).join(', ');
     if (cls) lines.push(`               by class: ${cls}`);
     const kinds = Object.entries(a.byKind).map(([k, v]) => `${k} ${pct(v.correct, v.n)}`).join(', ');

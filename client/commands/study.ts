@@ -27,6 +27,7 @@ import { runMutationAnalysis } from '../mutation';
 import type { StudyFailure, StudyProgress } from '../../protocol/inputs';
 import { failureLines, failureWorkflowId, innermostMessage, readStudyFailures, studyProgressLine } from '../studyStatus';
 import { readStudyBasics } from '../../activities/store/manifest';
+import { toCsv } from '../../activities/scoring/csv';
 
 interface RunOpts {
   tasks?: string;
@@ -72,7 +73,7 @@ function defaultStudyId(model: string, scale: number): string {
 /** What the profile's rows and columns mean (printed under the table). */
 const PROFILE_LEGEND = [
   'Seconds of activity time, summed over the activities of the study\'s workflows: step 4 of the main job and, when the main job ran the study, its step 3 (controls, SQL re-execution) and step 5 (mutation analysis, labeller check), which carry the study\'s id.',
-  'Rows: "shared" = task-level work (the initial generation, the snapshot, the reference evaluation) and steps 3 and 5; "study" = study-level steps; one row per condition for its own calls and runs. The conditions start from the same snapshot, so their first pytest run and execution are identical: the condition that runs one first carries its time (a warm slot\'s start-up included, when it started one), the others copy it and take no time (one that waited for the identical run still in progress counts its wait, and held a Spark slot meanwhile). "smoke" = the smoke check (non-evaluative: does solve() return a DataFrame Spark can analyse; nothing collected); "variants\' jobs" = executions on the variant databases (lockin data variants).',
+  'Columns: "shared" = task-level work (the initial generation, the snapshot, the reference evaluation) and steps 3 and 5; "study" = study-level steps; one column per condition for its own calls and runs; rows: the kinds of work. The conditions start from the same snapshot, so their first pytest run and execution are identical: the condition that runs one first carries its time (a warm slot\'s start-up included, when it started one), the others copy it and take no time (one that waited for the identical run still in progress counts its wait, and held a Spark slot meanwhile). "smoke" = the smoke check (non-evaluative: does solve() return a DataFrame Spark can analyse; nothing collected); "variants\' jobs" = executions on the variant databases (lockin data variants).',
   'temporal overhead (queue wait) = from scheduling to start of each activity: Temporal\'s dispatch plus the wait for the worker to take it (mostly for a Spark job to end: a worker runs as many at once as "Spark jobs at once" in lockin doctor).',
   '',
 ].join('\n');
@@ -226,14 +227,21 @@ export function define(cmd: Command): void {
   study
     .command('profile <id>')
     .description('where the time went, from the workflow histories')
-    .action(async (id: string) => {
+    .option('--csv <file>', 'also write the seconds as CSV, one row per scope and kind of work (columns scope, kind, seconds), for pandas or DuckDB')
+    .action(async (id: string, opts: { csv?: string }) => {
       const { client, connection } = await connectClient();
       try {
         const p = await profileStudy(client, id);
         const cats = Object.keys(p.total).sort();
-        const t = newTable({ head: ['scope (seconds)', ...cats] });
-        for (const [scope, b] of Object.entries(p.byCondition)) t.push([scope, ...cats.map((c) => (b[c] ?? 0).toFixed(1))]);
-        t.push(['total', ...cats.map((c) => p.total[c].toFixed(1))]);
+        const scopes = Object.keys(p.byCondition);
+        // Kinds of work down, scopes across: the scopes are few and short, the kinds many and long.
+        const t = newTable({ head: ['seconds', ...scopes, 'total'] });
+        for (const c of cats) t.push([c, ...scopes.map((sc) => (p.byCondition[sc][c] ?? 0).toFixed(1)), p.total[c].toFixed(1)]);
+        if (opts.csv) {
+          const rows = [...scopes.flatMap((sc) => cats.map((c) => ({ scope: sc, kind: c, seconds: Number((p.byCondition[sc][c] ?? 0).toFixed(3)) }))), ...cats.map((c) => ({ scope: 'total', kind: c, seconds: Number(p.total[c].toFixed(3)) }))];
+          fs.writeFileSync(opts.csv, toCsv(['scope', 'kind', 'seconds'], rows));
+          process.stdout.write(`seconds by scope and kind written to ${opts.csv} (${rows.length} rows)\n`);
+        }
         const j = p.jvm;
         let mode: string;
         try {

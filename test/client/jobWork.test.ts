@@ -44,6 +44,8 @@ beforeAll(() => {
   put('tasks/q3/test-guided/executable-labels/suite/spark.jsonl', spark({ mode: 'warm', jvmStarted: true }));
   put('tasks/q3/test-guided/executable-labels/suite/reused.json', '{}');
   put('mutation/q3/one-pass/spark.jsonl', `${spark({ mode: 'cold', jvmStarted: true, order: ['gold', 'm1'] }, { mode: 'warm', jvmStarted: false, restart: 'the job timed out' })}not json\n`);
+  // a job whose slot's JVM was lost under it, run again cold (activities/execution/slots.ts rerunCold)
+  put('mutation/q3/plan-audit/spark.jsonl', spark({ mode: 'cold', jvmStarted: true, coldBecause: 'x', lostSlot: { slot: 'slot-1-3', job: 7, reason: 'the slot\'s JVM exited (status 1)' }, order: ['gold', 'm1'] }));
 });
 afterAll(() => fs.rmSync(study, { recursive: true, force: true }));
 
@@ -59,7 +61,7 @@ test('each kind sums what its jobs measured; copies, not-run programs, gold JUni
 test('the suites\' Spark records: counted by kind, copies left out, each restart with its reason', () => {
   const s = suiteSparkJobs(study);
   expect(s.labels).toEqual({ jobs: 3, cold: 0, warm: 3, slotStarts: 2, restarts: { 'a process left running: 77 python3 x.py': 1 } });
-  expect(s['mutation suites']).toEqual({ jobs: 2, cold: 1, warm: 1, slotStarts: 0, restarts: { 'the job timed out': 1 } });
+  expect(s['mutation suites']).toEqual({ jobs: 3, cold: 2, warm: 1, slotStarts: 0, restarts: { 'the job timed out': 1, 'the slot\'s JVM exited (status 1) (the JVM was lost during the job: it ran again cold)': 1 } });
   expect(sparkJobLines('labels', s.labels)).toEqual([
     '  labels: 3 job(s) (0 cold; 3 warm in slots started 2 time(s), 1 restarted after a job)',
     '    restarted 1×: a process left running: 77 python3 x.py',

@@ -32,17 +32,19 @@ test('labels and executions on the variant databases are Spark work, not the har
     // the slot was restarted after these two jobs, for the reasons they recorded
     ...activity(19, 'runPytest', 220, 3, { spark: { mode: 'warm', jvmStarted: false, restart: 'the job timed out' } }),
     ...activity(22, 'smokeCheck', 230, 4, { spark: { mode: 'warm', jvmStarted: true, restart: 'the job timed out' } }),
+    // its slot's JVM was lost during the job: the job ran again cold
+    ...activity(25, 'executeCandidate', 240, 5, { spark: { mode: 'cold', jvmStarted: true, lostSlot: { slot: 's', job: 2, reason: 'the slot ended' } } }),
   ]);
   expect(profile.total).toEqual({
     pytest: 23,
-    'spark execution': 21,
+    'spark execution': 26,
     'labels (acceptance tests and suites)': 90,
     'store and scoring': 2,
-    'temporal overhead (queue wait)': 8,
+    'temporal overhead (queue wait)': 9,
   });
   expect(profile.byCondition['one-pass']).toEqual(profile.total);
-  expect(profile.jvm).toEqual({ coldJobs: 1, warmJobs: 3, warmStarts: 2, slotRestarts: 2, reusedJobs: 1, restartReasons: { 'the job timed out': 2 } });
-  expect(WORK_CATEGORIES.reduce((a, k) => a + (profile.total[k] ?? 0), 0)).toBe(134);
+  expect(profile.jvm).toEqual({ coldJobs: 2, warmJobs: 3, warmStarts: 2, slotRestarts: 3, reusedJobs: 1, restartReasons: { 'the job timed out': 2, 'the slot ended (the JVM was lost during the job: it ran again cold)': 1 } });
+  expect(WORK_CATEGORIES.reduce((a, k) => a + (profile.total[k] ?? 0), 0)).toBe(139);
 });
 
 test('the main job\'s step 3 and step 5 activities, in the "shared" scope, are Spark work of their own kinds', () => {
