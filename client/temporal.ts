@@ -10,6 +10,8 @@ import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { NativeConnection } from '@temporalio/worker';
 import { startServer, ServerInfo } from '../infra/devServer';
 import { createWorkers, installQuietRuntime, runWorkersDuring } from '../worker/createWorkers';
+import { unseenProgress } from '../activities/common/progressBeat';
+import * as os from 'os';
 
 export interface TemporalTarget {
   address: string;
@@ -60,15 +62,54 @@ export async function withClientAndWorker<T>(fn: (client: Client, target: Tempor
  * Starts workflow `name` with `args` (or attaches to a running one with the same id) and
  * waits for its result, with an in-process worker.
  */
-export async function runEmbeddedWorkflow<W extends Workflow>(workflow: W, args: Parameters<W>, opts: { workflowId: string; taskQueue?: string }): Promise<WorkflowResultType<W>> {
+export async function runEmbeddedWorkflow<W extends Workflow>(workflow: W, args: Parameters<W>, opts: { workflowId: string; taskQueue?: string; relayProgress?: (line: string) => void }): Promise<WorkflowResultType<W>> {
   return withClientAndWorker(async (client) => {
-    const handle = await client.workflow
-      .start(workflow, { args, workflowId: opts.workflowId, taskQueue: opts.taskQueue ?? QUEUES.default, workflowIdConflictPolicy: 'USE_EXISTING' } as unknown as WorkflowStartOptions<W>)
-      .catch(async (e: unknown) => {
-        throw e;
-      });
-    return handle.result();
+    const handle = await client.workflow.start(workflow, { args, workflowId: opts.workflowId, taskQueue: opts.taskQueue ?? QUEUES.default, workflowIdConflictPolicy: 'USE_EXISTING' } as unknown as WorkflowStartOptions<W>);
+    const stop = opts.relayProgress ? relayOtherWorkersProgress(client, handle.workflowId, opts.relayProgress) : undefined;
+    try {
+      return await handle.result();
+    } finally {
+      await stop?.();
+    }
   });
+}
+
+/** This process's worker identity (the Temporal SDK's default: pid@host). */
+const OWN_IDENTITY = `${process.pid}@${os.hostname()}`;
+
+/**
+ * While workflow `workflowId` runs, prints (through `print`) the progress lines its pending
+ * activities carry in their heartbeats (activities/common/progressBeat.ts) when another
+ * process's worker runs them; this process's own worker prints its lines itself. Polls every 5 s.
+ * Returns the function that stops it (resolves after the last poll). Errors of a poll are ignored.
+ */
+export function relayOtherWorkersProgress(client: Client, workflowId: string, print: (line: string) => void): () => Promise<void> {
+  const shown = new Map<string, number>();
+  let stopped = false;
+  let poll: Promise<void> = Promise.resolve();
+  const once = async () => {
+    try {
+      const d = await client.workflow.getHandle(workflowId).describe();
+      for (const a of d.raw.pendingActivities ?? []) {
+        if (!a.lastWorkerIdentity || a.lastWorkerIdentity === OWN_IDENTITY || !a.heartbeatDetails?.payloads?.length) continue;
+        const key = `${a.activityId}/${a.attempt ?? 1}`;
+        const details = await client.options.loadedDataConverter.payloadConverter.fromPayload(a.heartbeatDetails.payloads[0]);
+        const r = unseenProgress(details, shown.get(key) ?? 0);
+        shown.set(key, r.seq);
+        for (const l of r.lines) print(`${l} (relayed from worker ${a.lastWorkerIdentity})`);
+      }
+    } catch {
+      /* the next poll tries again */
+    }
+  };
+  const timer = setInterval(() => {
+    if (!stopped) poll = poll.then(once);
+  }, 5000);
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await poll;
+  };
 }
 
 /**

@@ -17,6 +17,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { ACTIVITIES } from './activities';
 import { gatewayConfig } from '../activities/model/config';
 import { cleanStaleSandboxFolders } from '../activities/execution/sandbox';
+import { progressDetails } from '../activities/common/progressBeat';
 import { stopAllSlots } from '../activities/execution/slots';
 import { MODEL_QUEUES, QUEUES } from '../protocol/queues';
 import { ALL_QUEUES } from './queueSelection';
@@ -74,7 +75,7 @@ export function wrapActivity(fn: ActivityFn): ActivityFn {
   return async (...args: unknown[]) => {
     const ctx = Context.current();
     const timeoutMs = ctx.info.heartbeatTimeoutMs;
-    const timer = setInterval(() => ctx.heartbeat(), Math.max(200, Math.min(5000, timeoutMs ? timeoutMs / 3 : 5000)));
+    const timer = setInterval(() => ctx.heartbeat(progressDetails(ctx)), Math.max(200, Math.min(5000, timeoutMs ? timeoutMs / 3 : 5000)));
     try {
       return await fn(...args);
     } catch (err) {
@@ -99,7 +100,9 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
   const acts = Object.fromEntries(Object.entries(raw).filter(([, f]) => typeof f === 'function').map(([k, f]) => [k, wrapActivity(f as ActivityFn)]));
   const prefix = opts.queuePrefix ?? '';
   const cores = os.cpus().length;
-  const common = { connection: opts.connection, namespace: opts.namespace, activities: acts };
+  // Heartbeats reach the server at most every 15 s (not the SDK's 60 s), so a command relaying
+  // another worker's progress lines (activities/common/progressBeat.ts) shows them soon.
+  const common = { connection: opts.connection, namespace: opts.namespace, activities: acts, maxHeartbeatThrottleInterval: '15s' as const };
   const queueRpm = gatewayConfig().queueRpm;
   const serve = new Set(opts.queues ?? ALL_QUEUES);
   const make: [string, () => Promise<Worker>][] = [

@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { runPythonJson } from '../common/python';
+import { noteProgress } from '../common/progressBeat';
 import { InputError, SubprocessError } from '../common/errors';
 import { REPO_ROOT, sparkTestsJar } from '../common/paths';
 import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
@@ -64,7 +65,9 @@ const defaultFilter = sparkLogFilter();
 export let progressSink: (line: string) => void = (line) => {
   if (process.env.LOCKIN_DATA_QUIET === '1' || isSparkNoise(line)) return;
   const shown = defaultFilter(line);
-  if (shown !== null) process.stderr.write(`[data] ${shown}\n`);
+  if (shown === null) return;
+  process.stderr.write(`[data] ${shown}\n`);
+  noteProgress(shown); // for the command that started the workflow, when another process runs this activity
 };
 
 /** Replaces the progress sink (returns the previous one). */

@@ -5,6 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import { CancelledFailure } from '@temporalio/common';
+import { progressDetails } from '../common/progressBeat';
 
 export interface ActivityHooks {
   signal?: AbortSignal;
@@ -15,7 +16,7 @@ export interface ActivityHooks {
 export function activityHooks(): ActivityHooks {
   try {
     const ctx = Context.current();
-    return { signal: ctx.cancellationSignal, onAlive: () => ctx.heartbeat() };
+    return { signal: ctx.cancellationSignal, onAlive: () => ctx.heartbeat(progressDetails(ctx)) };
   } catch {
     return {};
   }

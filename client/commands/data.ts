@@ -44,7 +44,7 @@ export function settingsFrom(opts: SparkOpts): SparkSettings {
  * `direct` the same steps called in-process (no Temporal). The one place that chooses.
  */
 export async function runPrepare(input: PrepareDatabaseInput, direct = false): Promise<PrepareDatabaseResult> {
-  if (!direct) return runEmbeddedWorkflow(prepareDatabase, [input], { workflowId: `lockin-prepare-${scaleTag(input.scale)}` });
+  if (!direct) return runEmbeddedWorkflow(prepareDatabase, [input], { workflowId: `lockin-prepare-${scaleTag(input.scale)}`, ...(process.env.LOCKIN_DATA_QUIET === '1' ? {} : { relayProgress: (l: string) => process.stderr.write(`[data] ${l}\n`) }) });
   const seconds = { generate: 0, load: 0, analyze: 0, references: 0 };
   let t = Date.now();
   const lap = (k: keyof typeof seconds) => {
