@@ -22,7 +22,7 @@ import { studyDir } from '../activities/store/layout';
 import { buildStudyInput } from './studyInput';
 import { resolveSparkMode } from '../activities/execution/slots';
 import { printSummary, reportFailures, saveInput, studyUiUrl } from './studyRunner';
-import { runOrAttach, withClientAndWorker } from './temporal';
+import { runningActivityLines, runOrAttach, withClientAndWorker } from './temporal';
 import { mainJobWorkflowId } from '../protocol/layout';
 
 export interface MainJobOptions {
@@ -63,10 +63,11 @@ export { controlsLine };
  * The once-a-minute line of step 5 while no task finishes: tasks done of total and the tasks being
  * analysed; before the first task, that the suites are being listed; after the last, that the
  * labellers are being measured on known truth (workflows/mutation.ts queues those checks behind the
- * tasks), with how many tasks' checks ended and which run now. `stepMs` is
- * the time since this process saw step 5 start. Pure.
+ * tasks), with how many tasks' checks ended and which run now; `now`, what the running activities
+ * last reported (their heartbeats' progress lines: which suite of a task, which program of a
+ * labeller check). `stepMs` is the time since this process saw step 5 start. Pure.
  */
-export function mutationStillLine(m: MutationProgress, stepMs: number): string {
+export function mutationStillLine(m: MutationProgress, stepMs: number, now: readonly string[] = []): string {
   const s = Math.floor(stepMs / 1000);
   const since = `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
   if (m.tasksTotal === 0) return `listing the study's frozen suites and the tasks to analyse (still working, step 5 for ${since})`;
@@ -77,7 +78,7 @@ export function mutationStillLine(m: MutationProgress, stepMs: number): string {
     m.tasksDone >= m.tasksTotal && !m.running?.length
       ? `all ${m.tasksTotal} task(s) analysed; measuring the labellers on known truth (acceptance tests on gold and the obligation violations)${counted ? `: ${checked}` : ''}`
       : `${m.tasksDone} of ${m.tasksTotal} task(s) analysed${m.running?.length ? `; analysing: ${m.running.join(', ')}` : ''}${counted ? `; labellers on known truth: ${checked}` : ''}`;
-  return `${what} (still working, step 5 for ${since})`;
+  return `${what}${now.length ? `; now: ${now.join('; ')}` : ''} (still working, step 5 for ${since})`;
 }
 
 /**
@@ -132,7 +133,7 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
       mutationShown = Math.max(mutationShown, m?.lines.length ?? 0);
       // A task's mutation analysis takes minutes: say at least once a minute that it is working.
       if (m && Date.now() - lastMutationLine > 60_000) {
-        process.stderr.write(`[mutation] ${mutationStillLine(m, Date.now() - step5Seen)}\n`);
+        process.stderr.write(`[mutation] ${mutationStillLine(m, Date.now() - step5Seen, await runningActivityLines(client, running.workflowId))}\n`);
         lastMutationLine = Date.now();
       }
     }

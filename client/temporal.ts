@@ -5,7 +5,7 @@
  */
 import type { Workflow, WorkflowResultType } from '@temporalio/common';
 import { QUEUES } from '../protocol/queues';
-import { Client, Connection, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
+import { Client, Connection, type WorkflowClient, type WorkflowHandle, type WorkflowStartOptions } from '@temporalio/client';
 import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { NativeConnection } from '@temporalio/worker';
 import { startServer, ServerInfo } from '../infra/devServer';
@@ -65,13 +65,34 @@ export async function withClientAndWorker<T>(fn: (client: Client, target: Tempor
 export async function runEmbeddedWorkflow<W extends Workflow>(workflow: W, args: Parameters<W>, opts: { workflowId: string; taskQueue?: string; relayProgress?: (line: string) => void }): Promise<WorkflowResultType<W>> {
   return withClientAndWorker(async (client) => {
     const handle = await client.workflow.start(workflow, { args, workflowId: opts.workflowId, taskQueue: opts.taskQueue ?? QUEUES.default, workflowIdConflictPolicy: 'USE_EXISTING' } as unknown as WorkflowStartOptions<W>);
-    const stop = opts.relayProgress ? relayOtherWorkersProgress(client, handle.workflowId, opts.relayProgress) : undefined;
+    const stop = opts.relayProgress ? relayOtherWorkersProgress(client.workflow, handle.workflowId, opts.relayProgress) : undefined;
     try {
       return await handle.result();
     } finally {
       await stop?.();
     }
   });
+}
+
+/**
+ * The latest progress line (activities/common/progressBeat.ts) of each activity of workflow
+ * `workflowId` that is running now, whichever worker runs it, as of its last heartbeat the
+ * server has (up to 15 s old). Returns [] when there is none or the workflow cannot be described.
+ */
+export async function runningActivityLines(wf: WorkflowClient, workflowId: string): Promise<string[]> {
+  try {
+    const d = await wf.getHandle(workflowId).describe();
+    const out: string[] = [];
+    for (const a of d.raw.pendingActivities ?? []) {
+      if (!a.heartbeatDetails?.payloads?.length) continue;
+      const lines = unseenProgress(await wf.options.loadedDataConverter.payloadConverter.fromPayload(a.heartbeatDetails.payloads[0]), 0).lines;
+      const last = lines.at(-1);
+      if (last && !last.startsWith('(')) out.push(last);
+    }
+    return out;
+  } catch {
+    return [];
+  }
 }
 
 /** This process's worker identity (the Temporal SDK's default: pid@host). */
@@ -83,17 +104,17 @@ const OWN_IDENTITY = `${process.pid}@${os.hostname()}`;
  * process's worker runs them; this process's own worker prints its lines itself. Polls every 5 s.
  * Returns the function that stops it (resolves after the last poll). Errors of a poll are ignored.
  */
-export function relayOtherWorkersProgress(client: Client, workflowId: string, print: (line: string) => void): () => Promise<void> {
+export function relayOtherWorkersProgress(wf: WorkflowClient, workflowId: string, print: (line: string) => void): () => Promise<void> {
   const shown = new Map<string, number>();
   let stopped = false;
   let poll: Promise<void> = Promise.resolve();
   const once = async () => {
     try {
-      const d = await client.workflow.getHandle(workflowId).describe();
+      const d = await wf.getHandle(workflowId).describe();
       for (const a of d.raw.pendingActivities ?? []) {
         if (!a.lastWorkerIdentity || a.lastWorkerIdentity === OWN_IDENTITY || !a.heartbeatDetails?.payloads?.length) continue;
         const key = `${a.activityId}/${a.attempt ?? 1}`;
-        const details = await client.options.loadedDataConverter.payloadConverter.fromPayload(a.heartbeatDetails.payloads[0]);
+        const details = await wf.options.loadedDataConverter.payloadConverter.fromPayload(a.heartbeatDetails.payloads[0]);
         const r = unseenProgress(details, shown.get(key) ?? 0);
         shown.set(key, r.seq);
         for (const l of r.lines) print(`${l} (relayed from worker ${a.lastWorkerIdentity})`);

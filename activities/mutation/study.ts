@@ -23,6 +23,7 @@ import { checkEquivalence, mutantsCacheRoot, type EquivalenceResult } from './ge
 import { runSuiteOnVariants, type VariantRun } from './suites';
 import { scoreSuite, type SuiteScore } from './score';
 import { confirmEquivalents } from './confirm';
+import { noteProgress } from '../common/progressBeat';
 
 export interface MutationStudyOptions {
   studyId: string;
@@ -259,6 +260,7 @@ export async function mutationTask(req: MutationTaskRequest): Promise<{ taskId: 
   const r = resolve(req);
   let eq: EquivalenceResult;
   const lines: string[] = [];
+  noteProgress(`${req.taskId}: building its mutants and checking their equivalence to gold`);
   try {
     const got = await equivalenceOf(basics, r, req.taskId, req.confirmScale);
     eq = got.eq;
@@ -267,7 +269,9 @@ export async function mutationTask(req: MutationTaskRequest): Promise<{ taskId: 
     return { taskId: req.taskId, lines: [`mutants ${req.taskId}: SKIPPED: ${(err as Error).message.split('\n')[0]}`], skipped: true };
   }
   const inFlight = new Map<string, Promise<VariantRun[]>>();
-  for (const rec of readRecords(req.studyId).filter((x) => x.taskId === req.taskId)) {
+  const recs = readRecords(req.studyId).filter((x) => x.taskId === req.taskId);
+  for (const [i, rec] of recs.entries()) {
+    noteProgress(`${req.taskId}: suite ${i + 1} of ${recs.length} (${rec.condition}) on gold and its mutants`);
     const { line } = await suiteScoreOf(req.studyId, basics, rec, eq, inFlight);
     lines.push(`suite ${line}`);
   }

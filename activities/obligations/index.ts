@@ -14,6 +14,7 @@ import { studyLabellerAccuracy } from './studyAccuracy';
 import { studyDir } from '../store/layout';
 import { readStudyBasics, type StudyBasics } from '../store/manifest';
 import { LabellerAccuracyFileSchema } from '../../protocol/sideFiles';
+import { noteProgress } from '../common/progressBeat';
 
 /** Spark jobs at once on this worker (LOCKIN_SPARK_CONCURRENCY, else the cores): labellerAccuracy runs alone at the end of step 5, so it checks that many tasks at once (those its lanes did not check). */
 function sparkConcurrency(): number {
@@ -44,7 +45,7 @@ export async function labellerCheckTask(req: { studyId: string; taskId: string; 
   const { basics } = studyBasicsOf(req.studyId);
   if (!basics.tasks.includes(req.taskId)) throw nonRetryable(new InputError(`task ${req.taskId} is not one of the study's tasks`, path.join(studyDir(req.studyId), 'study.json'), 'tasks'));
   let cached = false;
-  await studyLabellerAccuracy({ tasks: [req.taskId], scale: req.scale, settings: basics.settings, concurrency: 1, onTask: (_t, c) => { cached = c; } });
+  await studyLabellerAccuracy({ tasks: [req.taskId], scale: req.scale, settings: basics.settings, concurrency: 1, onTask: (_t, c) => { cached = c; }, onProgress: (t, what) => noteProgress(`${t}: labeller check: ${what}`) });
   return { taskId: req.taskId, cached };
 }
 

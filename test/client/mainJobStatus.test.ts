@@ -32,6 +32,7 @@ test('step 5 says once a minute that it is working: tasks done, the tasks runnin
   expect(mutationStillLine({ tasksTotal: 3, tasksDone: 1, lines: [], running: ['q3', 'q98'] }, 372_000)).toBe('1 of 3 task(s) analysed; analysing: q3, q98 (still working, step 5 for 6m12s)');
   // Progress of a workflow from before `running` existed.
   expect(mutationStillLine({ tasksTotal: 2, tasksDone: 0, lines: [] }, 61_000)).toBe('0 of 2 task(s) analysed (still working, step 5 for 1m01s)');
+  expect(mutationStillLine({ tasksTotal: 2, tasksDone: 0, lines: [], running: ['q87'] }, 61_000, ['q87: suite 2 of 4 (test-guided) on gold and its mutants'])).toBe('0 of 2 task(s) analysed; analysing: q87; now: q87: suite 2 of 4 (test-guided) on gold and its mutants (still working, step 5 for 1m01s)');
   // Before the first task, and after the last (new-user finding 29: "0/0 tasks", then "1/1" for minutes).
   expect(mutationStillLine({ tasksTotal: 0, tasksDone: 0, lines: [], running: [] }, 5_000)).toBe("listing the study's frozen suites and the tasks to analyse (still working, step 5 for 0m05s)");
   expect(mutationStillLine({ tasksTotal: 1, tasksDone: 1, lines: [], running: [] }, 330_000)).toBe('all 1 task(s) analysed; measuring the labellers on known truth (acceptance tests on gold and the obligation violations) (still working, step 5 for 5m30s)');

@@ -5,9 +5,9 @@
  * main job's worker ran its steps and printed them in the main job's terminal.
  */
 import * as os from 'os';
-import type { Client } from '@temporalio/client';
+import type { WorkflowClient } from '@temporalio/client';
 import { unseenProgress } from '../../activities/common/progressBeat';
-import { relayOtherWorkersProgress } from '../../client/temporal';
+import { relayOtherWorkersProgress, runningActivityLines } from '../../client/temporal';
 
 const beat = (seq: number, lines: string[]) => ({ progress: { seq, lines } });
 
@@ -31,12 +31,12 @@ test('relayOtherWorkersProgress prints another worker\'s lines once each, never 
       [{ activityId: '1', attempt: 2, lastWorkerIdentity: '78@other', heartbeatDetails: { payloads: [beat(1, ['retry: q1'])] } }, { activityId: '3', attempt: 1, lastWorkerIdentity: '78@other' }],
     ];
     let n = 0;
-    const client = {
-      workflow: { getHandle: () => ({ describe: async () => ({ raw: { pendingActivities: polls[Math.min(n++, polls.length - 1)] } }) }) },
+    const wf = {
+      getHandle: () => ({ describe: async () => ({ raw: { pendingActivities: polls[Math.min(n++, polls.length - 1)] } }) }),
       options: { loadedDataConverter: { payloadConverter: { fromPayload: (p: unknown) => p } } },
-    } as unknown as Client;
+    } as unknown as WorkflowClient;
     const printed: string[] = [];
-    const stop = relayOtherWorkersProgress(client, 'lockin-prepare-sf1', (l) => printed.push(l));
+    const stop = relayOtherWorkersProgress(wf, 'lockin-prepare-sf1', (l) => printed.push(l));
     for (let i = 0; i < 4; i++) await jest.advanceTimersByTimeAsync(5000);
     await stop();
     expect(printed).toEqual([
@@ -65,4 +65,18 @@ test('a line noted from a child process\'s stderr inside an activity goes out wi
     await new Promise((r) => child.on('close', r));
   });
   expect(beats.at(-1)).toEqual({ progress: { seq: 2, lines: ['load: q1', 'load: q2'] } });
+});
+
+test('runningActivityLines: the last line of each running activity, whichever worker runs it', async () => {
+  const wf = {
+    getHandle: () => ({ describe: async () => ({ raw: { pendingActivities: [
+      { activityId: '1', lastWorkerIdentity: '77@other', heartbeatDetails: { payloads: [beat(3, ['q87: building its mutants', 'q87: suite 1 of 4 (one-pass) on gold and its mutants', 'q87: suite 2 of 4 (test-guided) on gold and its mutants'])] } },
+      { activityId: '2', lastWorkerIdentity: `${process.pid}@${os.hostname()}`, heartbeatDetails: { payloads: [beat(1, ['q36: labeller check: acceptance tests on gold and 9 violation(s)'])] } },
+      { activityId: '3', lastWorkerIdentity: '77@other' },
+    ] } }) }),
+    options: { loadedDataConverter: { payloadConverter: { fromPayload: (p: unknown) => p } } },
+  } as unknown as WorkflowClient;
+  expect(await runningActivityLines(wf, 'x')).toEqual(['q87: suite 2 of 4 (test-guided) on gold and its mutants', 'q36: labeller check: acceptance tests on gold and 9 violation(s)']);
+  const broken = { getHandle: () => ({ describe: async () => { throw new Error('gone'); } }) } as unknown as WorkflowClient;
+  expect(await runningActivityLines(broken, 'x')).toEqual([]);
 });
