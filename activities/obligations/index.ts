@@ -66,7 +66,7 @@ export async function labellerAccuracy(req: { studyId: string; scale: number }):
   const checked = out.tasks.filter((t) => t.checked);
   const pct = (c: number, n: number) => (n ? `${((100 * c) / n).toFixed(1)}%` : '—');
   const by = out.labellers.map((l) => `${l.labeller} ${pct(l.correct, l.n)} of ${l.n}`).join(', ');
-  return { file, line: `labellers on known truth (${checked.length} of ${out.tasks.length} tasks have executable forms): ${by}` };
+  return { file, line: `labellers on known truth (${checked.length} of ${out.tasks.length} tasks have executable forms; each labeller's labels on gold and the obligation violations that match the truth, of all it gave): ${by}` };
 }
 
 /**
