@@ -3,6 +3,8 @@
  * preflight, pytest and candidate execution in the sandbox, comparator, labels, report) on the
  * SF=0.01 database. Gold replies must agree with the references with no false pass; the
  * lock-in replies of q3 (a plausible wrong answer whose own suite passes) must be a false pass.
+ * Spark runs warm here, the product's default (the other Spark tests run cold unless they name a
+ * mode: test/support/sparkModeEnv.js); it also keeps `npm test` under its 15 minutes.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -25,6 +27,7 @@ beforeAll(async () => {
   const db = await ensureTestDatabase(0.01);
   process.env.LOCKIN_HOME = db.home;
   process.env.LOCKIN_RUNS = runs;
+  process.env.LOCKIN_SPARK_MODE = 'warm';
   env = await createTestEnv();
 }, 900_000);
 
@@ -48,6 +51,8 @@ test('replay:gold on q3: every condition agrees with the reference, no false pas
     'q3/plan-audit:6:ok:true:true',
   ]);
   expect(records.every((r) => r.replayed && !r.falsePass && r.execution?.isolation === 'bwrap')).toBe(true);
+  // The default mode, where this machine allows it (bubblewrap and root), else cold with the reason.
+  expect(records.map((r) => r.execution?.spark?.mode)).toEqual(records.map(() => (process.getuid?.() === 0 ? 'warm' : 'cold')));
   const reportDir = path.join(runs, 'e2e-gold', 'report');
   const summary = JSON.parse(fs.readFileSync(path.join(reportDir, 'summary.json'), 'utf8'));
   for (const c of ['one-pass', 'test-guided', 'plan-audit']) {

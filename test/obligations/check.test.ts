@@ -18,6 +18,7 @@ import { loadTaskFolder } from '../../activities/tasks/load';
 import { studyLabellerAccuracy } from '../../activities/obligations/studyAccuracy';
 import { labellerCheckTask } from '../../activities/obligations';
 import { ensureTestDatabase, TEST_SPARK_SETTINGS } from '../support/database';
+import { stopAllSlots } from '../../activities/execution/slots';
 
 const ROOT = path.join(__dirname, '..', 'fixtures', 'obligations', 'tasks');
 const CANDIDATE = path.join(__dirname, '..', 'fixtures', 'obligations', 'candidate');
@@ -73,13 +74,22 @@ test('reasonLine: a Py4JJavaError shows its Java exception, other reasons their 
 describe('on the SF=0.01 database', () => {
   beforeAll(() => ensureTestDatabase(0.01), 900_000);
   let home: string | undefined;
+  let mode: string | undefined;
   beforeAll(async () => {
     home = process.env.LOCKIN_HOME;
     process.env.LOCKIN_HOME = (await ensureTestDatabase(0.01)).home;
+    // Warm, as step 5 runs the labeller check by default: its suites and executions of gold and
+    // the violations are jobs of slots (both tests share them; the cold path is
+    // test/mutation/suites.test.ts's and generate.test.ts's).
+    mode = process.env.LOCKIN_SPARK_MODE;
+    process.env.LOCKIN_SPARK_MODE = 'warm';
   });
-  afterAll(() => {
+  afterAll(async () => {
+    await stopAllSlots();
     if (home === undefined) delete process.env.LOCKIN_HOME;
     else process.env.LOCKIN_HOME = home;
+    if (mode === undefined) delete process.env.LOCKIN_SPARK_MODE;
+    else process.env.LOCKIN_SPARK_MODE = mode;
   });
 
   test('obligations check reports the known answers of the fixture, and a study\'s labeller check caches it per task', async () => {
