@@ -9,5 +9,6 @@ module.exports = {
   testTimeout: 300000,
   globalSetup: '<rootDir>/test/support/globalSetup.js',
   setupFiles: ['<rootDir>/test/support/sparkModeEnv.js'],
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   verbose: false,
 };
