@@ -168,13 +168,13 @@ export function suiteSparkJobs(studyDir: string): Record<'labels' | 'mutation su
 }
 
 /**
- * One line per set of jobs for `study profile` and the bench: "  <name>: N jobs (c cold, w warm
- * in slots started s times, r restarted)" and, under it, each restart reason with its count
+ * One line per set of jobs for `study profile` and the bench: "  <name>: N job(s) (c cold; w
+ * warm, s of which started their slot's JVM …; r restarted after a job)" and, under it, each restart reason with its count
  * (at most `maxReasons`, longest first by count; each cut at 200 characters). Pure.
  */
 export function sparkJobLines(name: string, jobs: SparkJobs, maxReasons = 5): string[] {
   const restarts = Object.values(jobs.restarts).reduce((a, b) => a + b, 0);
-  const lines = [`  ${name}: ${jobs.jobs} job(s) (${jobs.cold} cold; ${jobs.warm} warm in slots started ${jobs.slotStarts} time(s), ${restarts} restarted after a job)`];
+  const lines = [`  ${name}: ${jobs.jobs} job(s) (${jobs.cold} cold; ${jobs.warm} warm, ${jobs.slotStarts} of which started their slot's JVM and the rest found one running; ${restarts} restarted after a job)`];
   const reasons = Object.entries(jobs.restarts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   for (const [why, n] of reasons.slice(0, maxReasons)) lines.push(`    restarted ${n}×: ${why.length > 200 ? `${why.slice(0, 199)}…` : why}`);
   if (reasons.length > maxReasons) lines.push(`    … and ${reasons.length - maxReasons} other reason(s)`);

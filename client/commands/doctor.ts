@@ -48,7 +48,7 @@ export async function machineLines(): Promise<string[]> {
   const mode = isolationMode();
   const sandbox =
     mode === 'bwrap'
-      ? `bwrap (bubblewrap: no network, everything read-only but a private size-limited /tmp, outputs through descriptors${process.getuid?.() === 0 ? ', candidate code as uid 65534' : ''}; README "Security")`
+      ? `bwrap (bubblewrap: no network, everything read-only but a private size-limited /tmp, outputs through descriptors${process.getuid?.() === 0 ? ', candidate code as an unprivileged host uid of its own: one per cold run, one per warm slot' : ''}; README "Security")`
       : mode === 'unshare-net+checked'
         ? 'unshare -n + checked file access (bubblewrap not usable here; apt-get install bubblewrap)'
         : 'checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)';

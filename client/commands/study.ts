@@ -10,7 +10,7 @@ import { studyDir } from '../../activities/store/layout';
 import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { newTable } from '../table';
+import { newTable, wrapText } from '../table';
 import { assertCorpusValid, buildStudyInput, DEFAULT_TASK_CONCURRENCY, defaultModel, parseConditions, parseModels, parseSamples, parseScale, parseTaskConcurrency, parseTasks, scaleDefault } from '../studyInput';
 import { parseModelSpec } from '../../activities/model/spec';
 import { mainJobWorkflowId, modelStudyId } from '../../protocol/layout';
@@ -71,12 +71,13 @@ function defaultStudyId(model: string, scale: number): string {
 }
 
 /** What the profile's rows and columns mean (printed under the table). */
-const PROFILE_LEGEND = [
+const PROFILE_LEGEND_PARAGRAPHS = [
   'Seconds of activity time, summed over the activities of the study\'s workflows: step 4 of the main job and, when the main job ran the study, its step 3 (controls, SQL re-execution) and step 5 (mutation analysis, labeller check), which carry the study\'s id.',
   'Columns: "shared" = task-level work (the initial generation, the snapshot, the reference evaluation) and steps 3 and 5; "study" = study-level steps; one column per condition for its own calls and runs; rows: the kinds of work. The conditions start from the same snapshot, so their first pytest run and execution are identical: the condition that runs one first carries its time (a warm slot\'s start-up included, when it started one), the others copy it and take no time (one that waited for the identical run still in progress counts its wait, and held a Spark slot meanwhile). "smoke" = the smoke check (non-evaluative: does solve() return a DataFrame Spark can analyse; nothing collected); "variants\' jobs" = executions on the variant databases (lockin data variants).',
   'temporal overhead (queue wait) = from scheduling to start of each activity: Temporal\'s dispatch plus the wait for the worker to take it (mostly for a Spark job to end: a worker runs as many at once as "Spark jobs at once" in lockin doctor).',
-  '',
-].join('\n');
+];
+/** The notes under `study profile`'s figures, wrapped for a 100-column terminal. */
+const PROFILE_LEGEND = `${PROFILE_LEGEND_PARAGRAPHS.map((p) => wrapText(p)).join('\n')}\n`;
 
 /** Defines the options, arguments, sub-commands and actions of `lockin study` on its command (client/cli.ts names and describes it). */
 export function define(cmd: Command): void {

@@ -63,11 +63,11 @@ test('the suites\' Spark records: counted by kind, copies left out, each restart
   expect(s.labels).toEqual({ jobs: 3, cold: 0, warm: 3, slotStarts: 2, restarts: { 'a process left running: 77 python3 x.py': 1 } });
   expect(s['mutation suites']).toEqual({ jobs: 3, cold: 2, warm: 1, slotStarts: 0, restarts: { 'the job timed out': 1, 'the slot\'s JVM exited (status 1) (the JVM was lost during the job: it ran again cold)': 1 } });
   expect(sparkJobLines('labels', s.labels)).toEqual([
-    '  labels: 3 job(s) (0 cold; 3 warm in slots started 2 time(s), 1 restarted after a job)',
+    '  labels: 3 job(s) (0 cold; 3 warm, 2 of which started their slot\'s JVM and the rest found one running; 1 restarted after a job)',
     '    restarted 1×: a process left running: 77 python3 x.py',
   ]);
   expect(sparkJobLines('x', { jobs: 4, cold: 0, warm: 4, slotStarts: 1, restarts: { a: 1, b: 2, c: 1 } }, 2)).toEqual([
-    '  x: 4 job(s) (0 cold; 4 warm in slots started 1 time(s), 4 restarted after a job)',
+    '  x: 4 job(s) (0 cold; 4 warm, 1 of which started their slot\'s JVM and the rest found one running; 4 restarted after a job)',
     '    restarted 2×: b',
     '    restarted 1×: a',
     '    … and 1 other reason(s)',
