@@ -81,18 +81,26 @@ export async function runEmbeddedWorkflow<W extends Workflow>(workflow: W, args:
  */
 export async function runningActivityLines(wf: WorkflowClient, workflowId: string): Promise<string[]> {
   try {
-    const d = await wf.getHandle(workflowId).describe();
     const out: string[] = [];
-    for (const a of d.raw.pendingActivities ?? []) {
-      if (!a.heartbeatDetails?.payloads?.length) continue;
-      const lines = unseenProgress(await wf.options.loadedDataConverter.payloadConverter.fromPayload(a.heartbeatDetails.payloads[0]), 0).lines;
-      const last = lines.at(-1);
+    for (const a of await pendingProgress(wf, workflowId)) {
+      const last = unseenProgress(a.details, 0).lines.at(-1);
       if (last && !last.startsWith('(')) out.push(last);
     }
     return out;
   } catch {
     return [];
   }
+}
+
+/** The pending activities of `workflowId` that heartbeat details: a key per attempt, the worker running it, the decoded details. @throws what describe() throws. */
+async function pendingProgress(wf: WorkflowClient, workflowId: string): Promise<{ key: string; worker: string; details: unknown }[]> {
+  const d = await wf.getHandle(workflowId).describe();
+  const out: { key: string; worker: string; details: unknown }[] = [];
+  for (const a of d.raw.pendingActivities ?? []) {
+    if (!a.heartbeatDetails?.payloads?.length) continue;
+    out.push({ key: `${a.activityId}/${a.attempt ?? 1}`, worker: a.lastWorkerIdentity ?? '', details: await wf.options.loadedDataConverter.payloadConverter.fromPayload(a.heartbeatDetails.payloads[0]) });
+  }
+  return out;
 }
 
 /** This process's worker identity (the Temporal SDK's default: pid@host). */
@@ -110,14 +118,11 @@ export function relayOtherWorkersProgress(wf: WorkflowClient, workflowId: string
   let poll: Promise<void> = Promise.resolve();
   const once = async () => {
     try {
-      const d = await wf.getHandle(workflowId).describe();
-      for (const a of d.raw.pendingActivities ?? []) {
-        if (!a.lastWorkerIdentity || a.lastWorkerIdentity === OWN_IDENTITY || !a.heartbeatDetails?.payloads?.length) continue;
-        const key = `${a.activityId}/${a.attempt ?? 1}`;
-        const details = await wf.options.loadedDataConverter.payloadConverter.fromPayload(a.heartbeatDetails.payloads[0]);
-        const r = unseenProgress(details, shown.get(key) ?? 0);
-        shown.set(key, r.seq);
-        for (const l of r.lines) print(`${l} (relayed from worker ${a.lastWorkerIdentity})`);
+      for (const a of await pendingProgress(wf, workflowId)) {
+        if (!a.worker || a.worker === OWN_IDENTITY) continue;
+        const r = unseenProgress(a.details, shown.get(a.key) ?? 0);
+        shown.set(a.key, r.seq);
+        for (const l of r.lines) print(`${l} (relayed from worker ${a.worker})`);
       }
     } catch {
       /* the next poll tries again */
