@@ -21,6 +21,7 @@ import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
 import { studyDir } from '../activities/store/layout';
 import { buildStudyInput } from './studyInput';
 import { resolveSparkMode } from '../activities/execution/slots';
+import { setProgressSink } from '../activities/data/run';
 import { printSummary, reportFailures, saveInput, studyUiUrl } from './studyRunner';
 import { runningActivityLines, runOrAttach, withClientAndWorker } from './temporal';
 import { mainJobWorkflowId } from '../protocol/layout';
@@ -98,6 +99,14 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
   let mutationShown = 0;
   let stopped = false;
   let inFlight: Promise<void> = Promise.resolve();
+  // The `[data]` lines of this process's worker (steps 2 and 3) wait for the next tick, so that
+  // they follow the header of the step they belong to (the watcher learns of a step up to a
+  // second after its first activity starts printing).
+  const held: string[] = [];
+  const sink = setProgressSink((line) => held.push(line));
+  const flushHeld = () => {
+    for (const line of held.splice(0)) sink(line);
+  };
   const show = (steps: MainJobStep[]) => {
     for (const s of steps) {
       if (!shownLines.has(s.n)) {
@@ -105,6 +114,8 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
         process.stderr.write(`[lockin] step ${s.n}/6: ${s.title} (workflow ${s.workflowId})\n`);
         shownLines.set(s.n, 0);
       }
+      // The held lines belong to the first step not yet finished when the tick began.
+      if (!finished.has(s.n)) flushHeld();
       for (const line of s.lines.slice(shownLines.get(s.n))) process.stderr.write(`[lockin]   ${line}\n`);
       shownLines.set(s.n, s.lines.length);
       if (s.seconds !== undefined && !finished.has(s.n)) {
@@ -147,6 +158,8 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
     // The last steps' lines and times ("done in … s" of step 5), from the finished job.
     await tick().catch(() => undefined);
     stopped = true;
+    setProgressSink(sink);
+    flushHeld();
     if (studyBar) await studyBar();
     studyBar = null;
   };

@@ -3,7 +3,7 @@ import { BUDGETS, reportedConditions, type ConditionId } from '../../protocol/co
 import type { LoadedStudy } from '../scoring/study';
 import { describeOrigins } from '../scoring/finalLabels';
 import type { highScoreWithoutAgreement } from '../scoring/analysis';
-import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
+import type { ControlRow, ReproduceRow, MutationRow, MutantVerdict } from './sideFiles';
 import * as T from './tables';
 import { renderIntervals, type IntervalAnalysis } from './intervals';
 import { sampleNotes } from './modelsReport';
@@ -26,6 +26,8 @@ export interface ReportAnalyses {
   controls: ControlRow[] | null;
   reproduce: ReproduceRow[] | null;
   mutation: MutationRow[] | null;
+  /** The gold mutants per task with how each differs from the reference (mutation.json; parseMutationVerdicts); absent or null without one. */
+  mutationVerdicts?: Record<string, MutantVerdict[]> | null;
   sensitivity: T.SensitivityResult[];
   /** Subsets of the setting that could not be computed, with why. */
   sensitivitySkipped: string[];
@@ -171,7 +173,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push(
     '## Labellers measured on known truth',
     '',
-    'Each code labeller labels every obligation of every task\'s gold solution (truth: satisfied) and of each obligation violation (truth: its own obligation violated, and any it declares it cannot help breaking; the others satisfied): executable (the obligation\'s acceptance tests), schema-rule (the obligation\'s rule on the output schema) and the keyword heuristic (the last resort). These are the labellers that produce the study\'s code and test labels; the judge is not measured here.',
+    'Each code labeller labels every obligation of every task\'s gold solution (truth: satisfied) and of each obligation violation (truth: its own obligation violated, and any it declares it cannot help breaking; the others satisfied): executable (the obligation\'s acceptance tests), schema-rule (the obligation\'s rule on the output schema) and the keyword heuristic (the last resort). These are the labellers that produce the study\'s code and test labels; the judge is not measured here. The heuristic\'s `partial` code label means some, not all, of the obligation\'s key terms are in the solution (or the statement has none): it weighs 0 like violated and is right against neither truth (activities/scoring/heuristic.ts).',
     '',
     T.tableLabellerAccuracy(a.labellerAccuracy ?? null),
     '',
@@ -188,6 +190,18 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('## Mutation scores of the frozen suites', '', MUTATION_NOTE, '', T.tableMutation(a.mutation, study.conditions), '');
   if (a.mutation) out.push('![Figure 2. Mutation scores, task by condition (grey: invalid on gold; red frame: false pass)](figure2-mutation.svg)', '');
   if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks, study.conditions), '', 'Mutants per operator (valid suites; killed/non-equivalent, the rest survived):', '', T.tableSurvivors(a.mutation, study.conditions), '');
+  if (a.mutation && a.mutationVerdicts) {
+    const fp: T.FalsePassRun[] = study.runs
+      .filter((r) => r.record?.falsePass)
+      .map((r) => ({
+        taskId: r.taskId,
+        condition: r.condition,
+        categories: r.record?.comparison?.categories ?? [],
+        primaryCategory: r.record?.comparison?.primaryCategory,
+        uncovered: r.labels.filter((l) => l.automated.code === 'violated' && l.automated.test !== 'covered').map((l) => l.automated.obligation),
+      }));
+    out.push('False passes against their suites\' mutants (beyond the paper): each false-pass run with the gold mutants whose output differs from the reference the way the candidate\'s does (same failure category), and whether its suite killed them.', '', T.tableFalsePassMutants(fp, a.mutation, a.mutationVerdicts), '');
+  }
   out.push(
     'Obligation violations killed by the frozen suites (beyond the paper; docs/protocol.md §7): each suite valid on gold is also run on the violation of every obligation with an executable form (tasks/<task>/obligations/<O>/violation.diff applied to gold); a suite that fails on it kills it (the executable test label "covered"). Unlike the operator mutants, each violation breaks one stated obligation of the task, so this is the rate at which the suites detect the mistakes the task\'s obligations name.',
     '',

@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import { InputError } from '../common/errors';
 import { ControlsFileSchema, MutationFileSchema, ReproduceFileSchema } from '../../protocol/sideFiles';
+import { FAILURE_CATEGORIES, type FailureCategory } from '../../protocol/records';
 
 /** One evaluator control: category, task id (the reference variant), expected and observed outcome. */
 export interface ControlRow {
@@ -65,6 +66,8 @@ export interface MutationRow {
   survivorsByOperator: Record<string, number>;
   /** Per operator, killed and non-equivalent mutants of a valid suite (from its per-mutant rows); {} for an invalid suite. */
   byOperator: Record<string, { killed: number; total: number }>;
+  /** The suite's per-mutant rows (the non-equivalent mutants it was run on); [] for an invalid suite. */
+  mutants?: { id: string; operator: string; killed: boolean | null }[];
 }
 
 /** mutation.json as activities/mutation/study.ts writes it (MutationFileSchema): one row per suite. */
@@ -78,6 +81,7 @@ export function parseMutation(json: unknown, file = 'mutation.json'): MutationRo
     equivalent: r.equivalent,
     survivorsByOperator: r.survivorsByOperator,
     byOperator: r.validOnGold === true ? operatorCounts(r.mutants) : {},
+    mutants: r.validOnGold === true ? r.mutants.map((m) => ({ id: m.id, operator: m.operator, killed: m.killed })) : [],
   }));
 }
 
@@ -92,11 +96,30 @@ function operatorCounts(mutants: { operator: string; killed: boolean | null }[])
   return out;
 }
 
+/** One gold mutant of a task as mutation.json records it, with how its output differed from the reference. */
+export interface MutantVerdict {
+  id: string;
+  operator: string;
+  /** killable (differs from the reference), equivalent (agrees), or another recorded verdict. */
+  verdict: string;
+  /** The comparison's failure categories of its output against the reference ("disagree [a, b]" of its summary, written by compare.ts describe); [] when it agreed or none were recorded. */
+  categories: FailureCategory[];
+}
+
+/** The failure categories of a mutant's summary (`disagree [values, precision]…`); unknown names are left out. Pure. */
+export function summaryCategories(summary: unknown): FailureCategory[] {
+  const m = typeof summary === 'string' ? /^disagree \[([^\]]*)\]/.exec(summary) : null;
+  if (!m) return [];
+  const known = new Set<string>(FAILURE_CATEGORIES);
+  return m[1].split(',').map((c) => c.trim()).filter((c): c is FailureCategory => known.has(c));
+}
+
 /**
  * The gold mutants' verdicts per task from mutation.json (`mutants[<taskId>].mutants`: id,
- * operator, verdict). @throws InputError naming the file when it does not match its schema
+ * operator, verdict, and the failure categories of its summary). @throws InputError naming the
+ * file when it does not match its schema
  */
-export function parseMutationVerdicts(json: unknown, file = 'mutation.json'): Record<string, { id: string; operator: string; verdict: string }[]> {
+export function parseMutationVerdicts(json: unknown, file = 'mutation.json'): Record<string, MutantVerdict[]> {
   const m = parseWith(MutationFileSchema, json, file).mutants;
-  return Object.fromEntries(Object.entries(m).map(([taskId, v]) => [taskId, v.mutants.map((x) => ({ id: x.id, operator: x.operator, verdict: x.verdict }))]));
+  return Object.fromEntries(Object.entries(m).map(([taskId, v]) => [taskId, v.mutants.map((x) => ({ id: x.id, operator: x.operator, verdict: x.verdict, categories: summaryCategories((x as { summary?: unknown }).summary) }))]));
 }

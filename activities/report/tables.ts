@@ -8,7 +8,7 @@ import { BUDGETS, PAPER_CONDITIONS, REVISION_BRANCHES, reportedConditions, type 
 import type { ConditionSummary } from '../scoring/analysis';
 import type { PairedSummary, TaskScores, Trajectory, mechanisms } from '../scoring/scores';
 import { TRAJECTORIES } from '../scoring/scores';
-import type { ControlRow, ReproduceRow, MutationRow } from './sideFiles';
+import type { ControlRow, ReproduceRow, MutationRow, MutantVerdict } from './sideFiles';
 import { aggregateByCondition } from '../mutation/score';
 import type { FailureCategory } from '../../protocol/types';
 import type { DifferentialOutcome } from '../../protocol/records';
@@ -315,6 +315,52 @@ export function tableMutationPerSuite(rows: MutationRow[], tasks: string[], cond
       return [t, ...shown.map((c) => cell(rs.find((r) => r.condition === c))), eq ?? '—'];
     });
   return mdTable(['Task', ...shown.map(NAME), 'Equivalent mutants dropped'], body);
+}
+
+/** One false-pass run as tableFalsePassMutants reads it. */
+export interface FalsePassRun {
+  taskId: string;
+  condition: ConditionId;
+  /** The comparison's categories against the reference, and its primary one (records.ts ComparisonOutcome). */
+  categories: FailureCategory[];
+  primaryCategory?: FailureCategory;
+  /** Obligations labelled code violated whose test label is not covered: the run's own suite does not check them. */
+  uncovered: string[];
+}
+
+/**
+ * Why the mutation analysis did not foresee a false pass (beyond the paper): per false-pass run,
+ * its suite's mutation score and the task's gold mutants whose output differs from the reference
+ * the same way as the candidate's (the mutant's comparison categories include the run's primary
+ * category, else any of its categories): how many there are and how many the run's suite killed.
+ * None: the mutation score is blind to this fault; all killed: the suite catches gold's faults of
+ * this kind but not the candidate's (another column, constant or join than the mutant's);
+ * some survive: the suite misses the kind. Inputs: the false-pass runs, mutation.json's suite
+ * rows (MutationRow) and per-task mutant verdicts (parseMutationVerdicts). Output: a markdown
+ * table, or a sentence when there is no false pass. Pure.
+ */
+export function tableFalsePassMutants(runs: FalsePassRun[], suites: MutationRow[], verdicts: Record<string, MutantVerdict[]>): string {
+  if (runs.length === 0) return '_No false pass: nothing for the mutants to have missed._';
+  const body = runs.map((r) => {
+    const kind = r.primaryCategory ?? r.categories[0];
+    const differs = kind ? `${kind}${r.categories.length > 1 ? ` (also ${r.categories.filter((c) => c !== kind).join(', ')})` : ''}` : '—';
+    const suite = suites.find((s) => s.task === r.taskId && s.condition === r.condition);
+    const sameWay = (verdicts[r.taskId] ?? []).filter((m) => m.verdict === 'killable' && (kind ? m.categories.includes(kind) : false));
+    const killedIds = new Set((suite?.mutants ?? []).filter((m) => m.killed === true).map((m) => m.id));
+    const killed = sameWay.filter((m) => killedIds.has(m.id));
+    const score = !suite ? '—' : suite.validOnGold === false ? 'invalid on gold' : `${suite.killed}/${suite.total}`;
+    const mutants = !suite || suite.validOnGold === false ? '—' : sameWay.length === 0 ? 'none' : killed.length === sameWay.length ? `${killed.length}/${sameWay.length} killed (${sameWay.map((m) => m.id).join(', ')})` : `${killed.length}/${sameWay.length} killed; survived: ${sameWay.filter((m) => !killedIds.has(m.id)).map((m) => m.id).join(', ')}`;
+    let why: string;
+    if (!suite) why = 'no mutation result for this suite';
+    else if (suite.validOnGold === false) why = 'its suite fails gold, so it was not run on the mutants';
+    else if (!kind) why = 'the comparison recorded no failure category';
+    else if (sameWay.length === 0) why = `no mutant of gold differs from the reference by ${kind}: the mutation score cannot see this kind of fault`;
+    else if (killed.length === sameWay.length) why = `its suite kills gold's ${kind} mutants but passed this candidate: the candidate's ${kind} fault is another one than the mutants'`;
+    else why = `${sameWay.length - killed.length} of ${sameWay.length} ${kind} mutants survived its suite too: the suite does not check this kind of fault`;
+    const uncovered = r.uncovered.length ? `; violated obligations its suite does not cover: ${r.uncovered.join(', ')}` : '';
+    return [r.taskId, NAME(r.condition), differs, score, mutants, `${why}${uncovered}`];
+  });
+  return mdTable(['Task', 'Condition', 'Differs from the reference by', 'Suite mutation score', 'Gold mutants that differ the same way', 'Why the mutants did not foresee it'], body);
 }
 
 /**

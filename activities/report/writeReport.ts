@@ -216,7 +216,7 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   const labellerAccuracy = readLabellerAccuracy(studyDir);
   const raters = readRaters(studyDir);
   const agreement = raters.size ? agreementRows(study, raters) : [];
-  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination, repeats, labellerAccuracy, agreement });
+  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination, repeats, labellerAccuracy, agreement, mutationVerdicts: study.mutation === null ? null : parseMutationVerdicts(study.mutation, path.join(studyDir, 'mutation.json')) });
   const mdFile = path.join(reportDir, 'report.md');
   fs.writeFileSync(mdFile, md);
   const readme = path.join(reportDir, 'README.md');
