@@ -207,3 +207,50 @@ export function jobWorkLines(work: JobWork, step4WallSeconds?: number): string[]
   }
   return lines;
 }
+
+/** One row of `lockin study profile --jobs-csv`: one group of Spark jobs. */
+export type JobCountRow = {
+  /** activities (the pytest, smoke and execution activities of step 4), labels or mutation suites. */
+  group: string;
+  jobs: number;
+  cold_jobs: number;
+  warm_jobs: number;
+  /** Warm jobs that started their slot's JVM. */
+  slot_starts: number;
+  /** Warm jobs after which the slot was restarted (a lost slot's job rerun cold included). */
+  restarts: number;
+  /** Activities that copied an identical run's result and ran no job (activities only; 0 for the suites). */
+  copied: number;
+  /** Programs the jobs measured: pytest runs and executions (activities), programs under acceptance tests or a suite. */
+  programs: number;
+  /** Seconds of those programs' own work (jobWork: without start-up, staging, sandbox or Temporal). */
+  work_seconds: number;
+};
+
+/**
+ * The Spark job counts and work of a study as rows for pandas or DuckDB (`lockin study profile
+ * --jobs-csv`): the step 4 activities' jobs (from the histories: Profile.jvm), the label and the
+ * mutation suites' jobs (suiteSparkJobs) and each group's programs and work seconds (JobWork).
+ * Pure; the same figures as the profile's text lines.
+ */
+export function jobCountRows(
+  activities: { coldJobs: number; warmJobs: number; warmStarts: number; slotRestarts: number; reusedJobs: number },
+  suites: Record<'labels' | 'mutation suites', SparkJobs>,
+  work: JobWork,
+): JobCountRow[] {
+  const restarts = (j: SparkJobs) => Object.values(j.restarts).reduce((a, b) => a + b, 0);
+  const round = (s: number) => Number(s.toFixed(3));
+  return [
+    {
+      group: 'activities', jobs: activities.coldJobs + activities.warmJobs, cold_jobs: activities.coldJobs, warm_jobs: activities.warmJobs, slot_starts: activities.warmStarts,
+      restarts: activities.slotRestarts, copied: activities.reusedJobs, programs: work.pytest.jobs + work.execution.jobs, work_seconds: round(work.pytest.seconds + work.execution.seconds),
+    },
+    ...(['labels', 'mutation suites'] as const).map((g) => ({
+      group: g, jobs: suites[g].jobs, cold_jobs: suites[g].cold, warm_jobs: suites[g].warm, slot_starts: suites[g].slotStarts,
+      restarts: restarts(suites[g]), copied: 0, programs: work[g].jobs, work_seconds: round(work[g].seconds),
+    })),
+  ];
+}
+
+/** The columns of jobCountRows, in order. */
+export const JOB_COUNT_COLUMNS: (keyof JobCountRow)[] = ['group', 'jobs', 'cold_jobs', 'warm_jobs', 'slot_starts', 'restarts', 'copied', 'programs', 'work_seconds'];

@@ -20,7 +20,7 @@ import { WorkflowNotFoundError } from '@temporalio/client';
 import { connectClient } from '../temporal';
 import { serverStatus } from '../../infra/devServer';
 import { profileStudy } from '../profile';
-import { jobWorkLines, sparkJobLines, studyJobWork, suiteJobLines } from '../jobWork';
+import { JOB_COUNT_COLUMNS, jobCountRows, jobWorkLines, sparkJobLines, studyJobWork, suiteJobLines, suiteSparkJobs } from '../jobWork';
 import { installQuietRuntime, workflowBundle } from '../../worker/createWorkers';
 import { mainJobStatusLines, runMainJob } from '../mainJob';
 import { runMutationAnalysis } from '../mutation';
@@ -229,7 +229,8 @@ export function define(cmd: Command): void {
     .command('profile <id>')
     .description('where the time went, from the workflow histories')
     .option('--csv <file>', 'also write the seconds as CSV, one row per scope and kind of work (columns scope, kind, seconds), for pandas or DuckDB')
-    .action(async (id: string, opts: { csv?: string }) => {
+    .option('--jobs-csv <file>', 'also write the Spark jobs as CSV, one row per group (activities, labels, mutation suites): jobs, cold and warm jobs, slot start-ups, restarts, copied runs, programs and their work seconds')
+    .action(async (id: string, opts: { csv?: string; jobsCsv?: string }) => {
       const { client, connection } = await connectClient();
       try {
         const p = await profileStudy(client, id);
@@ -256,7 +257,13 @@ export function define(cmd: Command): void {
         process.stdout.write(`JVM start-ups of the pytest, smoke and execution activities (not the variants' jobs; the bench counts every job): ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs; ${j.warmJobs} warm jobs in slots started ${j.warmStarts} times, ${j.slotRestarts} restarted after a job; ${j.reusedJobs} copied from an identical run, no job)\n`);
         process.stdout.write(`${sparkJobLines('slots restarted', { jobs: j.warmJobs, cold: j.coldJobs, warm: j.warmJobs, slotStarts: j.warmStarts, restarts: j.restartReasons }).slice(1).join('\n')}${j.slotRestarts ? '\n' : ''}`);
         process.stdout.write(`${suiteJobLines(studyDir(id)).join('\n')}\n`);
-        process.stdout.write(`${jobWorkLines(studyJobWork(studyDir(id)), p.wallSeconds).join('\n')}\n${PROFILE_LEGEND}`);
+        const work = studyJobWork(studyDir(id));
+        process.stdout.write(`${jobWorkLines(work, p.wallSeconds).join('\n')}\n${PROFILE_LEGEND}`);
+        if (opts.jobsCsv) {
+          const rows = jobCountRows(j, suiteSparkJobs(studyDir(id)), work);
+          fs.writeFileSync(opts.jobsCsv, toCsv(JOB_COUNT_COLUMNS, rows));
+          process.stdout.write(`Spark jobs by group written to ${opts.jobsCsv} (${rows.length} rows)\n`);
+        }
       } finally {
         await connection.close();
       }

@@ -5,7 +5,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { executionSeconds, jobWorkLines, junitSeconds, sparkJobLines, studyJobWork, suiteSeconds, suiteSparkJobs } from '../../client/jobWork';
+import { toCsv } from '../../activities/scoring/csv';
+import { executionSeconds, jobCountRows, JOB_COUNT_COLUMNS, jobWorkLines, junitSeconds, sparkJobLines, studyJobWork, suiteSeconds, suiteSparkJobs } from '../../client/jobWork';
 
 let study: string;
 const put = (rel: string, text: string) => {
@@ -87,4 +88,16 @@ test('a study folder that does not exist: zeros, and no ratio line', () => {
   const w = studyJobWork(path.join(study, 'nope'));
   expect(w.labels).toEqual({ seconds: 0, jobs: 0 });
   expect(jobWorkLines(w, 10)).toHaveLength(5);
+});
+
+test('the jobs CSV of study profile: one row per group, the counts and work above (activities from the histories, given here)', () => {
+  const activities = { coldJobs: 1, warmJobs: 3, warmStarts: 2, slotRestarts: 1, reusedJobs: 4 };
+  const rows = jobCountRows(activities, suiteSparkJobs(study), studyJobWork(study));
+  expect(toCsv(JOB_COUNT_COLUMNS, rows).split('\n')).toEqual([
+    'group,jobs,cold_jobs,warm_jobs,slot_starts,restarts,copied,programs,work_seconds',
+    'activities,4,1,3,2,1,4,4,10.25',
+    'labels,3,0,3,2,1,0,2,13.3',
+    'mutation suites,3,2,1,0,2,0,2,7.8',
+    '',
+  ]);
 });
