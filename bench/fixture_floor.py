@@ -1,5 +1,7 @@
-"""The floor under a study's time: how fast one suite's small-fixture tests run in a warm JVM,
-and whether more JVMs side by side run more of them (issue 22 "Speed"; README "How long it takes").
+"""The floor under a study's time: one suite's small-fixture tests in 1..N warm JVMs side by side.
+
+How fast one suite's tests run in a warm JVM, and whether more JVMs side by side run more of them
+(issue 22 "Speed"; README "The floor: the cores").
 
 Most of a warm study's Spark time is tests on small fixtures: the executable labels' acceptance
 tests and the candidates' suites on gold, violations and mutants (`lockin study profile`, "work
@@ -15,7 +17,14 @@ Usage (from the repository root, after setup):
     .venv/bin/python bench/fixture_floor.py --dir runs/<study>/tasks/q36/contract-first \\
         --test contract_test.py [--seconds 60] [--jvms 1,2,3] [--warmup 3]
 `--dir` holds solution.py and the test file (a frozen run's folder); only those two are used.
-Output: one line per N, then the figures as JSON on the last line.
+Output: one line per N (JVMs; suite runs a minute of all N together; seconds per run of each;
+tests a second of all together), then the figures as JSON on the last line (`exitCodes`: pytest's
+exit codes seen, 0 = every test passed, 1 = some failed: the suite was still timed). Reading it:
+if the runs a minute stay flat as N grows, the cores are the limit. Each N also costs its JVMs'
+start-up and --warmup runs beyond --seconds (about a minute here).
+
+Unlike lockin's own runs, the suite and solution run here WITHOUT the sandbox (no bubblewrap,
+no limits, the network reachable): point it only at code you trust, e.g. a replay study's.
 """
 from __future__ import annotations
 
@@ -78,7 +87,7 @@ def child(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0], epilog="Runs the suite WITHOUT lockin's sandbox: only code you trust.")
     p.add_argument("--dir", required=True, help="folder with solution.py and the test file")
     p.add_argument("--test", default="test_solution.py", help="the test file in --dir (default test_solution.py)")
     p.add_argument("--seconds", type=float, default=60.0, help="measured seconds per N (default 60)")
