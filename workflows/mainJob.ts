@@ -95,7 +95,7 @@ export async function mainJob(input: MainJobInput): Promise<MainJobResult> {
 
     // 4. The study.
     t0 = Date.now();
-    const s4 = begin(4, `the study: ${kept.length} tasks × ${study.conditions.length} conditions (${studyId})`, studyWorkflowId(studyId));
+    const s4 = begin(4, `the study: ${kept.length} task${kept.length === 1 ? '' : 's'} × ${study.conditions.length} condition${study.conditions.length === 1 ? '' : 's'} (${studyId})`, studyWorkflowId(studyId));
     if (missing.length) s4.lines.push(`no reference at scale ${study.scale} for ${missing.join(', ')}: left out of this study`);
     const out = await executeChild(runStudy, {
       workflowId: studyWorkflowId(studyId),

@@ -195,7 +195,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     );
   out.push('## Mutation scores of the frozen suites', '', MUTATION_NOTE, '', T.tableMutation(a.mutation, study.conditions), '');
   if (a.mutation) out.push('![Figure 2. Mutation scores, task by condition (grey: invalid on gold; red frame: false pass)](figure2-mutation.svg)', '');
-  if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks, study.conditions), '', 'Mutants per operator (valid suites; killed/non-equivalent, the rest survived):', '', T.tableSurvivors(a.mutation, study.conditions), '');
+  if (a.mutation) out.push('Per task (killed/non-equivalent mutants; "invalid on gold": the suite rejects the gold solution):', '', T.tableMutationPerSuite(a.mutation, study.tasks, study.conditions), '', 'Mutants per operator (valid suites; killed/non-equivalent, the rest survived; an operator whose mutants all agreed with the reference has no kill to count, "—"):', '', T.tableSurvivors(a.mutation, study.conditions, a.mutationVerdicts ?? undefined), '');
   if (a.mutation && a.mutationVerdicts) {
     const fp: T.FalsePassRun[] = study.runs
       .filter((r) => r.record?.falsePass)

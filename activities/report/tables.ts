@@ -369,10 +369,14 @@ export function tableFalsePassMutants(runs: FalsePassRun[], suites: MutationRow[
  * where lock-in happens) can be read against the others. Falls back to the survivor counts when
  * mutation.json has no per-mutant rows. Pure.
  */
-export function tableSurvivors(rows: MutationRow[], conditions?: readonly ConditionId[]): string {
+export function tableSurvivors(rows: MutationRow[], conditions?: readonly ConditionId[], verdicts?: Record<string, MutantVerdict[]>): string {
   const withRows = rows.some((r) => Object.keys(r.byOperator).length > 0);
   if (withRows) {
-    const ops = [...new Set(rows.flatMap((r) => Object.keys(r.byOperator)))].sort();
+    // With the tasks' mutant verdicts: a last column of the gold mutants dropped as equivalent per
+    // operator (over all tasks), so an operator whose every mutant was equivalent is listed too.
+    const equivalent = new Map<string, number>();
+    for (const m of Object.values(verdicts ?? {}).flat()) if (m.verdict === 'equivalent') equivalent.set(m.operator, (equivalent.get(m.operator) ?? 0) + 1);
+    const ops = [...new Set([...rows.flatMap((r) => Object.keys(r.byOperator)), ...equivalent.keys()])].sort();
     const cell = (c: ConditionId, op: string) => {
       const rs = rows.filter((r) => r.condition === c);
       const killed = rs.reduce((a, r) => a + (r.byOperator[op]?.killed ?? 0), 0);
@@ -380,7 +384,8 @@ export function tableSurvivors(rows: MutationRow[], conditions?: readonly Condit
       return total ? `${killed}/${total}` : '—';
     };
     const conds = conditions ?? reportedConditions(rows.map((r) => r.condition));
-    return mdTable(['Operator', ...conds.map((c) => `${NAME(c)} (killed/non-equivalent)`)], ops.map((op) => [op, ...conds.map((c) => cell(c, op))]));
+    const head = ['Operator', ...conds.map((c) => `${NAME(c)} (killed/non-equivalent)`), ...(verdicts ? ['Gold mutants dropped as equivalent (all tasks)'] : [])];
+    return mdTable(head, ops.map((op) => [op, ...conds.map((c) => cell(c, op)), ...(verdicts ? [equivalent.get(op) ?? 0] : [])]));
   }
   const ops = [...new Set(rows.flatMap((r) => Object.keys(r.survivorsByOperator)))].sort();
   if (ops.length === 0) return '_No surviving mutants recorded._';

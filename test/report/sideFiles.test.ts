@@ -77,4 +77,15 @@ test('mutation.json per-mutant rows: kills per operator and condition over valid
     '| semi-join | 1/3 | — | 1/1 |',
   ]);
   expect(tableSurvivors(rows).split('\n')[0]).toBe('| Operator | Frozen One-Pass (killed/non-equivalent) | PlanAudit-Guided Revision (killed/non-equivalent) |');
+  // With the tasks' verdicts: the equivalent mutants per operator, and an operator with only equivalent mutants (rollup) listed.
+  const v = (operator: string, verdict: string) => ({ id: `${operator}-x`, operator, verdict, categories: [] });
+  const verdicts = { q35: [v('join-type', 'equivalent'), v('join-type', 'equivalent'), v('semi-join', 'killable')], q69: [v('rollup', 'equivalent'), v('join-type', 'equivalent')] };
+  expect(tableSurvivors(rows, ['one-pass', 'plan-audit'], verdicts).split('\n')).toEqual([
+    '| Operator | Frozen One-Pass (killed/non-equivalent) | PlanAudit-Guided Revision (killed/non-equivalent) | Gold mutants dropped as equivalent (all tasks) |',
+    '|---|---|---|---|',
+    '| anti-join | 1/1 | — | 0 |',
+    '| join-type | 1/1 | — | 3 |',
+    '| rollup | — | — | 1 |',
+    '| semi-join | 1/3 | 1/1 | 0 |',
+  ]);
 });
