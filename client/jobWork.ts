@@ -167,13 +167,18 @@ export function suiteSparkJobs(studyDir: string): Record<'labels' | 'mutation su
   return out;
 }
 
+/** The jobs after which a slot was restarted, over all reasons. Pure. */
+function restartCount(jobs: SparkJobs): number {
+  return Object.values(jobs.restarts).reduce((a, b) => a + b, 0);
+}
+
 /**
  * One line per set of jobs for `study profile` and the bench: "  <name>: N job(s) (c cold; w
  * warm, s of which started their slot's JVM …; r restarted after a job)" and, under it, each restart reason with its count
  * (at most `maxReasons`, longest first by count; each cut at 200 characters). Pure.
  */
 export function sparkJobLines(name: string, jobs: SparkJobs, maxReasons = 5): string[] {
-  const restarts = Object.values(jobs.restarts).reduce((a, b) => a + b, 0);
+  const restarts = restartCount(jobs);
   const lines = [`  ${name}: ${jobs.jobs} job(s) (${jobs.cold} cold; ${jobs.warm} warm, ${jobs.slotStarts} of which started their slot's JVM and the rest found one running; ${restarts} restarted after a job)`];
   const reasons = Object.entries(jobs.restarts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   for (const [why, n] of reasons.slice(0, maxReasons)) lines.push(`    restarted ${n}×: ${why.length > 200 ? `${why.slice(0, 199)}…` : why}`);
@@ -238,7 +243,6 @@ export function jobCountRows(
   suites: Record<'labels' | 'mutation suites', SparkJobs>,
   work: JobWork,
 ): JobCountRow[] {
-  const restarts = (j: SparkJobs) => Object.values(j.restarts).reduce((a, b) => a + b, 0);
   const round = (s: number) => Number(s.toFixed(3));
   return [
     {
@@ -247,7 +251,7 @@ export function jobCountRows(
     },
     ...(['labels', 'mutation suites'] as const).map((g) => ({
       group: g, jobs: suites[g].jobs, cold_jobs: suites[g].cold, warm_jobs: suites[g].warm, slot_starts: suites[g].slotStarts,
-      restarts: restarts(suites[g]), copied: 0, programs: work[g].jobs, work_seconds: round(work[g].seconds),
+      restarts: restartCount(suites[g]), copied: 0, programs: work[g].jobs, work_seconds: round(work[g].seconds),
     })),
   ];
 }

@@ -87,7 +87,7 @@ export const MutationFileSchema = z.looseObject({
   confirmScale: z.number().nullable(),
   maxPerOperator: z.number().int(),
   suites: z.array(SuiteScoreSchema),
-  mutants: z.record(z.string(), z.looseObject({ goldSha: z.string(), scale: z.number(), mutants: z.array(z.looseObject({ id: z.string(), operator: z.string(), verdict: z.string() })) })),
+  mutants: z.record(z.string(), z.looseObject({ goldSha: z.string(), scale: z.number(), mutants: z.array(z.looseObject({ id: z.string(), operator: z.string(), verdict: z.string(), summary: z.string().optional() })) })),
 });
 export type MutationFileShape = z.infer<typeof MutationFileSchema>;
 

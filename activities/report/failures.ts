@@ -25,8 +25,8 @@ export function parseFailureKey(key: string): FailureKey {
   return (CONDITIONS as readonly string[]).includes(tail) ? { task: key.slice(0, i), condition: tail as ConditionId } : { task: key, condition: null };
 }
 
-/** A cause on one line, cut at `max` characters ("…" when cut). */
-function oneLine(error: string, max = 300): string {
+/** A text (a cause, a statement) on one line, cut at `max` characters ("…" when cut). Pure. */
+export function oneLine(error: string, max = 300): string {
   const s = error.replace(/\s+/g, ' ').trim();
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }

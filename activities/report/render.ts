@@ -9,7 +9,7 @@ import { renderIntervals, type IntervalAnalysis } from './intervals';
 import { sampleNotes } from './modelsReport';
 import { provenanceCaption, provenanceParagraph, type ReplyProvenance } from './provenance';
 import { renderDeviations, studyDeviations } from './deviations';
-import { renderFailedRuns } from './failures';
+import { oneLine, renderFailedRuns } from './failures';
 import { STUDY_TASKS } from '../tasks/schema';
 import { PAPER_NAMED_TASKS } from '../tasks/eligibility';
 import type { TaskDiscrimination } from '../mutation/discrimination';
@@ -19,12 +19,6 @@ import { repeatsParagraph, type RepeatRow } from './repeats';
 
 const MUTATION_NOTE =
   'Each frozen suite (the run\'s test_solution.py; for Contract-First its contract_test.py, the suite frozen at C-0) is run against the gold solution (a suite that fails gold is invalid: it is not run on the mutants and counts in no score) and against mutants of gold made by documented operators (activities/python/mutants.py: join type, semi join made inner (EXISTS / IN subquery), anti join made left outer (NOT EXISTS), price column, aggregate function, filter bound, dropped DISTINCT, alias rename (f-string names too), decimal cast, rollup removal; every join site, at most 2 sites of each other operator). Each mutant runs on the SF=0.01 database; one that agrees with the reference there runs again on the study\'s database, and only one that agrees on both is dropped as equivalent (exact scales: mutation.json). Mutation score = killed / non-equivalent mutants. Raw data: mutation.csv/.parquet (one row per suite and mutant; status not-run for the mutants of an invalid suite). A suite that kills every mutant can still pass a wrong candidate (a false pass): the mutants are faults of gold of the kinds above, while the candidate\'s own fault may be of another kind (a wrong constant, a missed obligation the suite never states, a wrong grain), or one its suite shares, because a model writes the tests from the same reading of the task as the code; a mutation score says how much of gold\'s behaviour a suite checks, not whether it catches this candidate\'s error.';
-
-/** `text` on one line, cut to `max` characters with an ellipsis. */
-function clip(text: string, max: number): string {
-  const t = text.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-}
 
 /** Everything report.md shows besides the loaded study itself. */
 export interface ReportAnalyses {
@@ -204,7 +198,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
         condition: r.condition,
         categories: r.record?.comparison?.categories ?? [],
         primaryCategory: r.record?.comparison?.primaryCategory,
-        uncovered: r.labels.filter((l) => l.automated.code === 'violated' && l.automated.test !== 'covered').map((l) => `${l.automated.obligation} (${l.obligation.class}: "${clip(l.obligation.statement, 90)}")`),
+        uncovered: r.labels.filter((l) => l.automated.code === 'violated' && l.automated.test !== 'covered').map((l) => `${l.automated.obligation} (${l.obligation.class}: "${oneLine(l.obligation.statement, 90)}")`),
       }));
     out.push('False passes against their suites\' mutants (beyond the paper): each false-pass run with the gold mutants whose output differs from the reference the way the candidate\'s does (the same failure category, the paper\'s: `precision`: a numeric column of another numeric type, e.g. int against tinyint; `values`: the rows\' values differ), and whether its suite killed them; then the violated obligations its suite does not cover, which name the fault itself.', '', T.tableFalsePassMutants(fp, a.mutation, a.mutationVerdicts), '');
   }

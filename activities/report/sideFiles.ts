@@ -121,5 +121,5 @@ export function summaryCategories(summary: unknown): FailureCategory[] {
  */
 export function parseMutationVerdicts(json: unknown, file = 'mutation.json'): Record<string, MutantVerdict[]> {
   const m = parseWith(MutationFileSchema, json, file).mutants;
-  return Object.fromEntries(Object.entries(m).map(([taskId, v]) => [taskId, v.mutants.map((x) => ({ id: x.id, operator: x.operator, verdict: x.verdict, categories: summaryCategories((x as { summary?: unknown }).summary) }))]));
+  return Object.fromEntries(Object.entries(m).map(([taskId, v]) => [taskId, v.mutants.map((x) => ({ id: x.id, operator: x.operator, verdict: x.verdict, categories: summaryCategories(x.summary) }))]));
 }

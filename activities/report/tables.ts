@@ -332,7 +332,7 @@ export interface FalsePassRun {
  * Why the mutation analysis did not foresee a false pass (beyond the paper): per false-pass run,
  * its suite's mutation score and the task's gold mutants whose output differs from the reference
  * the same way as the candidate's (the mutant's comparison categories include the run's primary
- * category, else any of its categories): how many there are and how many the run's suite killed.
+ * category, or its first one when none is primary): how many there are and how many the run's suite killed.
  * None: the mutation score is blind to this fault; all killed: the suite catches gold's faults of
  * this kind but not the candidate's (another column, constant or join than the mutant's);
  * some survive: the suite misses the kind. Inputs: the false-pass runs, mutation.json's suite
