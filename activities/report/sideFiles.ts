@@ -106,9 +106,13 @@ export interface MutantVerdict {
   categories: FailureCategory[];
 }
 
-/** The failure categories of a mutant's summary (`disagree [values, precision]…`); unknown names are left out. Pure. */
+/**
+ * The failure categories of a mutant's summary (`disagree [values, precision]…`, or after the
+ * confirmation on the study's database `agrees at SF=0.01; SF=1: disagree [values]…`, confirm.ts);
+ * unknown names are left out. Pure.
+ */
 export function summaryCategories(summary: unknown): FailureCategory[] {
-  const m = typeof summary === 'string' ? /^disagree \[([^\]]*)\]/.exec(summary) : null;
+  const m = typeof summary === 'string' ? /disagree \[([^\]]*)\]/.exec(summary) : null;
   if (!m) return [];
   const known = new Set<string>(FAILURE_CATEGORIES);
   return m[1].split(',').map((c) => c.trim()).filter((c): c is FailureCategory => known.has(c));

@@ -18,6 +18,8 @@ test('summaryCategories reads the categories of a "disagree [..]" summary and no
   expect(summaryCategories('disagree [precision, values]; column 1 type: ...')).toEqual(['precision', 'values']);
   expect(summaryCategories('disagree [alias-mismatch]; column 1 name: ...')).toEqual(['alias-mismatch']);
   expect(summaryCategories('agrees at SF=0.01; SF=1: agree: 5 columns, 100 rows')).toEqual([]);
+  // told apart only on the study's database (mutation/confirm.ts): its categories are those of that comparison
+  expect(summaryCategories('agrees at SF=0.01; SF=1: disagree [row-count]; 3 reference row(s) missing')).toEqual(['row-count']);
   expect(summaryCategories('disagree [values, not-a-category]')).toEqual(['values']);
   expect(summaryCategories(undefined)).toEqual([]);
 });
