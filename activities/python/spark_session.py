@@ -126,10 +126,15 @@ def build_session(settings: Mapping[str, Any], app_name: str):
     sessionTimeZone, caseSensitive, adaptive, defaultParallelism, driverMemory);
     `app_name` for the Spark application name.
     Returns: a pyspark.sql.SparkSession with the UI disabled, WARN->ERROR logging and lockin's
-    Python worker daemon (WORKER_DAEMON; no effect on results).
+    Python worker daemon (WORKER_DAEMON; no effect on results); local rows of `createDataFrame`
+    reach the JVM without PySpark's identity pass through a Python worker (local_rows.py: same
+    rows in the same partitions, no effect on results).
     Raises: ValueError when a setting is missing or unknown.
     """
     s = validate_settings(settings)
+    import local_rows
+
+    local_rows.install()
     if os.environ.get("LOCKIN_SPARK_WARM") == "1" and os.environ.get("PYSPARK_GATEWAY_PORT"):
         return attach_session(s)
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
