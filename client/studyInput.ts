@@ -73,7 +73,7 @@ export function parseSamples(spec: string | undefined): number {
 
 /**
  * Tasks in flight at once by default (`--concurrency`). Spark jobs are bounded apart from this,
- * by the workers' Spark slots (LOCKIN_SPARK_CONCURRENCY, 2 here), and a task's own steps wait on
+ * by the workers' Spark slots (LOCKIN_SPARK_CONCURRENCY, 1 here), and a task's own steps wait on
  * each other (pytest, then its executions, then its labels), so with as many tasks in flight as
  * Spark slots one slot often idled while the other ran a task's last step (the three-task SF=1
  * bench: 110 s of q98's steps alone at the end). Twice the slots keeps both busy; the extra

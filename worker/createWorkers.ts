@@ -3,7 +3,7 @@
  *
  * Concurrency (env overrides): LOCKIN_MODEL_CONCURRENCY (default 4) model calls per model queue
  * (one queue per live provider and one for local backends: protocol/queues.ts MODEL_QUEUES),
- * LOCKIN_SPARK_CONCURRENCY (default: the number of cores) JVM activities,
+ * LOCKIN_SPARK_CONCURRENCY (default: one per two cores, activities/common/sparkConcurrency.ts) JVM activities,
  * LOCKIN_DEFAULT_CONCURRENCY (default 8) the rest. LOCKIN_MODEL_QUEUE_RPM caps the model calls
  * started per minute on each model queue by all workers together (the server-side task queue
  * rate limit; activities/model/config.ts).
@@ -18,6 +18,7 @@ import { ACTIVITIES } from './activities';
 import { gatewayConfig } from '../activities/model/config';
 import { cleanStaleSandboxFolders } from '../activities/execution/sandbox';
 import { progressDetails } from '../activities/common/progressBeat';
+import { sparkConcurrency } from '../activities/common/sparkConcurrency';
 import { stopAllSlots } from '../activities/execution/slots';
 import { MODEL_QUEUES, QUEUES } from '../protocol/queues';
 import { ALL_QUEUES } from './queueSelection';
@@ -99,7 +100,6 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
   const raw: Record<string, unknown> = { ...ACTIVITIES, ...(opts.activityOverrides ?? {}) };
   const acts = Object.fromEntries(Object.entries(raw).filter(([, f]) => typeof f === 'function').map(([k, f]) => [k, wrapActivity(f as ActivityFn)]));
   const prefix = opts.queuePrefix ?? '';
-  const cores = os.cpus().length;
   // Heartbeats reach the server at most every 15 s (not the SDK's 60 s), so a command relaying
   // another worker's progress lines (activities/common/progressBeat.ts) shows them soon.
   const common = { connection: opts.connection, namespace: opts.namespace, activities: acts, maxHeartbeatThrottleInterval: '15s' as const };
@@ -122,7 +122,7 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
     [QUEUES.spark, () => Worker.create({
       ...common,
       taskQueue: prefix + QUEUES.spark,
-      maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_SPARK_CONCURRENCY ?? Math.max(1, cores)),
+      maxConcurrentActivityTaskExecutions: sparkConcurrency().jobs,
     })],
   ];
   return Promise.all(make.filter(([q]) => serve.has(q)).map(([, create]) => create()));

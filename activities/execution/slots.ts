@@ -41,6 +41,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { pythonDir, venvPython } from '../common/paths';
+import { sparkConcurrency } from '../common/sparkConcurrency';
 import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import type { SparkRun } from '../../protocol/types';
 import {
@@ -422,7 +423,7 @@ export function warmSlotLimit(): number {
 function maxSlots(): number {
   const env = Number(process.env.LOCKIN_SPARK_SLOTS);
   if (Number.isInteger(env) && env > 0) return env;
-  return defaultSlotCount(Number(process.env.LOCKIN_SPARK_CONCURRENCY ?? os.cpus().length), os.totalmem());
+  return defaultSlotCount(sparkConcurrency().jobs, os.totalmem());
 }
 
 function maxJobs(): number {

@@ -15,12 +15,8 @@ import { studyDir } from '../store/layout';
 import { readStudyBasics, type StudyBasics } from '../store/manifest';
 import { LabellerAccuracyFileSchema } from '../../protocol/sideFiles';
 import { noteProgress } from '../common/progressBeat';
+import { sparkConcurrency } from '../common/sparkConcurrency';
 
-/** Spark jobs at once on this worker (LOCKIN_SPARK_CONCURRENCY, else the cores): labellerAccuracy runs alone at the end of step 5, so it checks that many tasks at once (those its lanes did not check). */
-function sparkConcurrency(): number {
-  const n = Number(process.env.LOCKIN_SPARK_CONCURRENCY ?? os.cpus().length);
-  return Number.isInteger(n) && n > 0 ? n : 1;
-}
 
 /** study.json's tasks and Spark settings. @throws InputError (non-retryable) naming the file and field when it is missing or malformed. */
 function studyBasicsOf(studyId: string): { dir: string; basics: StudyBasics } {
@@ -59,7 +55,7 @@ export async function labellerCheckTask(req: { studyId: string; taskId: string; 
  */
 export async function labellerAccuracy(req: { studyId: string; scale: number }): Promise<{ file: string; line: string }> {
   const { dir, basics } = studyBasicsOf(req.studyId);
-  const out = LabellerAccuracyFileSchema.parse(await studyLabellerAccuracy({ tasks: basics.tasks, scale: req.scale, settings: basics.settings, concurrency: sparkConcurrency() }));
+  const out = LabellerAccuracyFileSchema.parse(await studyLabellerAccuracy({ tasks: basics.tasks, scale: req.scale, settings: basics.settings, concurrency: sparkConcurrency().jobs }));
   const file = path.join(dir, 'labeller-accuracy.json');
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(out, null, 1));
   fs.renameSync(`${file}.tmp`, file);

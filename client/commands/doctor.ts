@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import { sparkTestsJar, temporalBinary, venvPython, REPO_ROOT } from '../../activities/common/paths';
+import { sparkConcurrency } from '../../activities/common/sparkConcurrency';
 import { DEFAULT_SPARK_SETTINGS, PINNED } from '../../protocol/settings';
 import * as path from 'path';
 import * as os from 'os';
@@ -45,6 +46,7 @@ function sparkModeLine(): string {
 
 export async function machineLines(): Promise<string[]> {
   const cores = os.cpus().length;
+  const spark = sparkConcurrency();
   const mode = isolationMode();
   const sandbox =
     mode === 'bwrap'
@@ -54,7 +56,7 @@ export async function machineLines(): Promise<string[]> {
         : 'checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)';
   const lines = [
     `cores: ${cores}; memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
-    `Spark jobs at once: ${process.env.LOCKIN_SPARK_CONCURRENCY ? `${process.env.LOCKIN_SPARK_CONCURRENCY} (from LOCKIN_SPARK_CONCURRENCY)` : `${Math.max(1, cores)} (one per core; LOCKIN_SPARK_CONCURRENCY overrides)`}; warm slots kept at most: ${warmSlotLimit()} (${process.env.LOCKIN_SPARK_SLOTS ? 'from LOCKIN_SPARK_SLOTS' : 'one per kind of job at once, memory allowing; LOCKIN_SPARK_SLOTS overrides'})`,
+    `Spark jobs at once: ${spark.source === 'env' ? `${spark.jobs} (from LOCKIN_SPARK_CONCURRENCY)` : `${spark.jobs} (one per two cores; LOCKIN_SPARK_CONCURRENCY overrides)`}; warm slots kept at most: ${warmSlotLimit()} (${process.env.LOCKIN_SPARK_SLOTS ? 'from LOCKIN_SPARK_SLOTS' : 'one per kind of job at once, memory allowing; LOCKIN_SPARK_SLOTS overrides'})`,
     `model calls at once: ${process.env.LOCKIN_MODEL_CONCURRENCY ? `${process.env.LOCKIN_MODEL_CONCURRENCY} (from LOCKIN_MODEL_CONCURRENCY)` : '4 (LOCKIN_MODEL_CONCURRENCY overrides)'}`,
     `sandbox for candidate code and tests: ${sandbox}`,
     sparkModeLine(),
