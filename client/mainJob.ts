@@ -214,7 +214,6 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
     }
   });
   if (res.missingReferences.length) saveInput({ ...input, tasks: input.tasks.filter((q) => !res.missingReferences.includes(q)) });
-  if (res.mutation) process.stdout.write(`${res.mutation}\n`);
   if (res.mutationError) {
     process.stderr.write(`[lockin]   mutation analysis FAILED: ${res.mutationError}\n[lockin]   rerun it with: lockin study mutation ${studyId}\n`);
     process.exitCode = 1;

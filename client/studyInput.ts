@@ -73,11 +73,12 @@ export function parseSamples(spec: string | undefined): number {
 
 /**
  * Tasks in flight at once by default (`--concurrency`). Spark jobs are bounded apart from this,
- * by the workers' Spark slots (LOCKIN_SPARK_CONCURRENCY, 1 here), and a task's own steps wait on
- * each other (pytest, then its executions, then its labels), so with as many tasks in flight as
- * Spark slots one slot often idled while the other ran a task's last step (the three-task SF=1
- * bench: 110 s of q98's steps alone at the end). Twice the slots keeps both busy; the extra
- * tasks' activities wait in the Spark queue and hold no memory. Model calls of live models are
+ * by the workers' Spark jobs at once (LOCKIN_SPARK_CONCURRENCY, default one per two cores:
+ * activities/common/sparkConcurrency.ts), and a task's own steps wait on each other (pytest, then
+ * its executions, then its labels), so with as many tasks in flight as Spark jobs at once a job
+ * place often idled while another ran a task's last step (the three-task SF=1 bench, two jobs at
+ * once then: 110 s of q98's steps alone at the end). Four keeps the Spark queue full for up to two
+ * jobs at once; the extra tasks' activities wait in the Spark queue and hold no memory. Model calls of live models are
  * bounded by their own queue and rate limit (README "Ports, logs, state").
  */
 export const DEFAULT_TASK_CONCURRENCY = 4;

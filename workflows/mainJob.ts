@@ -113,6 +113,8 @@ export async function mainJob(input: MainJobInput): Promise<MainJobResult> {
       const s5 = begin(5, 'test-suite validity and mutation analysis (every frozen suite against gold and its mutants)', mutationWorkflowId(studyId));
       try {
         mutation = await executeChild(mutationAnalysis, { workflowId: mutationWorkflowId(studyId), args: [{ studyId, equivalenceScale: input.equivalenceScale, confirmScale: study.scale }], typedSearchAttributes: attrs });
+        // Its summary is the step's result: shown before the step's "done in".
+        s5.lines.push(...mutation.split('\n').filter((line) => line.trim() !== ''));
       } catch (err) {
         mutationError = firstLine(err);
         s5.lines.push(`mutation analysis FAILED: ${mutationError}`);

@@ -47,7 +47,7 @@ test('names the slots from the environment, the sandbox, and a gRPC port taken b
   process.env.LOCKIN_TEMPORAL_UI_PORT = String(freePort);
   const lines = await machineLines();
   expect(lines.slice(1)).toEqual([
-    `Spark jobs at once: 1 (from LOCKIN_SPARK_CONCURRENCY); warm slots kept at most: ${defaultSlotCount(1, os.totalmem())} (one per kind of job at once, memory allowing; LOCKIN_SPARK_SLOTS overrides)`,
+    `Spark jobs at once: 1 (from LOCKIN_SPARK_CONCURRENCY); warm slots kept at most: ${defaultSlotCount(1, os.totalmem())} (2 × Spark jobs at once + 1, at most one per 4 GiB of memory; LOCKIN_SPARK_SLOTS overrides)`,
     'model calls at once: 3 (from LOCKIN_MODEL_CONCURRENCY)',
     'sandbox for candidate code and tests: checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)',
     'Spark mode: warm (the default), but jobs run cold here: isolation is checked-only, warm slots need bubblewrap',
