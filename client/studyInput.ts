@@ -73,7 +73,7 @@ export function parseSamples(spec: string | undefined): number {
 
 /**
  * Tasks in flight at once by default (`--concurrency`). Spark jobs are bounded apart from this,
- * by the workers' Spark jobs at once (LOCKIN_SPARK_CONCURRENCY, default one per two cores:
+ * by the workers' Spark jobs at once (LOCKIN_SPARK_CONCURRENCY, default warm one per two cores:
  * activities/common/sparkConcurrency.ts), and a task's own steps wait on each other (pytest, then
  * its executions, then its labels), so with as many tasks in flight as Spark jobs at once a job
  * place often idled while another ran a task's last step (the three-task SF=1 bench, two jobs at

@@ -3,7 +3,7 @@
  *
  * Concurrency (env overrides): LOCKIN_MODEL_CONCURRENCY (default 4) model calls per model queue
  * (one queue per live provider and one for local backends: protocol/queues.ts MODEL_QUEUES),
- * LOCKIN_SPARK_CONCURRENCY (default: one per two cores, activities/common/sparkConcurrency.ts) JVM activities,
+ * LOCKIN_SPARK_CONCURRENCY (default: warm one per two cores, cold one per core; activities/common/sparkConcurrency.ts) JVM activities,
  * LOCKIN_DEFAULT_CONCURRENCY (default 8) the rest. LOCKIN_MODEL_QUEUE_RPM caps the model calls
  * started per minute on each model queue by all workers together (the server-side task queue
  * rate limit; activities/model/config.ts).
@@ -19,7 +19,7 @@ import { gatewayConfig } from '../activities/model/config';
 import { cleanStaleSandboxFolders } from '../activities/execution/sandbox';
 import { progressDetails } from '../activities/common/progressBeat';
 import { sparkConcurrency } from '../activities/common/sparkConcurrency';
-import { stopAllSlots } from '../activities/execution/slots';
+import { resolveSparkMode, stopAllSlots } from '../activities/execution/slots';
 import { MODEL_QUEUES, QUEUES } from '../protocol/queues';
 import { ALL_QUEUES } from './queueSelection';
 
@@ -122,7 +122,7 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
     [QUEUES.spark, () => Worker.create({
       ...common,
       taskQueue: prefix + QUEUES.spark,
-      maxConcurrentActivityTaskExecutions: sparkConcurrency().jobs,
+      maxConcurrentActivityTaskExecutions: sparkConcurrency(resolveSparkMode().mode).jobs,
     })],
   ];
   return Promise.all(make.filter(([q]) => serve.has(q)).map(([, create]) => create()));

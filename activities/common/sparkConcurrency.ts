@@ -1,31 +1,37 @@
 /**
  * How many Spark jobs one worker process runs at once (issue 22 "Speed"; README "The floor:
- * the cores"): LOCKIN_SPARK_CONCURRENCY when set, else one per two cores (at least one).
+ * the cores"): LOCKIN_SPARK_CONCURRENCY when set; else, in the warm mode, one per two cores (at
+ * least one), and in the cold mode one per core.
  *
- * Why one per two cores: one JVM running small Spark queries already keeps two cores busy (its
- * task threads, and its JIT compiler threads compiling Spark's code and each new plan's), so a
- * second JVM on the same two cores slows both. Measured on this 2-core machine (2026-12-04):
- * q36's Contract-First suite ran 29.2 times a minute in one warm JVM and 24.2 times in two side
- * by side together (bench/fixture_floor.py); the SF=1 equivalence bench's step 4 took 379 s with
- * one Spark job at a time against 450 s with two, its jobs' own work 268 s against 604 s, every
- * verdict identical.
+ * Why one per two cores warm: one JVM running small Spark queries already keeps two cores busy
+ * (its task threads, and its JIT compiler threads compiling Spark's code and each new plan's), so
+ * a second warm JVM on the same two cores slows both. Measured on this 2-core machine
+ * (2026-12-04): q36's Contract-First suite ran 29.2 times a minute in one warm JVM and 24.2 times
+ * in two side by side together (bench/fixture_floor.py); the SF=1 equivalence bench's step 4 took
+ * 379 s with one Spark job at a time against 450 s with two, its jobs' own work 268 s against
+ * 604 s, every verdict identical.
+ * Why one per core cold: a cold job starts its own JVM, and two start-ups side by side overlap
+ * better than they contend: the same bench's cold step 4 took 1,296 s with one job at a time
+ * against 1,110 s with two (the latter before local rows, which only made jobs faster).
  */
 import * as os from 'os';
+import type { SparkMode } from '../../protocol/settings';
 
 /**
  * Spark jobs at once on this worker.
  *
- * Inputs: the environment (LOCKIN_SPARK_CONCURRENCY) and the machine's core count.
+ * Inputs: the mode its jobs run in (resolveSparkMode in activities/execution/slots.ts); the
+ * environment (LOCKIN_SPARK_CONCURRENCY) and the machine's core count.
  * Returns: a positive integer; `source` says where it came from, for `lockin doctor`.
  * An unset, non-integer or non-positive LOCKIN_SPARK_CONCURRENCY takes the default.
  */
-export function sparkConcurrency(): { jobs: number; source: 'env' | 'cores' } {
+export function sparkConcurrency(mode: SparkMode): { jobs: number; source: 'env' | 'cores' } {
   const env = Number(process.env.LOCKIN_SPARK_CONCURRENCY);
   if (process.env.LOCKIN_SPARK_CONCURRENCY && Number.isInteger(env) && env > 0) return { jobs: env, source: 'env' };
-  return { jobs: defaultSparkConcurrency(os.cpus().length), source: 'cores' };
+  return { jobs: defaultSparkConcurrency(os.cpus().length, mode), source: 'cores' };
 }
 
-/** The default for `cores` cores: one Spark job per two cores, at least one (module header). */
-export function defaultSparkConcurrency(cores: number): number {
-  return Math.max(1, Math.floor(cores / 2));
+/** The default for `cores` cores in `mode`: warm one Spark job per two cores, cold one per core; at least one (module header). */
+export function defaultSparkConcurrency(cores: number, mode: SparkMode): number {
+  return Math.max(1, mode === 'warm' ? Math.floor(cores / 2) : cores);
 }

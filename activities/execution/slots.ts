@@ -423,7 +423,7 @@ export function warmSlotLimit(): number {
 function maxSlots(): number {
   const env = Number(process.env.LOCKIN_SPARK_SLOTS);
   if (Number.isInteger(env) && env > 0) return env;
-  return defaultSlotCount(sparkConcurrency().jobs, os.totalmem());
+  return defaultSlotCount(sparkConcurrency('warm').jobs, os.totalmem());
 }
 
 function maxJobs(): number {

@@ -16,6 +16,7 @@ import { readStudyBasics, type StudyBasics } from '../store/manifest';
 import { LabellerAccuracyFileSchema } from '../../protocol/sideFiles';
 import { noteProgress } from '../common/progressBeat';
 import { sparkConcurrency } from '../common/sparkConcurrency';
+import { resolveSparkMode } from '../execution/slots';
 
 
 /** study.json's tasks and Spark settings. @throws InputError (non-retryable) naming the file and field when it is missing or malformed. */
@@ -55,7 +56,7 @@ export async function labellerCheckTask(req: { studyId: string; taskId: string; 
  */
 export async function labellerAccuracy(req: { studyId: string; scale: number }): Promise<{ file: string; line: string }> {
   const { dir, basics } = studyBasicsOf(req.studyId);
-  const out = LabellerAccuracyFileSchema.parse(await studyLabellerAccuracy({ tasks: basics.tasks, scale: req.scale, settings: basics.settings, concurrency: sparkConcurrency().jobs }));
+  const out = LabellerAccuracyFileSchema.parse(await studyLabellerAccuracy({ tasks: basics.tasks, scale: req.scale, settings: basics.settings, concurrency: sparkConcurrency(resolveSparkMode().mode).jobs }));
   const file = path.join(dir, 'labeller-accuracy.json');
   fs.writeFileSync(`${file}.tmp`, JSON.stringify(out, null, 1));
   fs.renameSync(`${file}.tmp`, file);
