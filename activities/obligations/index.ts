@@ -6,7 +6,6 @@ import { ZodError } from 'zod';
 import { InputError, nonRetryable } from '../common/errors';
 import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 import { executableLabels } from './labels';
@@ -17,7 +16,6 @@ import { LabellerAccuracyFileSchema } from '../../protocol/sideFiles';
 import { noteProgress } from '../common/progressBeat';
 import { sparkConcurrency } from '../common/sparkConcurrency';
 import { resolveSparkMode } from '../execution/slots';
-
 
 /** study.json's tasks and Spark settings. @throws InputError (non-retryable) naming the file and field when it is missing or malformed. */
 function studyBasicsOf(studyId: string): { dir: string; basics: StudyBasics } {

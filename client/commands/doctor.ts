@@ -46,7 +46,8 @@ function sparkModeLine(): string {
 
 export async function machineLines(): Promise<string[]> {
   const cores = os.cpus().length;
-  const spark = sparkConcurrency(resolveSparkMode().mode);
+  const sparkMode = resolveSparkMode().mode;
+  const spark = sparkConcurrency(sparkMode);
   const mode = isolationMode();
   const sandbox =
     mode === 'bwrap'
@@ -56,7 +57,7 @@ export async function machineLines(): Promise<string[]> {
         : 'checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)';
   const lines = [
     `cores: ${cores}; memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
-    `Spark jobs at once: ${spark.source === 'env' ? `${spark.jobs} (from LOCKIN_SPARK_CONCURRENCY)` : `${spark.jobs} (${resolveSparkMode().mode === 'warm' ? 'warm: one per two cores' : 'cold: one per core'}; LOCKIN_SPARK_CONCURRENCY overrides)`}; warm slots kept at most: ${warmSlotLimit()} (${process.env.LOCKIN_SPARK_SLOTS ? 'from LOCKIN_SPARK_SLOTS' : '2 × Spark jobs at once + 1, at most one per 4 GiB of memory; LOCKIN_SPARK_SLOTS overrides'})`,
+    `Spark jobs at once: ${spark.source === 'env' ? `${spark.jobs} (from LOCKIN_SPARK_CONCURRENCY)` : `${spark.jobs} (${sparkMode === 'warm' ? 'warm: one per two cores' : 'cold: one per core'}; LOCKIN_SPARK_CONCURRENCY overrides)`}; warm slots kept at most: ${warmSlotLimit()} (${process.env.LOCKIN_SPARK_SLOTS ? 'from LOCKIN_SPARK_SLOTS' : '2 × Spark jobs at once + 1, at most one per 4 GiB of memory; LOCKIN_SPARK_SLOTS overrides'})`,
     `model calls at once: ${process.env.LOCKIN_MODEL_CONCURRENCY ? `${process.env.LOCKIN_MODEL_CONCURRENCY} (from LOCKIN_MODEL_CONCURRENCY)` : '4 (LOCKIN_MODEL_CONCURRENCY overrides)'}`,
     `sandbox for candidate code and tests: ${sandbox}`,
     sparkModeLine(),
