@@ -35,3 +35,28 @@ export function sparkConcurrency(mode: SparkMode): { jobs: number; source: 'env'
 export function defaultSparkConcurrency(cores: number, mode: SparkMode): number {
   return Math.max(1, mode === 'warm' ? Math.floor(cores / 2) : cores);
 }
+
+/**
+ * Processes one suite job runs its variants in (activities/python/suite_mutants.py
+ * --processes): 2 when the worker's Spark jobs at once leave two cores per job, else 1;
+ * LOCKIN_SUITE_PROCESSES (1 or 2) overrides. Why: one query on small fixtures keeps about one
+ * core busy (its plan is built and its stages run one after another), so a second process on
+ * the same JVM runs a second variant on the idle core. Measured on this 2-core machine
+ * (2026-12-04): q36's acceptance tests on gold and its 11 obligation violations, twice, took
+ * 56.0 s in one process on a warm JVM and 32.5 s in two processes on the same JVM; two JVMs
+ * side by side needed about 40 s more of JIT warm-up each before reaching 20 s a round.
+ *
+ * Inputs: the mode (the worker's Spark jobs at once come from sparkConcurrency(mode)); the
+ * environment; the core count. Returns 1 or 2. An unset or other LOCKIN_SUITE_PROCESSES value
+ * takes the default.
+ */
+export function suiteProcesses(mode: SparkMode): 1 | 2 {
+  const env = process.env.LOCKIN_SUITE_PROCESSES;
+  if (env === '1' || env === '2') return Number(env) as 1 | 2;
+  return defaultSuiteProcesses(os.cpus().length, sparkConcurrency(mode).jobs);
+}
+
+/** The default for `cores` cores and `jobs` Spark jobs at once: 2 when cores ≥ 2 × jobs, else 1 (suiteProcesses). */
+export function defaultSuiteProcesses(cores: number, jobs: number): 1 | 2 {
+  return cores >= 2 * jobs ? 2 : 1;
+}

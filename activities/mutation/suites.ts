@@ -10,7 +10,9 @@ import { pythonDir, venvPython } from '../common/paths';
 import { InputError } from '../common/errors';
 import { SparkSettingsSchema, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import { ownedTempDir, replaceFile, toMiB } from '../execution/sandbox';
-import { runSparkJob } from '../execution/slots';
+import { resolveSparkMode, runSparkJob } from '../execution/slots';
+import { suiteProcesses } from '../common/sparkConcurrency';
+import { sharedStateUse } from './sharedState';
 import { activityHooks, throwIfCancelled } from '../execution/activityContext';
 import { forbiddenPrefixes } from '../execution/staging';
 import { parseJunit } from '../execution/junit';
@@ -87,6 +89,8 @@ export interface RunSuiteInput {
   extraFiles?: Record<string, string>;
   /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else warm (sparkModeFromEnv). */
   sparkMode?: SparkMode;
+  /** Variants at once after the first (suite_mutants.py --processes); default suiteProcesses(mode). 1 whatever is asked when a text reaches shared state (sharedState.ts). */
+  processes?: 1 | 2;
 }
 
 const ID = /^[A-Za-z0-9._-]+$/;
@@ -95,17 +99,21 @@ const ID = /^[A-Za-z0-9._-]+$/;
  * `<outDir>/spark.jsonl`: how Spark ran each process of a runSuiteOnVariants call, one JSON line
  * per attempt: the job's SparkRun (mode; warm: slot, job number, whether it started the slot's
  * JVM, what was reset, why the slot was restarted after it) with `order`, the variants the
- * attempt was given, and `charged`, the variant charged with the process's early end (absent
- * when it finished them all). The label and mutation suites are not activities of their own, so
+ * attempt was given, `processes` when it ran two variants at once, and `charged`, the variant
+ * charged with the process's early end (absent when it finished them all, and after an attempt
+ * of two processes, which charges none). The label and mutation suites are not activities of their own, so
  * `lockin study profile` and the bench count their JVM start-ups and restarts from these files
  * (client/jobWork.ts suiteSparkJobs).
  */
 export const SUITE_SPARK_FILE = 'spark.jsonl';
 
 /**
- * Runs the suite on every variant. A process that ends early (wall-clock limit, crash, memory)
+ * Runs the suite on every variant, each in a SparkSession of its own, two at a time after the
+ * first when `processes` (default suiteProcesses) is 2 and no text reaches what the sessions of
+ * a JVM share (sharedState.ts). A process that ends early (wall-clock limit, crash, memory)
  * charges the variant it was on (status timeout/crash, passed false: a hang or crash of the
- * suite on a mutant counts as detecting it) and a new process continues with the rest.
+ * suite on a mutant counts as detecting it) and a new process continues with the rest; after
+ * an early end with two variants running, nothing is charged and the rest runs one at a time.
  * A suite that fails gold (run first) is not run on the rest (status not-run) unless
  * stopIfGoldFails is false.
  * Returns one VariantRun per variant, in the given order.
@@ -145,9 +153,24 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
   const log: string[] = [];
   const perVariant = input.perVariantMs ?? 5 * 60_000;
   const stopIfGoldFails = (input.stopIfGoldFails ?? true) && input.variants[0]?.id === 'gold';
+  // Two variants at once (suite_mutants.py --processes 2) when the cores allow it and no text
+  // reaches what the sessions of a JVM share (sharedState.ts); after an early end of such an
+  // attempt nothing is charged and the rest runs one at a time, where the charge is exact.
+  let processes: 1 | 2 = input.processes ?? suiteProcesses(resolveSparkMode(input.sparkMode).mode);
+  if (processes > 1) {
+    for (const f of [input.suiteFile, ...input.variants.map((v) => v.solutionFile)]) {
+      const hit = sharedStateUse(fs.readFileSync(f, 'utf8'));
+      if (hit) {
+        log.push(`--- one variant at a time: ${path.basename(f)} line ${hit.line} ${hit.what} (${hit.text}) ---`);
+        processes = 1;
+        break;
+      }
+    }
+  }
   try {
     while (done.size < input.variants.length) {
       const rest = input.variants.filter((v) => !done.has(v.id)).map((v) => v.id);
+      const attemptProcesses = rest.length >= 3 ? processes : 1;
       const run = await runSparkJob({
         mounts: { variants: { source: staged }, harness: { source: harness } },
         ...(rest[0] === 'gold' ? { outputs: { goldJunit: path.join(outDir, 'junit-gold.xml') } } : {}),
@@ -157,6 +180,7 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
           ...(fds.goldJunit ? ['--gold-junit-fd', String(fds.goldJunit)] : []), '--settings', JSON.stringify(settings), '--per-test-timeout', String(input.perTestTimeoutS ?? 60),
           ...(stopIfGoldFails ? ['--stop-if-gold-fails'] : []),
           ...(input.full ? ['--full'] : []),
+          ...(attemptProcesses > 1 ? ['--processes', String(attemptProcesses)] : []),
         ],
         env: () => ({ LOCKIN_SPARK_SETTINGS: JSON.stringify(settings), PYTHONPATH: pythonDir(), PYTEST_ADDOPTS: '' }),
         timeoutMs: perVariant * rest.length + 90_000,
@@ -170,8 +194,16 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
       if (rows.length) fs.appendFileSync(results, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
       for (const r of rows) if (rest.includes(r.variant) && !done.has(r.variant)) done.set(r.variant, r);
       const next = rest.find((id) => !done.has(id));
-      fs.appendFileSync(sparkLog, `${JSON.stringify({ ...run.spark, order: rest, ...(next !== undefined ? { charged: next } : {}) })}\n`);
+      const parallel = attemptProcesses > 1;
+      fs.appendFileSync(sparkLog, `${JSON.stringify({ ...run.spark, order: rest, ...(parallel ? { processes: attemptProcesses } : {}), ...(next !== undefined && !parallel ? { charged: next } : {}) })}\n`);
       if (next === undefined) break;
+      if (parallel) {
+        // Two variants were running: which one ended the process is not known. The rest runs
+        // again one at a time, where an early end is charged to the variant it was on.
+        log.push(`--- the attempt with ${attemptProcesses} processes ended early: the rest runs again one variant at a time ---`);
+        processes = 1;
+        continue;
+      }
       // The variant the process was on when it ended is charged with the end.
       const status = run.timedOut ? 'timeout' : 'crash';
       done.set(next, { variant: next, exitCode: null, passed: false, status, ms: run.durationMs });

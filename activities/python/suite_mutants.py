@@ -1,23 +1,36 @@
 """Runs ONE frozen test suite against several solutions (the gold solution and its mutants) in
-one Python process and one SparkSession: the test-suite validity and mutation analysis of
-issue "Gold solutions and replay corpora" (docs/protocol.md §4 "Test outcome" for how a
-suite run is judged).
+one sandboxed job and one JVM: the test-suite validity and mutation analysis of issue "Gold
+solutions and replay corpora" (docs/protocol.md §4 "Test outcome" for how a suite run is judged,
+§7 for the mutation analysis).
 
 Runs INSIDE the sandbox (activities/execution/sandbox.ts): the suite is model-written code.
 Layout, prepared by activities/mutation/suites.ts:
     <variants>/<variant id>/solution.py        gold ("gold") or a mutant ("join-type-1", ...)
     <variants>/<variant id>/test_solution.py   the frozen suite, copied unchanged
-For each variant, in the order given, pytest.main runs <variant>/test_solution.py with the
-same isolation as the pytest activity (`--noconftest`, the harness's own ini, no cache
-provider) and a plugin whose session-scoped `spark` fixture yields the shared session (it is
-never stopped by the fixture; if a suite stops it, the next variant gets a new one).
-Mutants run with `-x` (the first failing test kills the mutant); gold runs in full. With
---stop-if-gold-fails, a suite that does not pass on gold (run first) is invalid and is not run on
-the mutants: each gets {"status": "not-run"}.
+For each variant, pytest.main runs <variant>/test_solution.py with the same isolation as the
+pytest activity (`--noconftest`, the harness's own ini, no cache provider) and a plugin whose
+`spark` fixture yields a SparkSession of that variant's own: `newSession()` of the process's
+session (temp views, UDFs, SQL conf and current database start clean for every variant; the
+SparkContext, cached data and the catalog's tables are shared), made the session
+`SparkSession.builder.getOrCreate()` returns (if a suite stops the SparkContext, the next
+variant gets a new one). Mutants run with `-x` (the first failing test kills the mutant); gold
+runs in full. With --stop-if-gold-fails, a suite that does not pass on gold (run first) is
+invalid and is not run on the mutants: each gets {"status": "not-run"}.
+
+With --processes 2 (issue 22 "Speed": one query on small fixtures keeps about one core busy,
+so two variants at once use both), the first variant runs alone in this process; then this
+process and one helper process (this script with --helper, started at once, attached to this
+process's JVM through its py4j gateway as a warm job attaches to a slot's) take the remaining
+variants one at a time from one queue, each in a session of its own as above. The caller asks
+for it only when the suite's text reaches nothing that all sessions of a JVM share
+(activities/mutation/sharedState.ts). If the helper ends early, no variant is charged: this
+process finishes its own variant and exits without the final status line, and the caller runs
+the rest again one at a time (activities/mutation/suites.ts), where an early end is charged.
 
 Each variant's verdict is written on the harness channel (LOCKIN_CHANNEL_FD, a pipe the
-sandbox opened; the caller appends it to results.jsonl) as soon as it is known, so a run
-killed by the wall-clock watchdog keeps what it finished (the caller restarts the rest):
+sandbox opened; the caller appends it to results.jsonl) as soon as it is known, in the order
+the variants finish, so a run killed by the wall-clock watchdog keeps what it finished (the
+caller restarts the rest):
     {"variant": id, "exitCode": int, "passed": bool, "ms": int}
 Gold's JUnit report goes to the descriptor --gold-junit-fd (opened by the harness); the
 mutants' reports stay in the sandbox's private /tmp. Nothing is written through a host path.
@@ -32,23 +45,28 @@ acceptance tests of tasks/<taskId>/acceptance/):
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
+import subprocess
 import sys
+import threading
 import time
 
 import pytest
 
 
 class SharedSpark:
-    """pytest plugin object: the `spark` fixture over one SparkSession shared by all variants."""
+    """pytest plugin object: the `spark` fixture, a session of the current variant's own."""
 
     def __init__(self, settings: dict):
         self.settings = settings
         self.session = None
+        self.variant_session = None
 
     def get(self):
-        """The live shared session; rebuilt when a suite stopped it."""
+        """The process's session (the one the variants' sessions are made from); rebuilt when a
+        suite stopped the SparkContext."""
         from spark_session import build_session
 
         s = self.session
@@ -56,9 +74,24 @@ class SharedSpark:
             self.session = build_session(self.settings, "lockin-mutation")
         return self.session
 
+    def fresh(self):
+        """Makes the next variant's session: `newSession()` of the process's session, set as the
+        one `SparkSession.builder.getOrCreate()`, `getActiveSession()` and the JVM's active
+        session of this thread return."""
+        from pyspark.sql import SparkSession
+
+        base = self.get()
+        s = SparkSession(base.sparkContext, jsparkSession=base._jsparkSession.newSession())
+        SparkSession._instantiatedSession = s
+        SparkSession._activeSession = s
+        SparkSession._get_j_spark_session_class(s._jvm).setActiveSession(s._jsparkSession)
+        self.variant_session = s
+        return s
+
     @pytest.fixture(scope="session")
     def spark(self):
-        yield self.get()
+        s = self.variant_session
+        yield s if s is not None and s.sparkContext._jsc is not None else self.fresh()
 
 
 class TestRecorder:
@@ -99,6 +132,112 @@ def _purge(prefixes: tuple[str, ...]) -> None:
             del sys.modules[name]
 
 
+def run_variant(shared: SharedSpark, root: str, vid: str, args) -> dict:
+    """Runs the suite on one variant in a session of its own; returns its verdict row."""
+    vdir = os.path.join(root, vid)
+    _purge((root,))
+    sys.path[:] = [p for p in sys.path if not p.startswith(root)]
+    sys.path.insert(0, vdir)
+    t0 = time.monotonic()
+    opts = [
+        os.path.join(vdir, "test_solution.py"), "-c", args.ini, "--rootdir", vdir, "--noconftest",
+        "-p", "no:cacheprovider",
+        f"--junitxml=/proc/self/fd/{args.gold_junit_fd}" if vid == "gold" and args.gold_junit_fd is not None else f"--junitxml=/tmp/junit-{os.getpid()}-{vid}.xml",
+        f"--timeout={args.per_test_timeout}", "-q", "--color=no", "-p", "no:randomly",
+    ]
+    if vid != "gold" and not args.full:
+        opts.append("-x")
+    recorder = TestRecorder() if args.full else None
+    print(f"[suite] {vid}: running the suite", file=sys.stderr, flush=True)
+    try:
+        shared.fresh()
+        code = int(pytest.main(opts, plugins=[shared] + ([recorder] if recorder else [])))
+    except BaseException as exc:  # noqa: BLE001 - a suite's own failure is a verdict
+        print(f"[suite] {vid}: pytest raised {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        code = 3
+    row = {"variant": vid, "exitCode": code, "passed": code == 0, "ms": int((time.monotonic() - t0) * 1000)}
+    if recorder:
+        row["tests"] = recorder.rows()
+    return row
+
+
+class Helper:
+    """The second process of --processes 2: started at once (its start-up overlaps the first
+    variant), attached to this process's JVM, fed variant ids on stdin by a thread of this
+    process, answering each with its verdict row on a pipe of its own."""
+
+    def __init__(self, argv: list[str], spark):
+        gw = spark.sparkContext._gateway.gateway_parameters
+        env = dict(os.environ, PYSPARK_GATEWAY_PORT=str(gw.port), PYSPARK_GATEWAY_SECRET=str(gw.auth_token), LOCKIN_SPARK_WARM="1")
+        env.pop("LOCKIN_CHANNEL_FD", None)
+        r, w = os.pipe()
+        self.proc = subprocess.Popen([sys.executable, os.path.abspath(__file__), *argv, "--helper", "--rows-fd", str(w)],
+                                     stdin=subprocess.PIPE, env=env, pass_fds=(w,), text=True)
+        os.close(w)
+        self.rows = os.fdopen(r, "r", encoding="utf-8")
+        self.failed = False
+        self.thread = None
+
+    def start(self, pending: collections.deque, lock: threading.Lock, emit) -> None:
+        def loop() -> None:
+            while True:
+                with lock:
+                    if not pending:
+                        return
+                    vid = pending.popleft()
+                try:
+                    self.proc.stdin.write(vid + "\n")
+                    self.proc.stdin.flush()
+                    line = self.rows.readline()
+                    row = json.loads(line) if line else None
+                except (OSError, ValueError):
+                    row = None
+                if not isinstance(row, dict) or row.get("variant") != vid:
+                    print(f"[suite] the helper process ended early on {vid}: the rest runs again one at a time", file=sys.stderr, flush=True)
+                    with lock:
+                        self.failed = True
+                        pending.clear()
+                    return
+                emit(row)
+
+        self.thread = threading.Thread(target=loop, daemon=True)
+        self.thread.start()
+
+    def finish(self) -> None:
+        if self.thread is not None:
+            self.thread.join()
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def helper_main(args) -> None:
+    """--helper: runs the variants named on stdin, one per line, until stdin ends."""
+    shared = SharedSpark(_settings(args))
+    shared.get()
+    out = os.fdopen(args.rows_fd, "w", encoding="utf-8")
+    root = os.path.abspath(args.variants)
+    for line in sys.stdin:
+        vid = line.strip()
+        if not vid:
+            continue
+        out.write(json.dumps(run_variant(shared, root, vid, args)) + "\n")
+        out.flush()
+    os._exit(0)
+
+
+def _settings(args) -> dict:
+    from spark_session import parse_settings_arg
+
+    return parse_settings_arg(args.settings)
+
+
 def main(argv: list[str]) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--variants", required=True, help="folder holding one sub-folder per variant")
@@ -109,53 +248,57 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--per-test-timeout", type=int, default=60)
     ap.add_argument("--stop-if-gold-fails", action="store_true")
     ap.add_argument("--full", action="store_true", help="run every test on every variant and record each outcome")
+    ap.add_argument("--processes", type=int, default=1, choices=(1, 2), help="variants at once after the first (2: one more process on this JVM)")
+    ap.add_argument("--helper", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--rows-fd", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.helper:
+        helper_main(args)
+        return
 
-    from spark_session import parse_settings_arg
-
-    shared = SharedSpark(parse_settings_arg(args.settings))
-    shared.get()
+    shared = SharedSpark(_settings(args))
+    spark = shared.get()
     root = os.path.abspath(args.variants)
-    channel = int(os.environ["LOCKIN_CHANNEL_FD"]) if os.environ.get("LOCKIN_CHANNEL_FD") else None
+    # Without the harness's channel (a run by hand), the rows go to a copy of stderr taken now:
+    # pytest captures descriptor 2 while a variant runs, and the helper's rows may arrive then.
+    channel = int(os.environ["LOCKIN_CHANNEL_FD"]) if os.environ.get("LOCKIN_CHANNEL_FD") else os.dup(2)
+    lock = threading.Lock()
 
     def emit(row: dict) -> None:
         line = (json.dumps(row) + "\n").encode("utf-8")
-        if channel is None:
-            sys.stderr.buffer.write(line)
-        else:
+        with lock:
             os.write(channel, line)
 
     ids = [v for v in args.order.split(",") if v]
-    for vid in ids:
-        vdir = os.path.join(root, vid)
-        _purge((root,))
-        sys.path[:] = [p for p in sys.path if not p.startswith(root)]
-        sys.path.insert(0, vdir)
-        t0 = time.monotonic()
-        opts = [
-            os.path.join(vdir, "test_solution.py"), "-c", args.ini, "--rootdir", vdir, "--noconftest",
-            "-p", "no:cacheprovider",
-            f"--junitxml=/proc/self/fd/{args.gold_junit_fd}" if vid == "gold" and args.gold_junit_fd is not None else f"--junitxml=/tmp/junit-{vid}.xml",
-            f"--timeout={args.per_test_timeout}", "-q", "--color=no", "-p", "no:randomly",
-        ]
-        if vid != "gold" and not args.full:
-            opts.append("-x")
-        recorder = TestRecorder() if args.full else None
-        print(f"[suite] {vid}: running the suite", file=sys.stderr, flush=True)
-        try:
-            code = int(pytest.main(opts, plugins=[shared] + ([recorder] if recorder else [])))
-        except BaseException as exc:  # noqa: BLE001 - a suite's own failure is a verdict
-            print(f"[suite] {vid}: pytest raised {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
-            code = 3
-        row = {"variant": vid, "exitCode": code, "passed": code == 0, "ms": int((time.monotonic() - t0) * 1000)}
-        if recorder:
-            row["tests"] = recorder.rows()
+    pending = collections.deque(ids)
+    helper = None
+    if args.processes > 1 and len(ids) >= 3:
+        helper_argv = ["--variants", args.variants, "--order", "-", "--ini", args.ini, "--settings", args.settings,
+                       "--per-test-timeout", str(args.per_test_timeout)] + (["--full"] if args.full else [])
+        helper = Helper(helper_argv, spark)
+    first = True
+    while True:
+        with lock:
+            if not pending:
+                break
+            vid = pending.popleft()
+        row = run_variant(shared, root, vid, args)
         emit(row)
-        if vid == "gold" and code != 0 and args.stop_if_gold_fails:
+        if vid == "gold" and row["exitCode"] != 0 and args.stop_if_gold_fails:
             print("[suite] the suite fails gold: invalid, not run on the mutants", file=sys.stderr, flush=True)
-            for rest in ids[ids.index(vid) + 1:]:
-                emit({"variant": rest, "exitCode": None, "passed": False, "ms": 0, "status": "not-run"})
+            with lock:
+                rest, _ = list(pending), pending.clear()
+            for r in rest:
+                emit({"variant": r, "exitCode": None, "passed": False, "ms": 0, "status": "not-run"})
             break
+        if first and helper is not None:
+            helper.start(pending, lock, emit)
+        first = False
+    if helper is not None:
+        helper.finish()
+        if helper.failed:
+            sys.stdout.flush()
+            os._exit(3)
     sys.stdout.write(json.dumps({"status": "ok", "variants": len(ids)}) + "\n")
     sys.stdout.flush()
     os._exit(0)

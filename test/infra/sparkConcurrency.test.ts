@@ -4,12 +4,15 @@
  * overrides when it is a positive integer), worked by hand.
  */
 import * as os from 'os';
-import { defaultSparkConcurrency, sparkConcurrency } from '../../activities/common/sparkConcurrency';
+import { defaultSparkConcurrency, defaultSuiteProcesses, sparkConcurrency, suiteProcesses } from '../../activities/common/sparkConcurrency';
 
 const saved = process.env.LOCKIN_SPARK_CONCURRENCY;
+const savedProcesses = process.env.LOCKIN_SUITE_PROCESSES;
 afterEach(() => {
   if (saved === undefined) delete process.env.LOCKIN_SPARK_CONCURRENCY;
   else process.env.LOCKIN_SPARK_CONCURRENCY = saved;
+  if (savedProcesses === undefined) delete process.env.LOCKIN_SUITE_PROCESSES;
+  else process.env.LOCKIN_SUITE_PROCESSES = savedProcesses;
 });
 
 test('warm: one Spark job per two cores; cold: one per core; at least one', () => {
@@ -30,4 +33,21 @@ test('LOCKIN_SPARK_CONCURRENCY overrides in both modes when it is a positive int
   delete process.env.LOCKIN_SPARK_CONCURRENCY;
   expect(sparkConcurrency('warm')).toEqual(byCores);
   expect(sparkConcurrency('cold')).toEqual({ jobs: Math.max(1, os.cpus().length), source: 'cores' });
+});
+
+test('a suite job runs two variants at once when the Spark jobs at once leave two cores each; LOCKIN_SUITE_PROCESSES overrides', () => {
+  // cores, jobs at once → processes
+  expect([[1, 1], [2, 1], [2, 2], [4, 2], [4, 4], [8, 4], [3, 1], [3, 2]].map(([c, j]) => defaultSuiteProcesses(c, j))).toEqual([1, 2, 1, 2, 1, 2, 2, 1]);
+  process.env.LOCKIN_SPARK_CONCURRENCY = '1';
+  delete process.env.LOCKIN_SUITE_PROCESSES;
+  expect(suiteProcesses('warm')).toBe(os.cpus().length >= 2 ? 2 : 1);
+  process.env.LOCKIN_SUITE_PROCESSES = '1';
+  expect(suiteProcesses('warm')).toBe(1);
+  process.env.LOCKIN_SPARK_CONCURRENCY = String(os.cpus().length);
+  process.env.LOCKIN_SUITE_PROCESSES = '2';
+  expect(suiteProcesses('cold')).toBe(2);
+  for (const bad of ['3', '0', 'two', '']) {
+    process.env.LOCKIN_SUITE_PROCESSES = bad;
+    expect(suiteProcesses('cold')).toBe(defaultSuiteProcesses(os.cpus().length, os.cpus().length));
+  }
 });

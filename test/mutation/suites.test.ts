@@ -2,7 +2,10 @@
  * The suite-vs-variants runner (activities/mutation/suites.ts) on a fixture whose answers are
  * known: one suite, gold, a mutant it kills, a mutant it cannot see, a mutant that kills the
  * whole Python process (charged as a crash, the rest continue in a new process); and a second
- * suite that fails gold (invalid).
+ * suite that fails gold (invalid). The same variants two at a time (suite_mutants.py --processes
+ * 2): the same verdicts, the crash charged only after the rest ran again one at a time; a suite
+ * that creates a temp view under a fixed name passes on every variant (a session each); a suite
+ * that stops Spark runs its variants one at a time.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -61,7 +64,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 const variants = () => ['gold', 'aggregate-function-1', 'crash-1', 'sort-1'].map((id) => ({ id, solutionFile: path.join(dir, id, 'solution.py') }));
 
 test('a valid suite: kills the aggregate mutant, is charged the crash, misses the sort mutant', async () => {
-  const runs = await runSuiteOnVariants({ suiteFile: path.join(dir, 'suite/test_solution.py'), variants: variants(), settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, 'out-suite'), perTestTimeoutS: 120 });
+  const runs = await runSuiteOnVariants({ suiteFile: path.join(dir, 'suite/test_solution.py'), variants: variants(), settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, 'out-suite'), perTestTimeoutS: 120, processes: 1 });
   expect(runs.map((r) => [r.variant, r.passed, r.status, r.exitCode])).toEqual([
     ['gold', true, 'completed', 0],
     ['aggregate-function-1', false, 'completed', 1],
@@ -104,4 +107,58 @@ test('a suite that fails gold is invalid: not run on the mutants by default, and
   ], runs);
   expect([score.validOnGold, score.goldExitCode, score.killed, score.total, score.score]).toEqual([false, 1, 0, 2, null]);
   expect(score.mutants.map((m) => [m.detected, m.killed])).toEqual([[false, false], [true, false]]);
+}, 600_000);
+
+type SparkLine = { order: string[]; charged?: string; processes?: number };
+const sparkLines = (out: string): SparkLine[] => fs.readFileSync(path.join(dir, out, SUITE_SPARK_FILE), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as SparkLine);
+
+test('two variants at once: the same verdicts; the crash ends the attempt, nothing is charged until the rest runs again one at a time', async () => {
+  const runs = await runSuiteOnVariants({ suiteFile: path.join(dir, 'suite/test_solution.py'), variants: variants(), settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, 'out-two'), perTestTimeoutS: 120, processes: 2 });
+  expect(runs.map((r) => [r.variant, r.passed, r.status, r.exitCode])).toEqual([
+    ['gold', true, 'completed', 0],
+    ['aggregate-function-1', false, 'completed', 1],
+    ['crash-1', false, 'crash', null],
+    ['sort-1', true, 'completed', 0],
+  ]);
+  const lines = sparkLines('out-two');
+  // The first attempt ran two processes and charged nothing; which process met crash-1 first is
+  // a race, so the later attempts (one process each) are checked by what they must hold.
+  expect([lines[0].order.join(','), lines[0].processes, lines[0].charged]).toEqual(['gold,aggregate-function-1,crash-1,sort-1', 2, undefined]);
+  expect(lines.slice(1).every((l) => l.processes === undefined)).toBe(true);
+  expect(lines.filter((l) => l.charged !== undefined).map((l) => l.charged)).toEqual(['crash-1']);
+  expect(fs.existsSync(path.join(dir, 'out-two', 'junit-gold.xml'))).toBe(true);
+}, 600_000);
+
+test('each variant has a session of its own: a temp view created under a fixed name does not meet the last variant\'s; a suite that stops Spark runs one variant at a time', async () => {
+  const once = path.join(dir, 'once/test_solution.py');
+  fs.mkdirSync(path.dirname(once), { recursive: true });
+  fs.writeFileSync(once, `from solution import solve
+
+
+def test_view_once(spark):
+    df = spark.createDataFrame([(1, 2), (1, 3), (2, 5)], "k int, v int")
+    df.createTempView("t_once")
+    rows = sorted(tuple(r) for r in solve(spark, {"t": spark.table("t_once")}).collect())
+    assert rows == [(1, 5), (2, 5)]
+`);
+  const three = variants().filter((v) => v.id !== 'crash-1');
+  for (const processes of [1, 2] as const) {
+    const runs = await runSuiteOnVariants({ suiteFile: once, variants: three, settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, `out-once-${processes}`), perTestTimeoutS: 120, processes });
+    expect(runs.map((r) => [r.variant, r.passed, r.exitCode])).toEqual([['gold', true, 0], ['aggregate-function-1', false, 1], ['sort-1', true, 0]]);
+    expect(sparkLines(`out-once-${processes}`).map((l) => l.processes ?? 1)).toEqual([processes]);
+  }
+  const stops = path.join(dir, 'stops/test_solution.py');
+  fs.mkdirSync(path.dirname(stops), { recursive: true });
+  fs.writeFileSync(stops, `${SUITE}
+
+def test_last(spark):
+    assert True
+    # a teardown some suites have
+    if False:
+        spark.stop()
+`);
+  const runs = await runSuiteOnVariants({ suiteFile: stops, variants: three, settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, 'out-stops'), perTestTimeoutS: 120, processes: 2 });
+  expect(runs.map((r) => [r.variant, r.passed])).toEqual([['gold', true], ['aggregate-function-1', false], ['sort-1', true]]);
+  expect(sparkLines('out-stops').map((l) => l.processes ?? 1)).toEqual([1]);
+  expect(fs.readFileSync(path.join(dir, 'out-stops', 'suite.log'), 'utf8')).toContain('one variant at a time: test_solution.py line 21 stops the SparkContext or session (spark.stop())');
 }, 600_000);
