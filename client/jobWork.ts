@@ -208,7 +208,7 @@ export function jobWorkLines(work: JobWork, step4WallSeconds?: number): string[]
   const step4 = work.pytest.seconds + work.execution.seconds + work.labels.seconds;
   if (step4WallSeconds !== undefined && step4 > 0) {
     lines.push(`  step 4's jobs worked ${step4.toFixed(1)} s; the study workflow took ${step4WallSeconds.toFixed(1)} s of wall time = ${(step4WallSeconds / step4).toFixed(2)}× their work`);
-    lines.push('  (with N Spark jobs at a time the floor is 1/N×, 0.5× on two; what is above it is time outside the jobs\' own work; the mutation suites are step 5\'s and not in this ratio)');
+    lines.push('  (with N Spark jobs at a time the floor is 1/N×, 0.5× on two, and lower still where a suite job runs two variants at once: its work counts each variant\'s time; what is above it is time outside the jobs\' own work; the mutation suites are step 5\'s and not in this ratio)');
   }
   return lines;
 }

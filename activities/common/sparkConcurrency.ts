@@ -3,9 +3,11 @@
  * the cores"): LOCKIN_SPARK_CONCURRENCY when set; else, in the warm mode, one per two cores (at
  * least one), and in the cold mode one per core.
  *
- * Why one per two cores warm: one JVM running small Spark queries already keeps two cores busy
- * (its task threads, and its JIT compiler threads compiling Spark's code and each new plan's), so
- * a second warm JVM on the same two cores slows both. Measured on this 2-core machine
+ * Why one per two cores warm: a young JVM running small Spark queries keeps two cores busy (its
+ * task threads, and its JIT compiler threads compiling Spark's code and each new plan's), so a
+ * second warm JVM on the same two cores slows both; once warmed, a JVM serving one process keeps
+ * about 1.3 of two cores busy, and suiteProcesses (below) fills the rest with a second process on
+ * the same JVM instead. Measured on this 2-core machine
  * (2026-12-04): q36's Contract-First suite ran 29.2 times a minute in one warm JVM and 24.2 times
  * in two side by side together (bench/fixture_floor.py); the SF=1 equivalence bench's step 4 took
  * 379 s with one Spark job at a time against 450 s with two, its jobs' own work 268 s against
@@ -42,9 +44,9 @@ export function defaultSparkConcurrency(cores: number, mode: SparkMode): number 
  * LOCKIN_SUITE_PROCESSES (1 or 2) overrides. Why: one query on small fixtures keeps about one
  * core busy (its plan is built and its stages run one after another), so a second process on
  * the same JVM runs a second variant on the idle core. Measured on this 2-core machine
- * (2026-12-04): q36's acceptance tests on gold and its 11 obligation violations, twice, took
- * 56.0 s in one process on a warm JVM and 32.5 s in two processes on the same JVM; two JVMs
- * side by side needed about 40 s more of JIT warm-up each before reaching 20 s a round.
+ * (2026-12-04, bench/suiteProcesses.ts: q36's acceptance tests on gold and its 11 violations
+ * four times each, warm, second round): 101.3 s in one process, 61.1 s in two (1.66×), every
+ * test outcome the same.
  *
  * Inputs: the mode (the worker's Spark jobs at once come from sparkConcurrency(mode)); the
  * environment; the core count. Returns 1 or 2. An unset or other LOCKIN_SUITE_PROCESSES value

@@ -1,6 +1,6 @@
 /**
  * Whether a suite's variants may run two at a time on one JVM (issue 22 "Speed";
- * activities/python/suite_mutants.py --processes; docs/protocol.md §7 "Suites on variants").
+ * activities/python/suite_mutants.py --processes; docs/protocol.md §7 "How a suite meets its variants").
  *
  * Two variants at once each run in a SparkSession of their own (temp views, UDFs, SQL conf and
  * current database apart), but the sessions of one JVM share its SparkContext, its catalog's

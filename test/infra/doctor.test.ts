@@ -6,7 +6,7 @@ import * as path from 'path';
 import { machineLines } from '../../client/commands/doctor';
 import { defaultSlotCount } from '../../activities/execution/slots';
 
-const KEYS = ['LOCKIN_HOME', 'LOCKIN_SPARK_SLOTS', 'LOCKIN_SPARK_CONCURRENCY', 'LOCKIN_MODEL_CONCURRENCY', 'LOCKIN_ISOLATION', 'LOCKIN_TEMPORAL_PORT', 'LOCKIN_TEMPORAL_UI_PORT', 'TEMPORAL_ADDRESS', 'LOCKIN_SPARK_MODE'];
+const KEYS = ['LOCKIN_HOME', 'LOCKIN_SPARK_SLOTS', 'LOCKIN_SPARK_CONCURRENCY', 'LOCKIN_MODEL_CONCURRENCY', 'LOCKIN_ISOLATION', 'LOCKIN_TEMPORAL_PORT', 'LOCKIN_TEMPORAL_UI_PORT', 'TEMPORAL_ADDRESS', 'LOCKIN_SPARK_MODE', 'LOCKIN_SUITE_PROCESSES'];
 const saved: Record<string, string | undefined> = {};
 let server: net.Server;
 let takenPort = 0;
@@ -32,6 +32,7 @@ beforeAll(async () => {
   process.env.LOCKIN_ISOLATION = 'checked-only';
   delete process.env.TEMPORAL_ADDRESS;
   delete process.env.LOCKIN_SPARK_MODE;
+  delete process.env.LOCKIN_SUITE_PROCESSES;
 });
 
 afterAll(async () => {
@@ -48,6 +49,7 @@ test('names the slots from the environment, the sandbox, and a gRPC port taken b
   const lines = await machineLines();
   expect(lines.slice(1)).toEqual([
     `Spark jobs at once: 1 (from LOCKIN_SPARK_CONCURRENCY); warm slots kept at most: ${defaultSlotCount(1, os.totalmem())} (2 × Spark jobs at once + 1, at most one per 4 GiB of memory; LOCKIN_SPARK_SLOTS overrides)`,
+    `suite variants at once: ${os.cpus().length >= 2 ? 2 : 1} (2 when the Spark jobs at once leave two cores per job, else 1; LOCKIN_SUITE_PROCESSES overrides; a suite that reaches what a JVM's sessions share runs one at a time)`,
     'model calls at once: 3 (from LOCKIN_MODEL_CONCURRENCY)',
     'sandbox for candidate code and tests: checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)',
     'Spark mode: warm (the default), but jobs run cold here: isolation is checked-only, warm slots need bubblewrap',
@@ -59,8 +61,8 @@ test('names the slots from the environment, the sandbox, and a gRPC port taken b
 test('says both ports are free when nothing listens, and leaves Temporal out for a cluster', async () => {
   process.env.LOCKIN_TEMPORAL_PORT = String(freePort);
   process.env.LOCKIN_TEMPORAL_UI_PORT = String(freePort);
-  expect((await machineLines())[5]).toBe(`Temporal: not running; ports ${freePort} (gRPC) and ${freePort} (UI) are free (\`lockin server start\`, or any study command, starts it)`);
+  expect((await machineLines())[6]).toBe(`Temporal: not running; ports ${freePort} (gRPC) and ${freePort} (UI) are free (\`lockin server start\`, or any study command, starts it)`);
   process.env.TEMPORAL_ADDRESS = 'temporal.example:7233';
-  expect(await machineLines()).toHaveLength(5);
+  expect(await machineLines()).toHaveLength(6);
   delete process.env.TEMPORAL_ADDRESS;
 });

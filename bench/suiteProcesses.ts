@@ -1,0 +1,94 @@
+/**
+ * Benchmark (a script, not a test): one suite job over many variants in one process against two
+ * processes on the same JVM (activities/python/suite_mutants.py --processes; issue 22 "Speed";
+ * docs/protocol.md §7 "How a suite meets its variants").
+ *
+ *   npm run build && node dist/bench/suiteProcesses.js [--task q36] [--copies 4] [--rounds 2] [--mode warm|cold]
+ *
+ * The suite is the task's acceptance tests (tasks/<task>/acceptance/test_acceptance.py, lockin's
+ * own), the variants its gold solution and every obligation violation applied to it, each
+ * violation --copies times (so that the first variant, which runs alone, weighs little); every
+ * test runs on every variant (`full`). Each round runs the job with one process, then with two
+ * (runSuiteOnVariants, sandboxed, in --mode: warm jobs share one slot, whose start-up is paid by
+ * a first job that is not timed), and prints both wall times, their ratio and whether every
+ * test outcome of every variant is the same in both. The first round includes the JIT warm-up:
+ * read the later ones. Any difference in outcomes is printed and the exit code is 1. On a
+ * shared machine the figures move with its load.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { tasksRoot } from '../activities/common/paths';
+import { runSuiteOnVariants, type VariantRun } from '../activities/mutation/suites';
+import { stopAllSlots } from '../activities/execution/slots';
+import { applyViolation } from '../activities/tasks/violation';
+import { loadTask } from '../activities/tasks/load';
+import { TABLES_FILE, tablesJson } from '../activities/obligations/check';
+import { DEFAULT_SPARK_SETTINGS, SparkModeSchema } from '../protocol/settings';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
+/** Every variant's status, exit code and test outcomes, as one comparable string. */
+function outcomes(runs: VariantRun[]): string {
+  return JSON.stringify(runs.map((r) => [r.variant, r.status, r.exitCode, (r.tests ?? []).map((t) => `${t.name}:${t.outcome}`)]));
+}
+
+async function main(): Promise<void> {
+  const task = loadTask(arg('--task', 'q36'), tasksRoot());
+  const copies = Number(arg('--copies', '4'));
+  const rounds = Number(arg('--rounds', '2'));
+  const mode = SparkModeSchema.parse(arg('--mode', 'warm'));
+  const suiteFile = path.join(task.dir, 'acceptance', 'test_acceptance.py');
+  if (!fs.existsSync(suiteFile)) throw new Error(`${suiteFile}: the task has no acceptance tests`);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-bench-suite-'));
+  try {
+    const gold = fs.readFileSync(path.join(task.dir, 'gold', 'solution.py'), 'utf8');
+    const variants = [{ id: 'gold', text: gold }];
+    const obDir = path.join(task.dir, 'obligations');
+    for (const id of fs.readdirSync(obDir).sort()) {
+      const diff = path.join(obDir, id, 'violation.diff');
+      if (!fs.existsSync(diff)) continue;
+      const text = applyViolation(gold, fs.readFileSync(diff, 'utf8'), diff, id);
+      for (let c = 1; c <= copies; c++) variants.push({ id: `${id}-${c}`, text });
+    }
+    const files = variants.map((v) => {
+      const f = path.join(work, 'variants', v.id, 'solution.py');
+      fs.mkdirSync(path.dirname(f), { recursive: true });
+      fs.writeFileSync(f, v.text);
+      return { id: v.id, solutionFile: f };
+    });
+    const run = (processes: 1 | 2, variantsOf = files) => runSuiteOnVariants({ suiteFile, variants: variantsOf, settings: DEFAULT_SPARK_SETTINGS, outDir: path.join(work, `out-${processes}`), full: true, stopIfGoldFails: false, perTestTimeoutS: 300, extraFiles: { [TABLES_FILE]: tablesJson(task.task) }, sparkMode: mode, processes });
+    console.log(`${task.taskId}: its acceptance tests on gold and ${files.length - 1} violation(s) (${copies} cop${copies === 1 ? 'y' : 'ies'} of each), ${mode}`);
+    if (mode === 'warm') await run(1, files.slice(0, 1)); // the slot's start-up, not timed
+    let reference: string | undefined;
+    let differ = 0;
+    for (let r = 1; r <= rounds; r++) {
+      const ms: number[] = [];
+      for (const p of [1, 2] as const) {
+        const t = Date.now();
+        const runs = await run(p);
+        ms.push(Date.now() - t);
+        const o = outcomes(runs);
+        reference ??= o;
+        if (o !== reference) {
+          differ += 1;
+          console.log(`  round ${r}, ${p} process(es): OUTCOMES DIFFER from the first run`);
+        }
+      }
+      console.log(`  round ${r}: one process ${(ms[0] / 1000).toFixed(1)} s, two processes ${(ms[1] / 1000).toFixed(1)} s, ratio ${(ms[0] / ms[1]).toFixed(2)}×`);
+    }
+    console.log(`every test outcome of every variant the same in all ${rounds * 2} runs: ${differ ? `NO (${differ} run(s) differ)` : 'yes'}`);
+    if (differ) process.exitCode = 1;
+  } finally {
+    await stopAllSlots();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error((err as Error).message);
+  process.exit(1);
+});
