@@ -23,6 +23,7 @@ import { runSuiteOnVariants, type VariantRun } from '../activities/mutation/suit
 import { stopAllSlots } from '../activities/execution/slots';
 import { applyViolation } from '../activities/tasks/violation';
 import { loadTask } from '../activities/tasks/load';
+import { readTaskForms } from '../activities/tasks/executable';
 import { TABLES_FILE, tablesJson } from '../activities/obligations/check';
 import { DEFAULT_SPARK_SETTINGS, SparkModeSchema } from '../protocol/settings';
 
@@ -41,18 +42,16 @@ async function main(): Promise<void> {
   const copies = Number(arg('--copies', '4'));
   const rounds = Number(arg('--rounds', '2'));
   const mode = SparkModeSchema.parse(arg('--mode', 'warm'));
-  const suiteFile = path.join(task.dir, 'acceptance', 'test_acceptance.py');
-  if (!fs.existsSync(suiteFile)) throw new Error(`${suiteFile}: the task has no acceptance tests`);
+  const forms = readTaskForms(task.dir, task.taskId, task.obligations.obligations, task.obligationsFile);
+  const suiteFile = forms.acceptance;
+  if (!suiteFile) throw new Error(`${task.dir}: the task has no acceptance tests (acceptance/test_acceptance.py)`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-bench-suite-'));
   try {
     const gold = fs.readFileSync(path.join(task.dir, 'gold', 'solution.py'), 'utf8');
     const variants = [{ id: 'gold', text: gold }];
-    const obDir = path.join(task.dir, 'obligations');
-    for (const id of fs.readdirSync(obDir).sort()) {
-      const diff = path.join(obDir, id, 'violation.diff');
-      if (!fs.existsSync(diff)) continue;
-      const text = applyViolation(gold, fs.readFileSync(diff, 'utf8'), diff, id);
-      for (let c = 1; c <= copies; c++) variants.push({ id: `${id}-${c}`, text });
+    for (const f of forms.forms.filter((x) => x.violation)) {
+      const text = applyViolation(gold, fs.readFileSync(f.violation!, 'utf8'), f.violation!, f.id);
+      for (let c = 1; c <= copies; c++) variants.push({ id: `${f.id}-${c}`, text });
     }
     const files = variants.map((v) => {
       const f = path.join(work, 'variants', v.id, 'solution.py');

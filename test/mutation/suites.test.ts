@@ -62,15 +62,17 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const variants = () => ['gold', 'aggregate-function-1', 'crash-1', 'sort-1'].map((id) => ({ id, solutionFile: path.join(dir, id, 'solution.py') }));
+/** The valid suite on variants(): [variant, passed, status, exit code], worked out from the fixture above. */
+const VALID_SUITE_RUNS = [
+  ['gold', true, 'completed', 0],
+  ['aggregate-function-1', false, 'completed', 1],
+  ['crash-1', false, 'crash', null],
+  ['sort-1', true, 'completed', 0],
+];
 
 test('a valid suite: kills the aggregate mutant, is charged the crash, misses the sort mutant', async () => {
   const runs = await runSuiteOnVariants({ suiteFile: path.join(dir, 'suite/test_solution.py'), variants: variants(), settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, 'out-suite'), perTestTimeoutS: 120, processes: 1 });
-  expect(runs.map((r) => [r.variant, r.passed, r.status, r.exitCode])).toEqual([
-    ['gold', true, 'completed', 0],
-    ['aggregate-function-1', false, 'completed', 1],
-    ['crash-1', false, 'crash', null],
-    ['sort-1', true, 'completed', 0],
-  ]);
+  expect(runs.map((r) => [r.variant, r.passed, r.status, r.exitCode])).toEqual(VALID_SUITE_RUNS);
   const score = scoreSuite('qx', 'one-pass', 'sha', [
     { id: 'aggregate-function-1', operator: 'aggregate-function', verdict: 'killable' },
     { id: 'crash-1', operator: 'crash', verdict: 'killable' },
@@ -114,12 +116,7 @@ const sparkLines = (out: string): SparkLine[] => fs.readFileSync(path.join(dir, 
 
 test('two variants at once: the same verdicts; the crash ends the attempt, nothing is charged until the rest runs again one at a time', async () => {
   const runs = await runSuiteOnVariants({ suiteFile: path.join(dir, 'suite/test_solution.py'), variants: variants(), settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, 'out-two'), perTestTimeoutS: 120, processes: 2 });
-  expect(runs.map((r) => [r.variant, r.passed, r.status, r.exitCode])).toEqual([
-    ['gold', true, 'completed', 0],
-    ['aggregate-function-1', false, 'completed', 1],
-    ['crash-1', false, 'crash', null],
-    ['sort-1', true, 'completed', 0],
-  ]);
+  expect(runs.map((r) => [r.variant, r.passed, r.status, r.exitCode])).toEqual(VALID_SUITE_RUNS);
   const lines = sparkLines('out-two');
   // The first attempt ran two processes and charged nothing; which process met crash-1 first is
   // a race, so the later attempts (one process each) are checked by what they must hold.
