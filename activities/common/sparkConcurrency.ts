@@ -62,3 +62,16 @@ export function suiteProcesses(mode: SparkMode): 1 | 2 {
 export function defaultSuiteProcesses(cores: number, jobs: number): 1 | 2 {
   return cores >= 2 * jobs ? 2 : 1;
 }
+
+/**
+ * Variants one job of executions of lockin's own programs (gold, its mutants, the obligation
+ * violations: activities/python/mutant_outputs.py --at-once) runs at a time: on a database
+ * smaller than SF=1, suiteProcesses(mode) (the same cores argument: a query on a small database
+ * keeps about one core busy); at SF=1 and above 1, since one query there already keeps the cores
+ * busy and two would share the driver's memory. LOCKIN_SUITE_PROCESSES overrides both.
+ *
+ * Inputs: the mode; the database's scale factor. Returns 1 or 2.
+ */
+export function outputVariantsAtOnce(mode: SparkMode, scale: number): 1 | 2 {
+  return scale < 1 ? suiteProcesses(mode) : 1;
+}

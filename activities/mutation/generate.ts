@@ -21,7 +21,8 @@ import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkMode, type Spark
 import { activityHooks, throwIfCancelled } from '../execution/activityContext';
 import { databaseMounts } from '../execution/databases';
 import { ownedTempDir, toMiB } from '../execution/sandbox';
-import { runSparkJob, type SparkSandboxRun } from '../execution/slots';
+import { resolveSparkMode, runSparkJob, type SparkSandboxRun } from '../execution/slots';
+import { outputVariantsAtOnce } from '../common/sparkConcurrency';
 import { forbiddenPrefixes } from '../execution/staging';
 import { taskIdFromQid } from '../../protocol/sideFiles';
 import { compareOutputs } from '../compare/activity';
@@ -200,7 +201,9 @@ function writeVariantResult(dir: string, r: VariantResult): void {
  * and it is "timeout"); cancelGraceS (default 60 s; a variant still running that long after the
  * cancel ends the process); onVariant, told a line for each variant once the job ended
  * ("[k/N] <folder>: ok (15 rows) in 812 ms"), for progress; sparkMode (default
- * LOCKIN_SPARK_MODE, else warm).
+ * LOCKIN_SPARK_MODE, else warm); atOnce, the variants run at a time on the job's session
+ * (default outputVariantsAtOnce: 2 on a database below SF=1 where the cores allow; a variant
+ * whose text reaches the session's state makes it 1).
  * Returns: one result per folder, in order. When the process ends early (time limit, crash,
  * memory), the variants it finished keep their results and the rest are "not-run" with the reason.
  * @throws InputError for a missing solution.py; SubprocessError when the process failed before
@@ -215,6 +218,7 @@ export async function mutantOutputs(opts: {
   cancelGraceS?: number;
   onVariant?: (line: string) => void;
   sparkMode?: SparkMode;
+  atOnce?: 1 | 2;
 }): Promise<VariantResult[]> {
   const dirs = opts.dirs.map((d) => path.resolve(d));
   for (const d of dirs) if (!fs.existsSync(path.join(d, 'solution.py'))) throw new InputError('no solution.py', d);
@@ -240,6 +244,7 @@ export async function mutantOutputs(opts: {
     outputs[`s${k}`] = path.join(d, 'out', 'schema.json');
   }
   const dbs = databaseMounts(databaseDir(opts.scale), opts.scale);
+  const atOnce = opts.atOnce ?? outputVariantsAtOnce(resolveSparkMode(opts.sparkMode).mode, opts.scale);
   let run: SparkSandboxRun;
   try {
     run = await runSparkJob({
@@ -250,6 +255,7 @@ export async function mutantOutputs(opts: {
         '--variants', names.map((n) => `${at.programs}/${n}`).join(','), '--db', dbs.dbPath(at), '--settings', JSON.stringify(settings),
         '--per-variant-timeout', String(opts.perVariantS ?? 600), '--cancel-grace', String(opts.cancelGraceS ?? 60),
         '--out-fds', dirs.map((_, k) => `${fds[`a${k}`]}:${fds[`s${k}`]}`).join(','),
+        '--at-once', String(atOnce),
       ],
       timeoutMs,
       memoryLimitMb: toMiB(settings.driverMemory) + 3072,

@@ -22,12 +22,20 @@ to stderr.
 Each variant has a time limit (--per-variant-timeout, seconds): past it, its Spark jobs are
 cancelled and it is recorded as {"status": "timeout"}; the next variant runs in the same session.
 A variant that does not let go within --cancel-grace seconds of the cancel (a hang in Python, not
-in Spark) ends the process after its result is written: later variants have no result (the
-caller records them as not run).
+in Spark) ends the process after its result (and that of a variant running beside it) is
+written: later variants have no result (the caller records them as not run).
+
+--at-once 2 runs two variants at a time, each in a thread of its own with its Spark jobs in a job
+group of their own, on the one session and its tables (docs/protocol.md §7 "How a suite meets its
+variants"): a query on a small database keeps about one core busy, so a second variant uses the
+other. Sharing the session is safe because the variants only read the tables and build
+DataFrames; a variant whose text reaches the session's state (temp views, SQL conf, the catalog,
+caching, the context: SESSION_STATE below) makes the whole job run one variant at a time, as
+before. Each variant's output is the same whatever runs beside it.
 
 Usage (LOCKIN_CHANNEL_FD set):
     python mutant_outputs.py --variants DIR1,DIR2,... --db DB_DIR --settings JSON|@FILE
-        --out-fds A0:S0,A1:S1,... [--per-variant-timeout 600] [--cancel-grace 60]
+        --out-fds A0:S0,A1:S1,... [--per-variant-timeout 600] [--cancel-grace 60] [--at-once 1|2]
 """
 from __future__ import annotations
 
@@ -36,6 +44,7 @@ import gc
 import importlib.util
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -125,6 +134,75 @@ def run_with_limit(spark, tables, variant: str, index: int, limit_s: float, grac
     return {"dir": variant, "status": "timeout", "reason": reason, "ms": int((time.monotonic() - t0) * 1000)}, not worker.is_alive()
 
 
+# What a variant's text may not reach for it to share the session with another variant at the
+# same time: the session's temp views, SQL conf, catalog, caching, job groups and context.
+SESSION_STATE = re.compile(
+    r"TempView|\.conf\.|\.catalog\b|\.cache\(|\.persist\(|\.unpersist\(|checkpoint|setJobGroup|"
+    r"setLocalProperty|sparkContext|_jvm|_jsc|\.stop\(|newSession|\.sql\(|SparkSession")
+
+
+def shares_session_state(variant: str) -> str | None:
+    """The first thing in `<variant>/solution.py` that reaches the session's shared state
+    (SESSION_STATE), or None. An unreadable file counts as reaching it ("unreadable")."""
+    try:
+        with open(os.path.join(variant, "solution.py"), encoding="utf-8") as fh:
+            text = fh.read()
+    except OSError:
+        return "unreadable"
+    found = SESSION_STATE.search(text)
+    return found.group(0) if found else None
+
+
+def run_all(spark, tables, variants: list[str], out_fds: list[tuple[int, int]], limit_s: float,
+            grace_s: float, at_once: int, on_result) -> tuple[list[dict | None], bool]:
+    """Runs every variant through run_with_limit, `at_once` at a time (1 or 2), taking them in
+    order from one queue; `on_result(i, result)` is called (under a lock) as each finishes.
+
+    Returns (results in the order of `variants`, None for a variant not started; released):
+    released is False when a variant did not let go after its cancel, in which case no further
+    variant is started and the variant running beside it is waited for (its own limit applies).
+    """
+    results: list[dict | None] = [None] * len(variants)
+    lock = threading.Lock()
+    state = {"next": 0, "released": True}
+
+    def lane() -> None:
+        while True:
+            with lock:
+                if not state["released"] or state["next"] >= len(variants):
+                    return
+                i = state["next"]
+                state["next"] += 1
+            r, released = run_with_limit(spark, tables, variants[i], i, limit_s, grace_s, out_fds[i])
+            with lock:
+                results[i] = r
+                on_result(i, r)
+                if not released:
+                    state["released"] = False
+                    return
+            try:
+                spark.catalog.clearCache()
+                # Free what the variant left in the driver before the next one: Python's references
+                # to its JVM objects (py4j releases them when collected), then a JVM GC, after which
+                # Spark's ContextCleaner drops its broadcast relations and shuffles. Without it they
+                # pile up until Spark's periodic GC (30 min): at SF=1 with a 2g driver, the 8th
+                # variant of q69 failed in collect's awaitResult (obligations check, 2026-12-03).
+                gc.collect()
+                spark.sparkContext._jvm.System.gc()
+            except Exception:  # noqa: BLE001
+                pass
+
+    if at_once <= 1:
+        lane()
+    else:
+        lanes = [threading.Thread(target=lane, name=f"lockin-lane-{k}", daemon=True) for k in range(at_once)]
+        for t in lanes:
+            t.start()
+        for t in lanes:
+            t.join()
+    return results, state["released"]
+
+
 def _parse_out_fds(text: str, n: int) -> list[tuple[int, int]]:
     """`--out-fds` "A0:S0,A1:S1,...": one pair of descriptors per variant, in order.
     Exits (tables.fail) when the count or a number is wrong."""
@@ -147,6 +225,7 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--per-variant-timeout", type=float, default=600.0, help="seconds per variant")
     ap.add_argument("--cancel-grace", type=float, default=60.0, help="seconds a cancelled variant has to let go")
     ap.add_argument("--out-fds", required=True, help="per variant, in order, the descriptors of output.arrow and schema.json (A:S,...)")
+    ap.add_argument("--at-once", type=int, choices=(1, 2), default=1, help="variants run at a time (threads on the one session)")
     args = ap.parse_args(argv)
 
     from spark_session import build_session, parse_settings_arg
@@ -170,38 +249,37 @@ def main(argv: list[str]) -> None:
     result_fd = os.dup(1)
     os.dup2(2, 1)
 
-    progress(f"starting Spark for {len(variants)} variant(s)")
+    at_once = args.at_once
+    if at_once > 1:
+        for v in variants:
+            why = shares_session_state(v)
+            if why:
+                progress(f"{os.path.basename(v)} reaches the session's state ({why!r}): one variant at a time")
+                at_once = 1
+                break
+
+    progress(f"starting Spark for {len(variants)} variant(s), {at_once} at a time")
     spark = build_session(settings, "lockin-mutant-outputs")
     tables = load_tables(spark, args.db)
-    results = []
-    for i, v in enumerate(variants):
-        r, released = run_with_limit(spark, tables, v, i, args.per_variant_timeout, args.cancel_grace, out_fds[i])
+    done = [0]
+
+    def on_result(i: int, r: dict) -> None:
         os.write(channel, (json.dumps({"index": i, **r}) + "\n").encode("utf-8"))
-        results.append(r)
-        progress(f"[{i + 1}/{len(variants)}] {os.path.basename(v)}: {r['status']}"
+        done[0] += 1
+        progress(f"[{done[0]}/{len(variants)}] {os.path.basename(variants[i])}: {r['status']}"
                  + (f" ({r['rows']} rows)" if "rows" in r else f": {r.get('reason', '').splitlines()[0][:200]}")
                  + f" in {r['ms']} ms")
-        if not released:
-            progress(f"{os.path.basename(v)} did not stop after the cancel: ending here, "
-                     f"{len(variants) - i - 1} variant(s) not run")
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.write(result_fd, (json.dumps({"results": results}) + "\n").encode("utf-8"))
-            os._exit(0)
-        try:
-            spark.catalog.clearCache()
-            # Free what the variant left in the driver before the next one: Python's references
-            # to its JVM objects (py4j releases them when collected), then a JVM GC, after which
-            # Spark's ContextCleaner drops its broadcast relations and shuffles. Without it they
-            # pile up until Spark's periodic GC (30 min): at SF=1 with a 2g driver, the 8th
-            # variant of q69 failed in collect's awaitResult (obligations check, 2026-12-03).
-            gc.collect()
-            spark.sparkContext._jvm.System.gc()
-        except Exception:  # noqa: BLE001
-            pass
+
+    results, released = run_all(spark, tables, variants, out_fds, args.per_variant_timeout,
+                                args.cancel_grace, at_once, on_result)
+    finished = [r for r in results if r is not None]
     sys.stdout.flush()
     sys.stderr.flush()
-    os.write(result_fd, (json.dumps({"results": results}) + "\n").encode("utf-8"))
+    os.write(result_fd, (json.dumps({"results": finished}) + "\n").encode("utf-8"))
+    if not released:
+        progress(f"a variant did not stop after the cancel: ending here, {len(variants) - len(finished)} variant(s) not run")
+        sys.stderr.flush()
+        os._exit(0)
     if not warm:  # a warm slot's context outlives the job (its supervisor resets the session)
         spark.stop()
 

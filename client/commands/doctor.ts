@@ -58,7 +58,7 @@ export async function machineLines(): Promise<string[]> {
   const lines = [
     `cores: ${cores}; memory: ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB`,
     `Spark jobs at once: ${spark.source === 'env' ? `${spark.jobs} (from LOCKIN_SPARK_CONCURRENCY)` : `${spark.jobs} (${sparkMode === 'warm' ? 'warm: one per two cores' : 'cold: one per core'}; LOCKIN_SPARK_CONCURRENCY overrides)`}; warm slots kept at most: ${warmSlotLimit()} (${process.env.LOCKIN_SPARK_SLOTS ? 'from LOCKIN_SPARK_SLOTS' : '2 × Spark jobs at once + 1, at most one per 4 GiB of memory; LOCKIN_SPARK_SLOTS overrides'})`,
-    `suite variants at once: ${suiteProcesses(sparkMode)} (${process.env.LOCKIN_SUITE_PROCESSES === '1' || process.env.LOCKIN_SUITE_PROCESSES === '2' ? 'from LOCKIN_SUITE_PROCESSES' : '2 when the Spark jobs at once leave two cores per job, else 1; LOCKIN_SUITE_PROCESSES overrides'}; a suite that reaches what a JVM's sessions share runs one at a time)`,
+    `suite variants at once: ${suiteProcesses(sparkMode)} (${process.env.LOCKIN_SUITE_PROCESSES === '1' || process.env.LOCKIN_SUITE_PROCESSES === '2' ? 'from LOCKIN_SUITE_PROCESSES' : '2 when the Spark jobs at once leave two cores per job, else 1; LOCKIN_SUITE_PROCESSES overrides'}; a suite that reaches what a JVM's sessions share runs one at a time; the same for a job executing gold, its mutants and violations below SF=1, one at SF=1)`,
     `model calls at once: ${process.env.LOCKIN_MODEL_CONCURRENCY ? `${process.env.LOCKIN_MODEL_CONCURRENCY} (from LOCKIN_MODEL_CONCURRENCY)` : '4 (LOCKIN_MODEL_CONCURRENCY overrides)'}`,
     `sandbox for candidate code and tests: ${sandbox}`,
     sparkModeLine(),

@@ -49,7 +49,7 @@ test('names the slots from the environment, the sandbox, and a gRPC port taken b
   const lines = await machineLines();
   expect(lines.slice(1)).toEqual([
     `Spark jobs at once: 1 (from LOCKIN_SPARK_CONCURRENCY); warm slots kept at most: ${defaultSlotCount(1, os.totalmem())} (2 × Spark jobs at once + 1, at most one per 4 GiB of memory; LOCKIN_SPARK_SLOTS overrides)`,
-    `suite variants at once: ${os.cpus().length >= 2 ? 2 : 1} (2 when the Spark jobs at once leave two cores per job, else 1; LOCKIN_SUITE_PROCESSES overrides; a suite that reaches what a JVM's sessions share runs one at a time)`,
+    `suite variants at once: ${os.cpus().length >= 2 ? 2 : 1} (2 when the Spark jobs at once leave two cores per job, else 1; LOCKIN_SUITE_PROCESSES overrides; a suite that reaches what a JVM's sessions share runs one at a time; the same for a job executing gold, its mutants and violations below SF=1, one at SF=1)`,
     'model calls at once: 3 (from LOCKIN_MODEL_CONCURRENCY)',
     'sandbox for candidate code and tests: checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)',
     'Spark mode: warm (the default), but jobs run cold here: isolation is checked-only, warm slots need bubblewrap',

@@ -4,7 +4,7 @@
  * overrides when it is a positive integer), worked by hand.
  */
 import * as os from 'os';
-import { defaultSparkConcurrency, defaultSuiteProcesses, sparkConcurrency, suiteProcesses } from '../../activities/common/sparkConcurrency';
+import { defaultSparkConcurrency, defaultSuiteProcesses, outputVariantsAtOnce, sparkConcurrency, suiteProcesses } from '../../activities/common/sparkConcurrency';
 
 const saved = process.env.LOCKIN_SPARK_CONCURRENCY;
 const savedProcesses = process.env.LOCKIN_SUITE_PROCESSES;
@@ -50,4 +50,14 @@ test('a suite job runs two variants at once when the Spark jobs at once leave tw
     process.env.LOCKIN_SUITE_PROCESSES = bad;
     expect(suiteProcesses('cold')).toBe(defaultSuiteProcesses(os.cpus().length, os.cpus().length));
   }
+});
+
+test('a job of executions runs two variants at once only on a database below SF=1, where a suite job would run two', () => {
+  process.env.LOCKIN_SUITE_PROCESSES = '2';
+  expect([0.01, 0.1, 0.99, 1, 10].map((scale) => outputVariantsAtOnce('warm', scale))).toEqual([2, 2, 2, 1, 1]);
+  process.env.LOCKIN_SUITE_PROCESSES = '1';
+  expect([0.01, 1].map((scale) => outputVariantsAtOnce('warm', scale))).toEqual([1, 1]);
+  delete process.env.LOCKIN_SUITE_PROCESSES;
+  process.env.LOCKIN_SPARK_CONCURRENCY = '1';
+  expect(outputVariantsAtOnce('warm', 0.01)).toBe(os.cpus().length >= 2 ? 2 : 1);
 });

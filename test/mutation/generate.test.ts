@@ -352,6 +352,57 @@ describe('checkEquivalence at SF=0.01', () => {
     }
   }, 900_000);
 
+  test('mutantOutputs two at once (warm): two variants run side by side on the one session, a time-out cancels only its own; a variant reaching the session\'s state makes the job one at a time', async () => {
+    const db = await ensureTestDatabase(0.01);
+    const saved = process.env.LOCKIN_HOME;
+    process.env.LOCKIN_HOME = db.home;
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-at-once-'));
+    const write = (name: string, body: string) => {
+      fs.mkdirSync(path.join(root, name));
+      fs.writeFileSync(path.join(root, name, 'solution.py'), body);
+      return path.join(root, name);
+    };
+    // Each probe waits up to 8 s at a barrier for two parties: it passes (1 row) only when the
+    // other probe runs at the same time in the same process; alone it times out and so does the
+    // other after it (the barrier is broken): 0 rows each.
+    const probe = [
+      'import builtins, threading',
+      'def solve(spark, tables):',
+      '    barrier = builtins.__dict__.setdefault("lockin_test_barrier", threading.Barrier(2))',
+      '    try:',
+      '        barrier.wait(timeout=8)',
+      '        met = 1',
+      '    except threading.BrokenBarrierError:',
+      '        met = 0',
+      '    return spark.range(met)',
+      '',
+    ].join('\n');
+    const a = write('probe-a', probe);
+    const b = write('probe-b', probe);
+    const sparkHang = write('spark-hang', [
+      'import time',
+      'from pyspark.sql import functions as F, types as T',
+      'def solve(spark, tables):',
+      '    slow = F.udf(lambda x: (time.sleep(600), x)[1], T.LongType())',
+      '    return spark.range(1).select(slow("id").alias("id"))',
+      '',
+    ].join('\n'));
+    const fine = write('fine', 'def solve(spark, tables):\n    return spark.range(3)\n');
+    const view = write('temp-view', 'def solve(spark, tables):\n    spark.range(2).createOrReplaceTempView("lockin_v")\n    return spark.table("lockin_v")\n');
+    const shape = (rs: { dir: string; status: string; rows?: number }[]) => rs.map((r) => [path.basename(r.dir), r.status, r.rows ?? null]);
+    try {
+      const side = await mutantOutputs({ dirs: [a, b, sparkHang, fine], scale: 0.01, settings: TEST_SPARK_SETTINGS, sparkMode: 'warm', atOnce: 2, perVariantS: 15, cancelGraceS: 5 });
+      expect(shape(side)).toEqual([['probe-a', 'ok', 1], ['probe-b', 'ok', 1], ['spark-hang', 'timeout', null], ['fine', 'ok', 3]]);
+      const alone = await mutantOutputs({ dirs: [a, b, view], scale: 0.01, settings: TEST_SPARK_SETTINGS, sparkMode: 'warm', atOnce: 2 });
+      expect(shape(alone)).toEqual([['probe-a', 'ok', 0], ['probe-b', 'ok', 0], ['temp-view', 'ok', 2]]);
+    } finally {
+      await stopAllSlots();
+      if (saved === undefined) delete process.env.LOCKIN_HOME;
+      else process.env.LOCKIN_HOME = saved;
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }, 600_000);
+
   // 39 s of Spark on four queries (the generator's semantics, not its wiring): in the full suite only (`npm run test:full`).
   (process.env.LOCKIN_TEST_FULL === '1' ? test : test.skip)('mutants where lock-in happens disagree with their references at SF=0.01 (q35, q69 EXISTS joins; q33 IN subquery; q2 computed names)', async () => {
     const db = await ensureTestDatabase(0.01);
@@ -418,7 +469,7 @@ describe('checkEquivalence at SF=0.01', () => {
     const pythonHang = write('python-hang', 'import time\ndef solve(spark, tables):\n    time.sleep(600)\n');
     const after = write('after', 'def solve(spark, tables):\n    return spark.range(2)\n');
     try {
-      const res = await mutantOutputs({ dirs: [sparkHang, fine, pythonHang, after], scale: 0.01, settings: TEST_SPARK_SETTINGS, perVariantS: 10, cancelGraceS: 3 });
+      const res = await mutantOutputs({ dirs: [sparkHang, fine, pythonHang, after], scale: 0.01, settings: TEST_SPARK_SETTINGS, perVariantS: 10, cancelGraceS: 3, atOnce: 1 });
       expect(res.map((r) => [path.basename(r.dir), r.status, r.rows ?? null])).toEqual([
         ['spark-hang', 'timeout', null],
         ['fine', 'ok', 3],
