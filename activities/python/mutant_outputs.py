@@ -26,8 +26,8 @@ in Spark) ends the process after its result (and that of a variant running besid
 written: later variants have no result (the caller records them as not run).
 
 --at-once 2 runs two variants at a time, each in a thread of its own with its Spark jobs in a job
-group of their own, on the one session and its tables (docs/protocol.md §7 "How a suite meets its
-variants"): a query on a small database keeps about one core busy, so a second variant uses the
+group of their own, on the one session and its tables (docs/protocol.md §7 "How an execution job
+meets its variants"): a query on a small database keeps about one core busy, so a second variant uses the
 other. Sharing the session is safe because the variants only read the tables and build
 DataFrames; a variant whose text reaches the session's state (temp views, SQL conf, the catalog,
 caching, the context: SESSION_STATE below) makes the whole job run one variant at a time, as
