@@ -71,10 +71,10 @@ export async function mainJob(input: MainJobInput): Promise<MainJobResult> {
     const s2 = begin(2, `TPC-DS database and references at scale ${study.scale}`, prepareWorkflowId(study.scale));
     const prep = await executeChild(prepareDatabase, { workflowId: prepareWorkflowId(study.scale), args: [{ scale: study.scale, settings: study.settings, analyze: true }] });
     const refs = prep.references;
-    s2.lines.push(referencesLine(refs, study.tasks));
+    s2.lines.push(`SF=${study.scale}: ${referencesLine(refs, study.tasks)}`);
     if (!input.skipMutation && study.scale !== input.equivalenceScale) {
-      await executeChild(prepareDatabase, { workflowId: prepareWorkflowId(input.equivalenceScale), args: [{ scale: input.equivalenceScale, settings: study.settings, analyze: false }] });
-      s2.lines.push(`the SF=${input.equivalenceScale} database of the mutation analysis's equivalence check is ready`);
+      const small = await executeChild(prepareDatabase, { workflowId: prepareWorkflowId(input.equivalenceScale), args: [{ scale: input.equivalenceScale, settings: study.settings, analyze: false }] });
+      s2.lines.push(`SF=${input.equivalenceScale}: the database of the mutation analysis's equivalence check is ready${smallReferencesNote(small.references, input.equivalenceScale, study.scale)}`);
     }
     end(s2, t0);
 
@@ -123,6 +123,18 @@ export async function mainJob(input: MainJobInput): Promise<MainJobResult> {
     }
     return { studyId, steps: progress.steps, missingReferences: missing, reportDir: out.reportDir, failed: out.failed, mutation, ...(mutationError ? { mutationError } : {}) };
   });
+}
+
+/**
+ * What the equivalence check's small database lacks, for step 2's line (pure): its references
+ * that failed (their tasks' mutants are checked at the study's scale instead, docs/protocol.md
+ * §7) and those that are empty there. Inputs: prepareDatabase's references summary; the two scale
+ * factors. Returns "" when nothing failed and nothing is empty, else "; …" to append.
+ */
+export function smallReferencesNote(refs: { count: number; failed: { id: string; error: string }[]; empty?: string[] }, small: number, studyScale: number): string {
+  const failed = refs.failed.length ? `; ${refs.failed.map((f) => `${f.id} has no reference here (${f.error.split(/[.\n]/)[0]}): its mutants are checked at SF=${studyScale}`).join('; ')}` : '';
+  const empty = refs.empty?.length ? `; empty at SF=${small}: ${refs.empty.join(', ')} (an empty mutant output agrees with them there)` : '';
+  return failed + empty;
 }
 
 /**

@@ -128,7 +128,8 @@ async function equivalenceOf(basics: StudyBasics, r: Resolved, taskId: string, c
   const killable = eq.mutants.filter((m) => m.verdict === 'killable').length;
   const nEq = eq.mutants.filter((m) => m.verdict === 'equivalent').length;
   const undecided = eq.mutants.length - killable - nEq;
-  lines.push(`${taskId}: ${eq.mutants.length} at SF=${scale}: ${killable} non-equivalent, ${nEq} equivalent${undecided ? `, ${undecided} undecided` : ''}`);
+  const where = confirmScale !== undefined && confirmScale !== scale ? `equivalence at SF=${scale}, its equivalents again at SF=${confirmScale}` : `equivalence at SF=${scale}`;
+  lines.push(`${taskId}: ${eq.mutants.length} mutants (${where}): ${killable} non-equivalent, ${nEq} equivalent${undecided ? `, ${undecided} undecided` : ''}`);
   return { eq, scale, lines };
 }
 

@@ -1,7 +1,7 @@
 /** `lockin study status <id>`'s lines for the study's main job (client/mainJob.ts mainJobStatusLines). */
 import { mainJobStatusLines, mutationStillLine } from '../../client/mainJob';
 import { liveTaskText } from '../../client/progress';
-import { referencesLine } from '../../workflows/mainJob';
+import { referencesLine, smallReferencesNote } from '../../workflows/mainJob';
 
 const start = new Date('2026-12-02T10:00:00.000Z');
 
@@ -57,4 +57,11 @@ test("step 2's references line names the failed and the empty references, markin
   );
   // Results of older prepare workflows have no `empty`.
   expect(referencesLine({ count: 33, failed: [] }, ['q3'])).toBe('33 references stored');
+});
+
+test("step 2's line on the equivalence check's small database names what it lacks (new-user finding: q12's failure there was unexplained)", () => {
+  expect(smallReferencesNote({ count: 32, failed: [{ id: 'q12', error: '[DIVIDE_BY_ZERO] Division by zero. Use try_divide' }], empty: ['q78', 'q23b', 'q54', 'q85'] }, 0.01, 1)).toBe(
+    '; q12 has no reference here ([DIVIDE_BY_ZERO] Division by zero): its mutants are checked at SF=1; empty at SF=0.01: q78, q23b, q54, q85 (an empty mutant output agrees with them there)',
+  );
+  expect(smallReferencesNote({ count: 33, failed: [] }, 0.01, 1)).toBe('');
 });

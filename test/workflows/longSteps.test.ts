@@ -105,7 +105,7 @@ async function finishes(result: Awaited<ReturnType<typeof mainJob>>): Promise<vo
   expect(result.failed).toEqual([]);
   expect(result.mutation).toBe('mutation analysis of x: 3 suites');
   expect(result.steps.map((s) => `${s.n} ${s.workflowId}: ${s.lines.join(' | ')}`)).toEqual([
-    "2 lockin-prepare-sf1: 33 references stored | the SF=0.01 database of the mutation analysis's equivalence check is ready",
+    "2 lockin-prepare-sf1: SF=1: 33 references stored | SF=0.01: the database of the mutation analysis's equivalence check is ready",
     '3 checks-x: controls: 57/57 as expected (36 to accept, 21 to reject; perturbations verified 24/24) | SQL re-execution: 33/33 reproduced',
     '4 study-x: no reference at scale 1 for q12: left out of this study',
     '5 mutation-x: mutation analysis of x: 3 suites',
