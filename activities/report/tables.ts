@@ -46,18 +46,27 @@ export function tableI(present: Iterable<string> = PAPER_CONDITIONS): string {
   return mdTable(['Condition', 'Grounding', 'Feedback', 'May revise', 'Call budget'], reportedConditions(present).map((c) => [NAME(c), BUDGETS[c].grounding, BUDGETS[c].feedback, perm(c), `≤ ${BUDGETS[c].callBudget}`]));
 }
 
-/** Table II: evaluator controls per category (expected outcome, queries, controls, as expected, verified). */
+/**
+ * Table II: evaluator controls per category (expected outcome, queries, controls, as expected,
+ * verified). A skipped control (no reference to compare with, e.g. q12 at SF=0.01) counts as not
+ * as expected, and its cell names it ("32/33 (1 skipped: q12)"), as the terminal's controls line
+ * does (new-user finding). Pure.
+ */
 export function tableII(controls: ControlRow[] | null): string {
   if (!controls) return '_Evaluator controls: not run (no controls.json in the study folder)._';
+  const asExpected = (cs: ControlRow[]) => {
+    const skipped = cs.filter((c) => c.outcome === 'skipped').map((c) => c.taskId);
+    return `${cs.filter((c) => c.asExpected).length}/${cs.length}${skipped.length ? ` (${skipped.length} skipped: ${skipped.join(', ')})` : ''}`;
+  };
   const cats = [...new Set(controls.map((c) => c.category))];
   const rows = cats.map((cat) => {
     const cs = controls.filter((c) => c.category === cat);
     const verified = cs.filter((c) => c.verified === true).length;
-    return [cat, [...new Set(cs.map((c) => c.expected))].join('/'), new Set(cs.map((c) => c.taskId)).size, cs.length, `${cs.filter((c) => c.asExpected).length}/${cs.length}`, cs.some((c) => c.verified !== null) ? verified : '—'];
+    return [cat, [...new Set(cs.map((c) => c.expected))].join('/'), new Set(cs.map((c) => c.taskId)).size, cs.length, asExpected(cs), cs.some((c) => c.verified !== null) ? verified : '—'];
   });
   const acc = controls.filter((c) => c.expected === 'accept');
   const rej = controls.filter((c) => c.expected === 'reject');
-  rows.push(['**Total**', `${acc.length} accept / ${rej.length} reject`, new Set(controls.map((c) => c.taskId)).size, controls.length, `${controls.filter((c) => c.asExpected).length}/${controls.length}`, controls.some((c) => c.verified !== null) ? controls.filter((c) => c.verified).length : '—']);
+  rows.push(['**Total**', `${acc.length} accept / ${rej.length} reject`, new Set(controls.map((c) => c.taskId)).size, controls.length, asExpected(controls), controls.some((c) => c.verified !== null) ? controls.filter((c) => c.verified).length : '—']);
   return mdTable(['Control category', 'Expected', 'Queries', 'Controls', 'As expected', 'Verified perturbations'], rows);
 }
 

@@ -12,7 +12,10 @@ test('controls.json as activities/compare writes it: rows per control, Table II 
   };
   const rows = parseControls(file);
   expect(rows.map((r) => [r.category, r.taskId, r.asExpected])).toEqual([['unchanged', 'q1', true], ['row-permutation', 'q1', true], ['null-injection', 'q3', true], ['type-change', 'q4', false]]);
-  expect(tableII(rows)).toContain('| **Total** | 2 accept / 2 reject | 3 | 4 | 3/4 | 2 |');
+  expect(tableII(rows)).toContain('| **Total** | 2 accept / 2 reject | 3 | 4 | 3/4 (1 skipped: q4) | 2 |');
+  // The skipped control's category says so; the others do not.
+  expect(tableII(rows)).toContain('| type-change | reject | 1 | 1 | 0/1 (1 skipped: q4) | 0 |');
+  expect(tableII(rows)).toContain('| null-injection | reject | 1 | 1 | 1/1 | 1 |');
   expect(tableII(null)).toContain('not run');
 });
 
