@@ -29,11 +29,7 @@ import { loadTask } from '../activities/tasks/load';
 import { readTaskForms } from '../activities/tasks/executable';
 import { compareOutputs } from '../activities/compare/activity';
 import { DEFAULT_SPARK_SETTINGS, SparkModeSchema } from '../protocol/settings';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
+import { abRounds, arg, runBench } from './abRounds';
 
 /** One task's variant folders (each holding solution.py) under `work/<task>`. */
 async function variantsOf(taskId: string, work: string): Promise<string[]> {
@@ -80,29 +76,24 @@ async function main(): Promise<void> {
     const total = [...variants.values()].reduce((a, d) => a + d.length, 0);
     console.log(`${tasks.join(', ')} at SF=${scale}: ${total} variants (gold, its mutants, its obligation violations), one job per task, ${mode}`);
     if (mode === 'warm') await mutantOutputs({ dirs: variants.get(tasks[0])!.slice(0, 1), scale, settings, sparkMode: mode, atOnce: 1 }); // the slot's start-up, not timed
-    const first = new Map<string, string>();
-    let differ = 0;
-    for (let r = 1; r <= rounds; r++) {
-      const ms: number[] = [];
-      for (const atOnce of [1, 2] as const) {
-        let elapsed = 0;
+    const differ = await abRounds({
+      rounds,
+      labels: ['one at a time', 'two at a time'],
+      what: "every variant's status, rows and reference agreement",
+      run: async (side) => {
+        const atOnce = side === 0 ? 1 : 2;
+        let ms = 0;
+        const outcomes = new Map<string, string>();
         for (const t of tasks) {
           const dirs = variants.get(t)!;
           const start = Date.now();
           const results = await mutantOutputs({ dirs, scale, settings, sparkMode: mode, atOnce });
-          elapsed += Date.now() - start;
-          const v = await verdicts(t, scale, dirs, results);
-          if (!first.has(t)) first.set(t, v);
-          else if (first.get(t) !== v) {
-            differ += 1;
-            console.log(`  round ${r}, ${atOnce} at a time, ${t}: VERDICTS DIFFER from the first run\n    first: ${first.get(t)}\n    this:  ${v}`);
-          }
+          ms += Date.now() - start;
+          outcomes.set(t, await verdicts(t, scale, dirs, results));
         }
-        ms.push(elapsed);
-      }
-      console.log(`  round ${r}: one at a time ${(ms[0] / 1000).toFixed(1)} s, two at a time ${(ms[1] / 1000).toFixed(1)} s, ratio ${(ms[0] / ms[1]).toFixed(2)}×`);
-    }
-    console.log(`every variant's status, rows and reference agreement the same in all ${rounds * 2} runs: ${differ ? `NO (${differ} job(s) differ)` : 'yes'}`);
+        return { ms, outcomes };
+      },
+    });
     if (differ) process.exitCode = 1;
   } finally {
     await stopAllSlots();
@@ -110,7 +101,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error((err as Error).message);
-  process.exit(1);
-});
+runBench(main);

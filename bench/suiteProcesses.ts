@@ -26,11 +26,7 @@ import { loadTask } from '../activities/tasks/load';
 import { readTaskForms } from '../activities/tasks/executable';
 import { TABLES_FILE, tablesJson } from '../activities/obligations/check';
 import { DEFAULT_SPARK_SETTINGS, SparkModeSchema } from '../protocol/settings';
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
+import { abRounds, arg, runBench } from './abRounds';
 
 /** Every variant's status, exit code and test outcomes, as one comparable string. */
 function outcomes(runs: VariantRun[]): string {
@@ -62,24 +58,16 @@ async function main(): Promise<void> {
     const run = (processes: 1 | 2, variantsOf = files) => runSuiteOnVariants({ suiteFile, variants: variantsOf, settings: DEFAULT_SPARK_SETTINGS, outDir: path.join(work, `out-${processes}`), full: true, stopIfGoldFails: false, perTestTimeoutS: 300, extraFiles: { [TABLES_FILE]: tablesJson(task.task) }, sparkMode: mode, processes });
     console.log(`${task.taskId}: its acceptance tests on gold and ${files.length - 1} violation(s) (${copies} cop${copies === 1 ? 'y' : 'ies'} of each), ${mode}`);
     if (mode === 'warm') await run(1, files.slice(0, 1)); // the slot's start-up, not timed
-    let reference: string | undefined;
-    let differ = 0;
-    for (let r = 1; r <= rounds; r++) {
-      const ms: number[] = [];
-      for (const p of [1, 2] as const) {
+    const differ = await abRounds({
+      rounds,
+      labels: ['one process', 'two processes'],
+      what: 'every test outcome of every variant',
+      run: async (side) => {
         const t = Date.now();
-        const runs = await run(p);
-        ms.push(Date.now() - t);
-        const o = outcomes(runs);
-        reference ??= o;
-        if (o !== reference) {
-          differ += 1;
-          console.log(`  round ${r}, ${p} process(es): OUTCOMES DIFFER from the first run`);
-        }
-      }
-      console.log(`  round ${r}: one process ${(ms[0] / 1000).toFixed(1)} s, two processes ${(ms[1] / 1000).toFixed(1)} s, ratio ${(ms[0] / ms[1]).toFixed(2)}×`);
-    }
-    console.log(`every test outcome of every variant the same in all ${rounds * 2} runs: ${differ ? `NO (${differ} run(s) differ)` : 'yes'}`);
+        const runs = await run(side === 0 ? 1 : 2);
+        return { ms: Date.now() - t, outcomes: new Map([[task.taskId, outcomes(runs)]]) };
+      },
+    });
     if (differ) process.exitCode = 1;
   } finally {
     await stopAllSlots();
@@ -87,7 +75,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  console.error((err as Error).message);
-  process.exit(1);
-});
+runBench(main);

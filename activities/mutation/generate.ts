@@ -23,6 +23,7 @@ import { databaseMounts } from '../execution/databases';
 import { ownedTempDir, toMiB } from '../execution/sandbox';
 import { resolveSparkMode, runSparkJob, type SparkSandboxRun } from '../execution/slots';
 import { outputVariantsAtOnce } from '../common/sparkConcurrency';
+import { sessionStateUse } from './sharedState';
 import { forbiddenPrefixes } from '../execution/staging';
 import { taskIdFromQid } from '../../protocol/sideFiles';
 import { compareOutputs } from '../compare/activity';
@@ -203,7 +204,7 @@ function writeVariantResult(dir: string, r: VariantResult): void {
  * ("[k/N] <folder>: ok (15 rows) in 812 ms"), for progress; sparkMode (default
  * LOCKIN_SPARK_MODE, else warm); atOnce, the variants run at a time on the job's session
  * (default outputVariantsAtOnce: 2 on a database below SF=1 where the cores allow; a variant
- * whose text reaches the session's state makes it 1).
+ * whose text reaches the session's state, sharedState.ts sessionStateUse, makes it 1 whatever is asked).
  * Returns: one result per folder, in order. When the process ends early (time limit, crash,
  * memory), the variants it finished keep their results and the rest are "not-run" with the reason.
  * @throws InputError for a missing solution.py; SubprocessError when the process failed before
@@ -244,7 +245,9 @@ export async function mutantOutputs(opts: {
     outputs[`s${k}`] = path.join(d, 'out', 'schema.json');
   }
   const dbs = databaseMounts(databaseDir(opts.scale), opts.scale);
-  const atOnce = opts.atOnce ?? outputVariantsAtOnce(resolveSparkMode(opts.sparkMode).mode, opts.scale);
+  // Two at a time share one session: a variant whose text reaches the session's state runs the job one at a time.
+  const reaching = dirs.map((d) => sessionStateUse(fs.readFileSync(path.join(d, 'solution.py'), 'utf8'))).find((u) => u !== null);
+  const atOnce = reaching ? 1 : (opts.atOnce ?? outputVariantsAtOnce(resolveSparkMode(opts.sparkMode).mode, opts.scale));
   let run: SparkSandboxRun;
   try {
     run = await runSparkJob({

@@ -33,10 +33,40 @@ export const SHARED_STATE_PATTERNS: ReadonlyArray<{ what: string; re: RegExp }> 
  * characters). Pure.
  */
 export function sharedStateUse(text: string): { what: string; line: number; text: string } | null {
+  return firstUse(text, SHARED_STATE_PATTERNS);
+}
+
+/** The first line of `text` (comment lines aside) that one of `patterns` matches, as sharedStateUse returns it. Pure. */
+function firstUse(text: string, patterns: ReadonlyArray<{ what: string; re: RegExp }>): { what: string; line: number; text: string } | null {
   const lines = text.split('\n');
   for (const [i, l] of lines.entries()) {
     if (/^\s*#/.test(l)) continue;
-    for (const p of SHARED_STATE_PATTERNS) if (p.re.test(l)) return { what: p.what, line: i + 1, text: l.trim().slice(0, 120) };
+    for (const p of patterns) if (p.re.test(l)) return { what: p.what, line: i + 1, text: l.trim().slice(0, 120) };
   }
   return null;
+}
+
+/**
+ * What, besides SHARED_STATE_PATTERNS, a program may not reach to run beside another in the SAME
+ * session (a job of executions of gold, its mutants and the obligation violations:
+ * activities/python/mutant_outputs.py --at-once; docs/protocol.md §7 "How an execution job meets
+ * its variants"): the session's temp views, SQL conf, catalog, caching, job groups and context.
+ */
+export const SESSION_STATE_PATTERNS: ReadonlyArray<{ what: string; re: RegExp }> = [
+  { what: 'uses a temp view', re: /TempView|\bspark\.table\s*\(/ },
+  { what: 'runs SQL text in the session', re: /\.sql\s*\(/ },
+  { what: 'reads or sets the SQL conf', re: /\.conf\b/ },
+  { what: 'uses the catalog', re: /\.catalog\b/ },
+  { what: 'caches or persists a DataFrame', re: /\.(cache|persist|unpersist|checkpoint|localCheckpoint)\s*\(/ },
+  { what: 'sets a job group or local property', re: /\b(setJobGroup|setLocalProperty|setJobDescription|addTag)\b/ },
+  { what: 'reaches the SparkContext or builds a session', re: /\b(sparkContext|newSession|SparkSession|SparkContext)\b/ },
+];
+
+/**
+ * The first mention, in `text`, of something a program running beside another in the same
+ * session could disturb or be disturbed by: SHARED_STATE_PATTERNS' and SESSION_STATE_PATTERNS'.
+ * Inputs: a solution's text. Output as sharedStateUse's (null when there is none). Pure.
+ */
+export function sessionStateUse(text: string): { what: string; line: number; text: string } | null {
+  return firstUse(text, [...SHARED_STATE_PATTERNS, ...SESSION_STATE_PATTERNS]);
 }

@@ -29,9 +29,9 @@ written: later variants have no result (the caller records them as not run).
 group of their own, on the one session and its tables (docs/protocol.md §7 "How an execution job
 meets its variants"): a query on a small database keeps about one core busy, so a second variant uses the
 other. Sharing the session is safe because the variants only read the tables and build
-DataFrames; a variant whose text reaches the session's state (temp views, SQL conf, the catalog,
-caching, the context: SESSION_STATE below) makes the whole job run one variant at a time, as
-before. Each variant's output is the same whatever runs beside it.
+DataFrames; the caller asks for one at a time when a variant's text reaches the session's state
+(temp views, SQL conf, the catalog, caching, the context: activities/mutation/sharedState.ts
+sessionStateUse). Each variant's output is the same whatever runs beside it.
 
 Usage (LOCKIN_CHANNEL_FD set):
     python mutant_outputs.py --variants DIR1,DIR2,... --db DB_DIR --settings JSON|@FILE
@@ -44,7 +44,6 @@ import gc
 import importlib.util
 import json
 import os
-import re
 import sys
 import threading
 import time
@@ -132,25 +131,6 @@ def run_with_limit(spark, tables, variant: str, index: int, limit_s: float, grac
     worker.join(grace_s)
     reason = f"stopped after the per-variant time limit of {limit_s:g} s"
     return {"dir": variant, "status": "timeout", "reason": reason, "ms": int((time.monotonic() - t0) * 1000)}, not worker.is_alive()
-
-
-# What a variant's text may not reach for it to share the session with another variant at the
-# same time: the session's temp views, SQL conf, catalog, caching, job groups and context.
-SESSION_STATE = re.compile(
-    r"TempView|\.conf\.|\.catalog\b|\.cache\(|\.persist\(|\.unpersist\(|checkpoint|setJobGroup|"
-    r"setLocalProperty|sparkContext|_jvm|_jsc|\.stop\(|newSession|\.sql\(|SparkSession")
-
-
-def shares_session_state(variant: str) -> str | None:
-    """The first thing in `<variant>/solution.py` that reaches the session's shared state
-    (SESSION_STATE), or None. An unreadable file counts as reaching it ("unreadable")."""
-    try:
-        with open(os.path.join(variant, "solution.py"), encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError:
-        return "unreadable"
-    found = SESSION_STATE.search(text)
-    return found.group(0) if found else None
 
 
 def run_all(spark, tables, variants: list[str], out_fds: list[tuple[int, int]], limit_s: float,
@@ -250,14 +230,6 @@ def main(argv: list[str]) -> None:
     os.dup2(2, 1)
 
     at_once = args.at_once
-    if at_once > 1:
-        for v in variants:
-            why = shares_session_state(v)
-            if why:
-                progress(f"{os.path.basename(v)} reaches the session's state ({why!r}): one variant at a time")
-                at_once = 1
-                break
-
     progress(f"starting Spark for {len(variants)} variant(s), {at_once} at a time")
     spark = build_session(settings, "lockin-mutant-outputs")
     tables = load_tables(spark, args.db)

@@ -95,6 +95,23 @@ async function fixtureMutants(name: string, source: string, outputColumns: strin
 
 const src = (dir: string, id: string) => fs.readFileSync(path.join(dir, id, 'solution.py'), 'utf8');
 
+/** A writer of variant folders under `root`: write(name, body) makes `<root>/<name>/solution.py` and returns the folder. */
+const variantWriter = (root: string) => (name: string, body: string): string => {
+  fs.mkdirSync(path.join(root, name), { recursive: true });
+  fs.writeFileSync(path.join(root, name, 'solution.py'), body);
+  return path.join(root, name);
+};
+
+/** A variant whose one Spark task sleeps ten minutes (a hang inside Spark: its job group's cancel stops it). */
+const SPARK_HANG = [
+  'import time',
+  'from pyspark.sql import functions as F, types as T',
+  'def solve(spark, tables):',
+  '    slow = F.udf(lambda x: (time.sleep(600), x)[1], T.LongType())',
+  '    return spark.range(1).select(slow("id").alias("id"))',
+  '',
+].join('\n');
+
 describe('mutants.py on fixture golds', () => {
   test('every operator: exact ids, lines and changes', async () => {
     const { dir, mutants } = await fixtureMutants('fixture', FIXTURE, ['d_year', 'total', 'top', 'items']);
@@ -311,11 +328,7 @@ describe('checkEquivalence at SF=0.01', () => {
     const saved = process.env.LOCKIN_HOME;
     process.env.LOCKIN_HOME = db.home;
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-variants-'));
-    const write = (name: string, body: string) => {
-      fs.mkdirSync(path.join(root, name), { recursive: true });
-      fs.writeFileSync(path.join(root, name, 'solution.py'), body);
-      return path.join(root, name);
-    };
+    const write = variantWriter(root);
     const gold = write('gold', fs.readFileSync(path.join('tasks', 'q3', 'gold', 'solution.py'), 'utf8'));
     const raises = write('raises', 'def solve(spark, tables):\n    return tables["no_such_table"]\n');
     const small = write('my variant,2', 'def solve(spark, tables):\n    return spark.range(3)\n');
@@ -357,11 +370,7 @@ describe('checkEquivalence at SF=0.01', () => {
     const saved = process.env.LOCKIN_HOME;
     process.env.LOCKIN_HOME = db.home;
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-at-once-'));
-    const write = (name: string, body: string) => {
-      fs.mkdirSync(path.join(root, name));
-      fs.writeFileSync(path.join(root, name, 'solution.py'), body);
-      return path.join(root, name);
-    };
+    const write = variantWriter(root);
     // Each probe waits up to 8 s at a barrier for two parties: it passes (1 row) only when the
     // other probe runs at the same time in the same process; alone it times out and so does the
     // other after it (the barrier is broken): 0 rows each.
@@ -379,14 +388,7 @@ describe('checkEquivalence at SF=0.01', () => {
     ].join('\n');
     const a = write('probe-a', probe);
     const b = write('probe-b', probe);
-    const sparkHang = write('spark-hang', [
-      'import time',
-      'from pyspark.sql import functions as F, types as T',
-      'def solve(spark, tables):',
-      '    slow = F.udf(lambda x: (time.sleep(600), x)[1], T.LongType())',
-      '    return spark.range(1).select(slow("id").alias("id"))',
-      '',
-    ].join('\n'));
+    const sparkHang = write('spark-hang', SPARK_HANG);
     const fine = write('fine', 'def solve(spark, tables):\n    return spark.range(3)\n');
     const view = write('temp-view', 'def solve(spark, tables):\n    spark.range(2).createOrReplaceTempView("lockin_v")\n    return spark.table("lockin_v")\n');
     const shape = (rs: { dir: string; status: string; rows?: number }[]) => rs.map((r) => [path.basename(r.dir), r.status, r.rows ?? null]);
@@ -452,19 +454,8 @@ describe('checkEquivalence at SF=0.01', () => {
     const saved = process.env.LOCKIN_HOME;
     process.env.LOCKIN_HOME = db.home;
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-limit-'));
-    const write = (name: string, body: string) => {
-      fs.mkdirSync(path.join(root, name));
-      fs.writeFileSync(path.join(root, name, 'solution.py'), body);
-      return path.join(root, name);
-    };
-    const sparkHang = write('spark-hang', [
-      'import time',
-      'from pyspark.sql import functions as F, types as T',
-      'def solve(spark, tables):',
-      '    slow = F.udf(lambda x: (time.sleep(600), x)[1], T.LongType())',
-      '    return spark.range(1).select(slow("id").alias("id"))',
-      '',
-    ].join('\n'));
+    const write = variantWriter(root);
+    const sparkHang = write('spark-hang', SPARK_HANG);
     const fine = write('fine', 'def solve(spark, tables):\n    return spark.range(3)\n');
     const pythonHang = write('python-hang', 'import time\ndef solve(spark, tables):\n    time.sleep(600)\n');
     const after = write('after', 'def solve(spark, tables):\n    return spark.range(2)\n');

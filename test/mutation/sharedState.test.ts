@@ -2,7 +2,15 @@
  * activities/mutation/sharedState.ts: which program texts keep their suite's variants one at a
  * time. Worked examples, each written from what the sessions of one JVM share.
  */
-import { sharedStateUse } from '../../activities/mutation/sharedState';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { sessionStateUse, sharedStateUse } from '../../activities/mutation/sharedState';
+import { generateMutants } from '../../activities/mutation/generate';
+import { listTaskIds, loadTask } from '../../activities/tasks/load';
+import { readTaskForms } from '../../activities/tasks/executable';
+import { applyViolation } from '../../activities/tasks/violation';
+import { tasksRoot } from '../../activities/common/paths';
 
 test('what all sessions of a JVM share is found, with its line', () => {
   const cases: [string, string][] = [
@@ -38,3 +46,47 @@ def test_x(spark):
 `;
   expect(sharedStateUse(clean)).toBeNull();
 });
+
+test('in one session: what the session has of its own is found too; reading tables and building DataFrames is not', () => {
+  const cases: [string, string][] = [
+    ['    df.createOrReplaceTempView("v")', 'uses a temp view'],
+    ['    return spark.table("v")', 'uses a temp view'],
+    ['    return spark.sql("SELECT 1")', 'runs SQL text in the session'],
+    ['    spark.conf.set("spark.sql.shuffle.partitions", "1")', 'reads or sets the SQL conf'],
+    ['    names = spark.catalog.listTables()', 'uses the catalog'],
+    ['    df = df.cache()', 'caches or persists a DataFrame'],
+    ['    spark.sparkContext.setJobGroup("g", "d")', 'sets a job group or local property'],
+    ['    sc = spark.sparkContext', 'reaches the SparkContext or builds a session'],
+    ['    s = SparkSession.builder.getOrCreate()', 'reaches the SparkContext or builds a session'],
+    ['    s.stop()', 'stops the SparkContext or session'],
+  ];
+  for (const [line, what] of cases) expect([line, sessionStateUse(`def solve(spark, tables):\n${line}\n`)]).toEqual([line, { what, line: 2, text: line.trim() }]);
+  const reads = 'from pyspark.sql import functions as F\ndef solve(spark, tables):\n    # spark.conf.set is not used\n    return tables["item"].filter(F.col("i_category") == "Books").groupBy("i_brand").count()\n';
+  expect(sessionStateUse(reads)).toBeNull();
+});
+
+test("every gold, gold mutant and obligation violation of the corpus runs beside another (so step 5's executions run two at a time)", async () => {
+  const root = tasksRoot();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-session-state-'));
+  const hits: string[] = [];
+  let texts = 0;
+  try {
+    for (const id of listTaskIds(root)) {
+      const task = loadTask(id, root);
+      const gold = fs.readFileSync(path.join(task.dir, 'gold', 'solution.py'), 'utf8');
+      const all = [gold];
+      for (const m of await generateMutants({ taskId: id, outDir: path.join(work, id), maxPerOperator: 2 })) all.push(fs.readFileSync(path.join(work, id, m.id, 'solution.py'), 'utf8'));
+      const forms = readTaskForms(task.dir, task.taskId, task.obligations.obligations, task.obligationsFile);
+      for (const f of forms.forms.filter((x) => x.violation)) all.push(applyViolation(gold, fs.readFileSync(f.violation!, 'utf8'), f.violation!, f.id));
+      for (const t of all) {
+        texts += 1;
+        const u = sessionStateUse(t);
+        if (u) hits.push(`${id}: ${u.what}: ${u.text}`);
+      }
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  expect(texts).toBeGreaterThan(300);
+  expect(hits).toEqual([]);
+}, 300_000);
