@@ -59,7 +59,7 @@ function printProfile(studyId: string, wall: number, steps: Record<number, numbe
   process.stdout.write(`harness overhead (everything but model, pytest, Spark and labels work): ${(activitySeconds - workSeconds).toFixed(1)} s = ${((100 * (activitySeconds - workSeconds)) / activitySeconds).toFixed(1)}% of activity time\n`);
   const j = p.jvm;
   process.stdout.write(`JVM start-ups of the study's pytest, smoke and execution activities: ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs, ${j.warmJobs} warm jobs, ${j.warmStarts} slot start-ups, ${j.slotRestarts} restarts, ${j.reusedJobs} reused without a job)\n`);
-  const reasons = sparkJobLines('', { jobs: j.warmJobs, cold: j.coldJobs, warm: j.warmJobs, slotStarts: j.warmStarts, restarts: j.restartReasons }).slice(1);
+  const reasons = sparkJobLines('', { jobs: j.warmJobs, cold: j.coldJobs, warm: j.warmJobs, slotStarts: j.warmStarts, restarts: j.restartReasons, seconds: j.seconds }).slice(1);
   if (reasons.length) process.stdout.write(`${reasons.join('\n')}\n`);
   process.stdout.write(`${suiteJobLines(studyDir(studyId)).join('\n')}\n`);
   process.stdout.write(`${jobWorkLines(studyJobWork(studyDir(studyId)), p.wallSeconds).join('\n')}\n`);

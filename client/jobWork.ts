@@ -108,6 +108,45 @@ export function studyJobWork(studyDir: string): JobWork {
   return out;
 }
 
+/**
+ * Where a set of jobs' wall time went, seconds, summed over the jobs whose SparkRun has `ms`
+ * (`timed` of them; records from before it have none): `slot` waiting for, starting and filling
+ * warm slots, `process` the jobs' own process trees (sandbox, Python start-up and imports,
+ * attaching to or starting the JVM, and the work; a suite job's second process runs inside its
+ * first's time), `check` the slots' resets and checks after the jobs (SparkRun.ms).
+ */
+export interface JobSeconds {
+  timed: number;
+  slot: number;
+  process: number;
+  check: number;
+}
+
+/** An empty JobSeconds. */
+export function noJobSeconds(): JobSeconds {
+  return { timed: 0, slot: 0, process: 0, check: 0 };
+}
+
+/** Adds one job's SparkRun.ms (milliseconds; absent: nothing added) to `into` (seconds). Pure but for `into`. */
+export function addJobSeconds(into: JobSeconds, spark: { ms?: { slot?: number; process?: number; check?: number } } | undefined): void {
+  const ms = spark?.ms;
+  if (!ms || typeof ms !== 'object') return;
+  into.timed += 1;
+  into.slot += (Number(ms.slot) || 0) / 1000;
+  into.process += (Number(ms.process) || 0) / 1000;
+  into.check += (Number(ms.check) || 0) / 1000;
+}
+
+/**
+ * The line under a set of jobs' counts saying where their wall time went (JobSeconds), or none
+ * when no job was timed: "    wall time of N job(s): P s in their processes (p s a job), C s in
+ * the slots' checks after them, S s waiting for, starting and filling slots". Pure.
+ */
+export function jobSecondsLines(js: JobSeconds): string[] {
+  if (js.timed === 0) return [];
+  return [`    wall time of ${js.timed} job(s): ${js.process.toFixed(1)} s in their processes (${(js.process / js.timed).toFixed(2)} s a job), ${js.check.toFixed(1)} s in the slots' checks after them, ${js.slot.toFixed(1)} s waiting for, starting and filling slots`];
+}
+
 /** How Spark ran a set of jobs: counts by mode, warm slots' JVM start-ups, and the restarts with their reasons. */
 export interface SparkJobs {
   jobs: number;
@@ -117,16 +156,19 @@ export interface SparkJobs {
   slotStarts: number;
   /** Warm jobs after which the slot was restarted, by reason (the job's `spark.restart`, as recorded; a job rerun cold after its slot's JVM was lost, by lostSlotReason). */
   restarts: Record<string, number>;
+  /** Where their wall time went (the jobs with SparkRun.ms). */
+  seconds: JobSeconds;
 }
 
 /** An empty SparkJobs. */
 export function noSparkJobs(): SparkJobs {
-  return { jobs: 0, cold: 0, warm: 0, slotStarts: 0, restarts: {} };
+  return { jobs: 0, cold: 0, warm: 0, slotStarts: 0, restarts: {}, seconds: noJobSeconds() };
 }
 
 /** Adds one job's SparkRun (activities/execution/slots.ts; a record without a mode counts as cold) to `into`. Pure but for `into`. */
-export function addSparkJob(into: SparkJobs, spark: { mode?: string; jvmStarted?: boolean; restart?: string; lostSlot?: { reason: string } } | undefined): void {
+export function addSparkJob(into: SparkJobs, spark: { mode?: string; jvmStarted?: boolean; restart?: string; lostSlot?: { reason: string }; ms?: { slot?: number; process?: number; check?: number } } | undefined): void {
   into.jobs += 1;
+  addJobSeconds(into.seconds, spark);
   if (spark?.mode === 'warm') {
     into.warm += 1;
     if (spark.jvmStarted) into.slotStarts += 1;
@@ -157,7 +199,7 @@ export function suiteSparkJobs(studyDir: string): Record<'labels' | 'mutation su
     if (name !== 'spark.jsonl' || !isSuiteFolder(parts)) return;
     for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
       try {
-        const r = JSON.parse(line) as { mode?: string; jvmStarted?: boolean; restart?: string };
+        const r = JSON.parse(line) as Parameters<typeof addSparkJob>[1];
         if (r && typeof r === 'object') addSparkJob(out[parts[0] === 'mutation' ? 'mutation suites' : 'labels'], r);
       } catch {
         /* not a record */
@@ -174,12 +216,13 @@ function restartCount(jobs: SparkJobs): number {
 
 /**
  * One line per set of jobs for `study profile` and the bench: "  <name>: N job(s) (c cold; w
- * warm, s of which started their slot's JVM …; r restarted after a job)" and, under it, each restart reason with its count
+ * warm, s of which started their slot's JVM …; r restarted after a job)", under it where their
+ * wall time went (jobSecondsLines, when any job was timed) and each restart reason with its count
  * (at most `maxReasons`, longest first by count; each cut at 200 characters). Pure.
  */
 export function sparkJobLines(name: string, jobs: SparkJobs, maxReasons = 5): string[] {
   const restarts = restartCount(jobs);
-  const lines = [`  ${name}: ${jobs.jobs} job(s) (${jobs.cold} cold; ${jobs.warm} warm, ${jobs.slotStarts} of which started their slot's JVM and the rest found one running; ${restarts} restarted after a job)`];
+  const lines = [`  ${name}: ${jobs.jobs} job(s) (${jobs.cold} cold; ${jobs.warm} warm, ${jobs.slotStarts} of which started their slot's JVM and the rest found one running; ${restarts} restarted after a job)`, ...jobSecondsLines(jobs.seconds)];
   const reasons = Object.entries(jobs.restarts).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   for (const [why, n] of reasons.slice(0, maxReasons)) lines.push(`    restarted ${n}×: ${why.length > 200 ? `${why.slice(0, 199)}…` : why}`);
   if (reasons.length > maxReasons) lines.push(`    … and ${reasons.length - maxReasons} other reason(s)`);
@@ -230,6 +273,11 @@ export type JobCountRow = {
   programs: number;
   /** Seconds of those programs' own work (jobWork: without start-up, staging, sandbox or Temporal). */
   work_seconds: number;
+  /** Jobs whose wall time was recorded (SparkRun.ms), and its parts over them, seconds (JobSeconds). */
+  timed_jobs: number;
+  process_seconds: number;
+  check_seconds: number;
+  slot_seconds: number;
 };
 
 /**
@@ -239,22 +287,25 @@ export type JobCountRow = {
  * Pure; the same figures as the profile's text lines.
  */
 export function jobCountRows(
-  activities: { coldJobs: number; warmJobs: number; warmStarts: number; slotRestarts: number; reusedJobs: number },
+  activities: { coldJobs: number; warmJobs: number; warmStarts: number; slotRestarts: number; reusedJobs: number; seconds?: JobSeconds },
   suites: Record<'labels' | 'mutation suites', SparkJobs>,
   work: JobWork,
 ): JobCountRow[] {
   const round = (s: number) => Number(s.toFixed(3));
+  const timing = (js: JobSeconds = noJobSeconds()) => ({ timed_jobs: js.timed, process_seconds: round(js.process), check_seconds: round(js.check), slot_seconds: round(js.slot) });
   return [
     {
       group: 'activities', jobs: activities.coldJobs + activities.warmJobs, cold_jobs: activities.coldJobs, warm_jobs: activities.warmJobs, slot_starts: activities.warmStarts,
       restarts: activities.slotRestarts, copied: activities.reusedJobs, programs: work.pytest.jobs + work.execution.jobs, work_seconds: round(work.pytest.seconds + work.execution.seconds),
+      ...timing(activities.seconds),
     },
     ...(['labels', 'mutation suites'] as const).map((g) => ({
       group: g, jobs: suites[g].jobs, cold_jobs: suites[g].cold, warm_jobs: suites[g].warm, slot_starts: suites[g].slotStarts,
       restarts: restartCount(suites[g]), copied: 0, programs: work[g].jobs, work_seconds: round(work[g].seconds),
+      ...timing(suites[g].seconds),
     })),
   ];
 }
 
 /** The columns of jobCountRows, in order. */
-export const JOB_COUNT_COLUMNS: (keyof JobCountRow)[] = ['group', 'jobs', 'cold_jobs', 'warm_jobs', 'slot_starts', 'restarts', 'copied', 'programs', 'work_seconds'];
+export const JOB_COUNT_COLUMNS: (keyof JobCountRow)[] = ['group', 'jobs', 'cold_jobs', 'warm_jobs', 'slot_starts', 'restarts', 'copied', 'programs', 'work_seconds', 'timed_jobs', 'process_seconds', 'check_seconds', 'slot_seconds'];

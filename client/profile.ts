@@ -6,7 +6,7 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { CONDITIONS } from '../protocol/conditions';
-import { lostSlotReason } from './jobWork';
+import { addJobSeconds, lostSlotReason, noJobSeconds, type JobSeconds } from './jobWork';
 
 const CATEGORY: Record<string, string> = {
   callModel: 'model',
@@ -42,19 +42,22 @@ export interface Profile {
    * identical run of the study (`spark.reused`) ran no job: it counts in reusedJobs only.
    * restartReasons: the warm jobs after which the slot was restarted, by the reason recorded
    * (`spark.restart`), and the jobs rerun cold after their slot's JVM was lost (`spark.lostSlot`,
-   * jobWork.lostSlotReason); their counts sum to slotRestarts.
+   * jobWork.lostSlotReason); their counts sum to slotRestarts. seconds: where the jobs' wall time
+   * went (their SparkRun.ms; copies ran no job and add nothing).
    */
-  jvm: { coldJobs: number; warmJobs: number; warmStarts: number; slotRestarts: number; reusedJobs: number; restartReasons: Record<string, number> };
+  jvm: { coldJobs: number; warmJobs: number; warmStarts: number; slotRestarts: number; reusedJobs: number; restartReasons: Record<string, number>; seconds: JobSeconds };
 }
 
 const SPARK_ACTIVITIES = new Set(['runPytest', 'smokeCheck', 'executeCandidate']);
 
 /** The `spark` field of an activity's JSON result payload, if any. */
-function sparkOfResult(done: temporal.api.history.v1.IActivityTaskCompletedEventAttributes | null | undefined): { mode?: string; jvmStarted?: boolean; restart?: string; reused?: boolean; lostSlot?: { reason: string } } | undefined {
+type ResultSpark = { mode?: string; jvmStarted?: boolean; restart?: string; reused?: boolean; lostSlot?: { reason: string }; ms?: { slot?: number; process?: number; check?: number } };
+
+function sparkOfResult(done: temporal.api.history.v1.IActivityTaskCompletedEventAttributes | null | undefined): ResultSpark | undefined {
   const data = done?.result?.payloads?.[0]?.data;
   if (!data) return undefined;
   try {
-    return (JSON.parse(Buffer.from(data).toString('utf8')) as { spark?: { mode?: string; jvmStarted?: boolean; restart?: string; reused?: boolean; lostSlot?: { reason: string } } }).spark ?? {};
+    return (JSON.parse(Buffer.from(data).toString('utf8')) as { spark?: ResultSpark }).spark ?? {};
   } catch {
     return undefined;
   }
@@ -92,6 +95,7 @@ export function addHistory(profile: Profile, scope: string, events: temporal.api
           profile.jvm.reusedJobs += 1;
           continue;
         }
+        addJobSeconds(profile.jvm.seconds, sp);
         if (sp?.mode === 'warm') {
           profile.jvm.warmJobs += 1;
           if (sp.jvmStarted) profile.jvm.warmStarts += 1;
@@ -112,7 +116,7 @@ export function addHistory(profile: Profile, scope: string, events: temporal.api
 
 /** Builds the profile of study `studyId` from the study, task and condition histories. */
 export async function profileStudy(client: Client, studyId: string): Promise<Profile> {
-  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0, reusedJobs: 0, restartReasons: {} } };
+  const profile: Profile = { byCondition: {}, total: {}, wallSeconds: 0, jvm: { coldJobs: 0, warmJobs: 0, warmStarts: 0, slotRestarts: 0, reusedJobs: 0, restartReasons: {}, seconds: noJobSeconds() } };
   const studyWf = `study-${studyId}`;
   for await (const wf of client.workflow.list({ query: `LockinStudy="${studyId}"` })) {
     const history = await client.workflow.getHandle(wf.workflowId, wf.runId).fetchHistory();

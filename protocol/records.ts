@@ -74,6 +74,16 @@ export const SparkRunSchema = z.object({
   lostSlot: z.object({ slot: z.string(), job: z.number().int(), reason: z.string() }).optional(),
   /** The outcome was copied from an identical run of the same study (activities/execution/reuse.ts): no job ran, no JVM started. */
   reused: z.boolean().optional(),
+  /**
+   * Where the job's wall time went, milliseconds (absent in records written before; a copied
+   * run's are the original's): `slot` waiting for a free warm slot of the job's profile,
+   * starting one when there was none, and copying the job's folders into it (0 cold);
+   * `process` the job's own process tree from start to exit (sandbox, Python start-up and
+   * imports, attaching to the slot's JVM or starting one, and the job's work); `check` the
+   * slot's reset and checks after the job (0 cold). A job rerun cold after its slot's JVM was
+   * lost: the cold rerun's times plus the lost attempt's in `slot`, `process` and `check`.
+   */
+  ms: z.object({ slot: z.number(), process: z.number(), check: z.number() }).optional(),
 });
 export type SparkRun = z.infer<typeof SparkRunSchema>;
 

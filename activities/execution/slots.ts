@@ -516,7 +516,8 @@ export function liveSlots(): { id: string; key: string; busy: boolean; jobs: num
  * it when needed. When a slot cannot start, the job runs cold and says why; when the slot's JVM
  * was lost during the job (and the job was not cancelled), the job runs again cold (rerunCold).
  * Returns the SandboxRun with `spark` (mode, slot, job number, whether this job started the
- * JVM, what was reset, why the slot was restarted; `lostSlot` for a rerun). Throws what
+ * JVM, what was reset, why the slot was restarted; `lostSlot` for a rerun; `ms`, where its wall
+ * time went: the slot, the job's process, the check after it, SparkRun.ms). Throws what
  * runSandboxed throws.
  */
 export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<SparkSandboxRun> {
@@ -524,8 +525,9 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
   if (mode === 'cold') {
     coldStarts += 1;
     const run = await runSandboxed(spec);
-    return { ...run, spark: { mode: 'cold', jvmStarted: true, ...(coldBecause ? { coldBecause } : {}) } };
+    return { ...run, spark: { mode: 'cold', jvmStarted: true, ...(coldBecause ? { coldBecause } : {}), ms: { slot: 0, process: run.durationMs, check: 0 } } };
   }
+  const started0 = Date.now();
   const fixed = new Set(job.fixed ?? []);
   const at: Record<string, string> = { tmp: '/tmp' };
   for (const name of Object.keys(spec.mounts)) at[name] = `/lockin/${name}`;
@@ -545,7 +547,7 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
   } catch (err) {
     coldStarts += 1;
     const run = await runSandboxed(spec);
-    return { ...run, spark: { mode: 'cold', jvmStarted: true, coldBecause: (err as Error).message.split('\n')[0] } };
+    return { ...run, spark: { mode: 'cold', jvmStarted: true, coldBecause: (err as Error).message.split('\n')[0], ms: { slot: Date.now() - started0 - run.durationMs, process: run.durationMs, check: 0 } } };
   }
   const { slot, started } = acquired;
   let restart: string | undefined;
@@ -554,6 +556,7 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
   try {
     slot.refill(spec.mounts);
     slot.jobs += 1;
+    const slotMs = Date.now() - started0;
     const run = await runSandboxed({
       ...spec,
       mounts: Object.fromEntries(Object.keys(spec.mounts).map((n) => [n, { source: fixed.has(n) ? profile.fixed[n] : slot.mountDir(n) }])),
@@ -563,14 +566,16 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
     if (run.timedOut) problems.push('the job timed out');
     if (run.cancelled) problems.push('the job was cancelled');
     if (run.memoryExceeded) problems.push('the job exceeded its memory limit');
+    const checkStarted = Date.now();
     const checked = await slot.check();
     resets = checked.resets;
     problems.push(...checked.problems, ...(await strayProcesses(slot)));
+    const ms = { slot: slotMs, process: run.durationMs, check: Date.now() - checkStarted };
     if (spec.memoryLimitMb && slot.rssKb() > spec.memoryLimitMb * 1024) problems.push(`the slot holds ${Math.round(slot.rssKb() / 1024)} MiB (more than the job's limit of ${spec.memoryLimitMb} MiB)`);
     if (!problems.length && slot.jobs >= maxJobs()) problems.push(`recycled after ${slot.jobs} jobs (LOCKIN_SLOT_MAX_JOBS)`);
     if (problems.length) restart = problems.join('; ');
-    if (checked.jvmLost && !run.cancelled) lost = { slot: slot.id, job: slot.jobs, reason: restart ?? checked.problems.join('; '), outputs: run.outputs };
-    else return { ...run, spark: { mode: 'warm', slot: slot.id, job: slot.jobs, jvmStarted: started, ...(resets.length ? { resets } : {}), ...(restart ? { restart } : {}) } };
+    if (checked.jvmLost && !run.cancelled) lost = { slot: slot.id, job: slot.jobs, reason: restart ?? checked.problems.join('; '), outputs: run.outputs, ms };
+    else return { ...run, spark: { mode: 'warm', slot: slot.id, job: slot.jobs, jvmStarted: started, ...(resets.length ? { resets } : {}), ...(restart ? { restart } : {}), ms } };
   } catch (err) {
     restart = `lockin's side failed: ${(err as Error).message.split('\n')[0]}`;
     throw err;
@@ -587,9 +592,10 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
  * are removed and the job runs once more in a sandbox and JVM of its own, exactly as in cold mode.
  * Returns that run, its `spark.lostSlot` naming the slot, the job number and the reason.
  */
-async function rerunCold(spec: SandboxSpec, lost: { slot: string; job: number; reason: string; outputs: SandboxRun['outputs'] }): Promise<SparkSandboxRun> {
+async function rerunCold(spec: SandboxSpec, lost: { slot: string; job: number; reason: string; outputs: SandboxRun['outputs']; ms: NonNullable<SparkRun['ms']> }): Promise<SparkSandboxRun> {
   for (const o of Object.values(lost.outputs)) if ('file' in o) fs.rmSync(o.file, { force: true });
   coldStarts += 1;
   const run = await runSandboxed(spec);
-  return { ...run, spark: { mode: 'cold', jvmStarted: true, coldBecause: 'the warm slot\'s JVM was lost during the job, which ran again cold', lostSlot: { slot: lost.slot, job: lost.job, reason: lost.reason } } };
+  const ms = { slot: lost.ms.slot, process: lost.ms.process + run.durationMs, check: lost.ms.check };
+  return { ...run, spark: { mode: 'cold', jvmStarted: true, coldBecause: 'the warm slot\'s JVM was lost during the job, which ran again cold', lostSlot: { slot: lost.slot, job: lost.job, reason: lost.reason }, ms } };
 }

@@ -75,6 +75,7 @@ const PROFILE_LEGEND_PARAGRAPHS = [
   'Seconds of activity time, summed over the activities of the study\'s workflows: step 4 of the main job and, when the main job ran the study, its step 3 (controls, SQL re-execution) and step 5 (mutation analysis, labeller check), which carry the study\'s id.',
   'Columns: "shared" = task-level work (the initial generation, the snapshot, the reference evaluation) and steps 3 and 5; "study" = study-level steps; one column per condition for its own calls and runs; rows: the kinds of work. The conditions start from the same snapshot, so their first pytest run and execution are identical: the condition that runs one first carries its time (a warm slot\'s start-up included, when it started one), the others copy it and take no time (one that waited for the identical run still in progress counts its wait, and held a Spark slot meanwhile). "smoke" = the smoke check (non-evaluative: does solve() return a DataFrame Spark can analyse; nothing collected); "variants\' jobs" = executions on the variant databases (lockin data variants).',
   'temporal overhead (queue wait) = from scheduling to start of each activity: Temporal\'s dispatch plus the wait for the worker to take it (mostly for a Spark job to end: a worker runs as many at once as "Spark jobs at once" in lockin doctor).',
+  '"wall time of N job(s)" (jobs run since the jobs recorded it) = where the jobs\' own wall time went: their processes (sandbox, Python start-up and imports, attaching to the slot\'s JVM or starting one, and the work; a suite job\'s second process runs within its first\'s time), the slots\' resets and checks after them, and waiting for, starting and filling a slot. A one-process job\'s process time minus its work inside is its start-up and harness.',
 ];
 /** The notes under `study profile`'s figures, wrapped for a 100-column terminal. */
 const PROFILE_LEGEND = `${PROFILE_LEGEND_PARAGRAPHS.map((p) => wrapText(p)).join('\n')}\n`;
@@ -255,7 +256,8 @@ export function define(cmd: Command): void {
         process.stdout.write(`Spark mode of the study: ${mode}\n`);
         process.stdout.write(`${t.toString()}\nstep 4 (the study workflow) wall time: ${p.wallSeconds.toFixed(1)} s (activity seconds can exceed it: activities run in parallel; the main job prints every step's time)\n`);
         process.stdout.write(`JVM start-ups of the pytest, smoke and execution activities (not the variants' jobs; the bench counts every job): ${j.coldJobs + j.warmStarts} (${j.coldJobs} cold jobs; ${j.warmJobs} warm jobs in slots started ${j.warmStarts} times, ${j.slotRestarts} restarted after a job; ${j.reusedJobs} copied from an identical run, no job)\n`);
-        process.stdout.write(`${sparkJobLines('slots restarted', { jobs: j.warmJobs, cold: j.coldJobs, warm: j.warmJobs, slotStarts: j.warmStarts, restarts: j.restartReasons }).slice(1).join('\n')}${j.slotRestarts ? '\n' : ''}`);
+        const under = sparkJobLines('slots restarted', { jobs: j.warmJobs, cold: j.coldJobs, warm: j.warmJobs, slotStarts: j.warmStarts, restarts: j.restartReasons, seconds: j.seconds }).slice(1);
+        if (under.length) process.stdout.write(`${under.join('\n')}\n`);
         process.stdout.write(`${suiteJobLines(studyDir(id)).join('\n')}\n`);
         const work = studyJobWork(studyDir(id));
         process.stdout.write(`${jobWorkLines(work, p.wallSeconds).join('\n')}\n${PROFILE_LEGEND}`);

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { toCsv } from '../../activities/scoring/csv';
-import { executionSeconds, jobCountRows, JOB_COUNT_COLUMNS, jobWorkLines, junitSeconds, sparkJobLines, studyJobWork, suiteSeconds, suiteSparkJobs } from '../../client/jobWork';
+import { executionSeconds, jobCountRows, noJobSeconds, JOB_COUNT_COLUMNS, jobWorkLines, junitSeconds, sparkJobLines, studyJobWork, suiteSeconds, suiteSparkJobs } from '../../client/jobWork';
 
 let study: string;
 const put = (rel: string, text: string) => {
@@ -37,12 +37,12 @@ beforeAll(() => {
   put('.reuse/pytest/abc/junit.xml', junit(1000));
   // How Spark ran the suites' processes (activities/mutation/suites.ts SUITE_SPARK_FILE)
   const spark = (...r: object[]) => r.map((x) => JSON.stringify(x)).join('\n') + '\n';
-  put('tasks/q3/one-pass/executable-labels/acceptance/spark.jsonl', spark({ mode: 'warm', slot: 1, job: 1, jvmStarted: true, order: ['candidate'] }));
+  put('tasks/q3/one-pass/executable-labels/acceptance/spark.jsonl', spark({ mode: 'warm', slot: 1, job: 1, jvmStarted: true, order: ['candidate'], ms: { slot: 20000, process: 6500, check: 250 } }));
   put('tasks/q3/one-pass/executable-labels/suite/spark.jsonl', spark(
     { mode: 'warm', slot: 2, job: 4, jvmStarted: false, restart: 'a process left running: 77 python3 x.py', order: ['gold', 'O1', 'O2'], charged: 'O1' },
-    { mode: 'warm', slot: 2, job: 1, jvmStarted: true, order: ['O2'] },
+    { mode: 'warm', slot: 2, job: 1, jvmStarted: true, order: ['O2'], ms: { slot: 18000, process: 3000, check: 500 } },
   ));
-  put('tasks/q3/test-guided/executable-labels/suite/spark.jsonl', spark({ mode: 'warm', jvmStarted: true }));
+  put('tasks/q3/test-guided/executable-labels/suite/spark.jsonl', spark({ mode: 'warm', jvmStarted: true, ms: { slot: 1000, process: 1000, check: 1000 } }));
   put('tasks/q3/test-guided/executable-labels/suite/reused.json', '{}');
   put('mutation/q3/one-pass/spark.jsonl', `${spark({ mode: 'cold', jvmStarted: true, order: ['gold', 'm1'] }, { mode: 'warm', jvmStarted: false, restart: 'the job timed out' })}not json\n`);
   // a job whose slot's JVM was lost under it, run again cold (activities/execution/slots.ts rerunCold)
@@ -61,19 +61,21 @@ test('each kind sums what its jobs measured; copies, not-run programs, gold JUni
 
 test('the suites\' Spark records: counted by kind, copies left out, each restart with its reason', () => {
   const s = suiteSparkJobs(study);
-  expect(s.labels).toEqual({ jobs: 3, cold: 0, warm: 3, slotStarts: 2, restarts: { 'a process left running: 77 python3 x.py': 1 } });
-  expect(s['mutation suites']).toEqual({ jobs: 3, cold: 2, warm: 1, slotStarts: 0, restarts: { 'the job timed out': 1, 'the slot\'s JVM exited (status 1) (the JVM was lost during the job: it ran again cold)': 1 } });
+  // two of the three label jobs were timed (the copy's times count nothing): 6.5 + 3 s in their processes
+  expect(s.labels).toEqual({ jobs: 3, cold: 0, warm: 3, slotStarts: 2, restarts: { 'a process left running: 77 python3 x.py': 1 }, seconds: { timed: 2, slot: 38, process: 9.5, check: 0.75 } });
+  expect(s['mutation suites']).toEqual({ jobs: 3, cold: 2, warm: 1, slotStarts: 0, restarts: { 'the job timed out': 1, 'the slot\'s JVM exited (status 1) (the JVM was lost during the job: it ran again cold)': 1 }, seconds: noJobSeconds() });
   expect(sparkJobLines('labels', s.labels)).toEqual([
     '  labels: 3 job(s) (0 cold; 3 warm, 2 of which started their slot\'s JVM and the rest found one running; 1 restarted after a job)',
+    '    wall time of 2 job(s): 9.5 s in their processes (4.75 s a job), 0.8 s in the slots\' checks after them, 38.0 s waiting for, starting and filling slots',
     '    restarted 1×: a process left running: 77 python3 x.py',
   ]);
-  expect(sparkJobLines('x', { jobs: 4, cold: 0, warm: 4, slotStarts: 1, restarts: { a: 1, b: 2, c: 1 } }, 2)).toEqual([
+  expect(sparkJobLines('x', { jobs: 4, cold: 0, warm: 4, slotStarts: 1, restarts: { a: 1, b: 2, c: 1 }, seconds: noJobSeconds() }, 2)).toEqual([
     '  x: 4 job(s) (0 cold; 4 warm, 1 of which started their slot\'s JVM and the rest found one running; 4 restarted after a job)',
     '    restarted 2×: b',
     '    restarted 1×: a',
     '    … and 1 other reason(s)',
   ]);
-  expect(suiteSparkJobs(path.join(study, 'nope')).labels).toEqual({ jobs: 0, cold: 0, warm: 0, slotStarts: 0, restarts: {} });
+  expect(suiteSparkJobs(path.join(study, 'nope')).labels).toEqual({ jobs: 0, cold: 0, warm: 0, slotStarts: 0, restarts: {}, seconds: noJobSeconds() });
 });
 
 test('the readers on one file each', () => {
@@ -91,13 +93,13 @@ test('a study folder that does not exist: zeros, and no ratio line', () => {
 });
 
 test('the jobs CSV of study profile: one row per group, the counts and work above (activities from the histories, given here)', () => {
-  const activities = { coldJobs: 1, warmJobs: 3, warmStarts: 2, slotRestarts: 1, reusedJobs: 4 };
+  const activities = { coldJobs: 1, warmJobs: 3, warmStarts: 2, slotRestarts: 1, reusedJobs: 4, seconds: { timed: 3, slot: 1.25, process: 30.5, check: 0.75 } };
   const rows = jobCountRows(activities, suiteSparkJobs(study), studyJobWork(study));
   expect(toCsv(JOB_COUNT_COLUMNS, rows).split('\n')).toEqual([
-    'group,jobs,cold_jobs,warm_jobs,slot_starts,restarts,copied,programs,work_seconds',
-    'activities,4,1,3,2,1,4,4,10.25',
-    'labels,3,0,3,2,1,0,2,13.3',
-    'mutation suites,3,2,1,0,2,0,2,7.8',
+    'group,jobs,cold_jobs,warm_jobs,slot_starts,restarts,copied,programs,work_seconds,timed_jobs,process_seconds,check_seconds,slot_seconds',
+    'activities,4,1,3,2,1,4,4,10.25,3,30.5,0.75,1.25',
+    'labels,3,0,3,2,1,0,2,13.3,2,9.5,0.75,38',
+    'mutation suites,3,2,1,0,2,0,2,7.8,0,0,0,0',
     '',
   ]);
 });

@@ -47,6 +47,9 @@ async function pyIn(mode: SparkMode, code: string, extra: Partial<SandboxSpec> =
     ...extra,
   }, { mode, settings: { ...DEFAULT_SPARK_SETTINGS, master: 'local[1]', driverMemory: '1g' } });
   expect(run.spark.mode).toBe(mode);
+  // Where its wall time went: the process is the sandboxed run's; cold has no slot to wait for or check.
+  expect(run.spark.ms!.process).toBe(run.durationMs);
+  if (mode === 'cold') expect(run.spark.ms).toEqual({ slot: 0, process: run.durationMs, check: 0 });
   return run;
 }
 

@@ -75,6 +75,10 @@ test('a fixture suite run warm has the cold verdict; leftovers of a job are rese
   expect(first.counts).toEqual({ passed: 2, failed: 0, errored: 0, collectionFailed: 0, skipped: 1, total: 3 }); // as cold (execution.test.ts)
   expect(first.spark).toMatchObject({ mode: 'warm', job: 1, jvmStarted: true });
   expect(first.spark!.restart).toBeUndefined();
+  // Where its wall time went (SparkRun.ms): this job started the slot, so waiting for it took the JVM's start-up.
+  expect(first.spark!.ms!.slot).toBeGreaterThan(1000);
+  expect(first.spark!.ms!.process).toBeGreaterThan(0);
+  expect(first.spark!.ms!.check).toBeGreaterThan(0);
 
   const mess = await warmRun([
     'def test_mess(spark):',
@@ -88,12 +92,15 @@ test('a fixture suite run warm has the cold verdict; leftovers of a job are rese
     '',
   ].join('\n'));
   expect(mess).toMatchObject({ status: 'completed', passed: true });
-  expect(mess.spark).toEqual({ mode: 'warm', slot: first.spark!.slot, job: 2, jvmStarted: false, resets: ['default session put back', 'cached tables dropped', 'global temp view(s) gtv dropped', 'python workers stopped'] });
+  const timed = { slot: expect.any(Number), process: expect.any(Number), check: expect.any(Number) };
+  expect(mess.spark).toEqual({ mode: 'warm', slot: first.spark!.slot, job: 2, jvmStarted: false, resets: ['default session put back', 'cached tables dropped', 'global temp view(s) gtv dropped', 'python workers stopped'], ms: timed });
+  // The slot was running: no JVM start-up to wait for.
+  expect(mess.spark!.ms!.slot).toBeLessThan(first.spark!.ms!.slot);
 
   const clean = await warmRun(CLEAN);
   expect(fs.readFileSync(clean.failuresFile, 'utf8')).toContain('No failing case was reported.');
   expect(clean).toMatchObject({ status: 'completed', passed: true });
-  expect(clean.spark).toEqual({ mode: 'warm', slot: first.spark!.slot, job: 3, jvmStarted: false, resets: ['default session put back'] });
+  expect(clean.spark).toEqual({ mode: 'warm', slot: first.spark!.slot, job: 3, jvmStarted: false, resets: ['default session put back'], ms: timed });
 }, 600_000);
 
 test('the JVM objects a job leaves behind are released: three jobs that each hold 400 MiB in the 1 GiB driver all run (q69 failed to broadcast after a few warm jobs)', async () => {
@@ -164,6 +171,9 @@ test('a job during which its slot\'s JVM dies is run again cold: what it saw of 
   expect(out.counts).toEqual({ passed: 1, failed: 0, errored: 0, collectionFailed: 0, skipped: 0, total: 1 });
   expect(out.spark).toMatchObject({ mode: 'cold', jvmStarted: true, coldBecause: 'the warm slot\'s JVM was lost during the job, which ran again cold', lostSlot: { job: 1 } });
   expect(out.spark!.lostSlot!.reason).toMatch(/^the slot's JVM (exited|does not answer)/);
+  // Its wall time counts the lost warm attempt too: starting that slot and checking it (a cold run alone has 0 for both).
+  expect(out.spark!.ms!.slot).toBeGreaterThan(1000);
+  expect(out.spark!.ms!.check).toBeGreaterThan(0);
   expect(liveSlots().map((s) => s.id)).not.toContain(out.spark!.lostSlot!.slot);
 }, 600_000);
 
