@@ -89,7 +89,7 @@ export interface RunSuiteInput {
   extraFiles?: Record<string, string>;
   /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else warm (sparkModeFromEnv). */
   sparkMode?: SparkMode;
-  /** Variants at once after the first (suite_mutants.py --processes); default suiteProcesses(mode). 1 whatever is asked when a text reaches shared state (sharedState.ts). */
+  /** Variants at once (suite_mutants.py --processes); default suiteProcesses(mode). 1 whatever is asked when a text reaches shared state (sharedState.ts). */
   processes?: 1 | 2;
 }
 
@@ -108,9 +108,10 @@ const ID = /^[A-Za-z0-9._-]+$/;
 export const SUITE_SPARK_FILE = 'spark.jsonl';
 
 /**
- * Runs the suite on every variant, each in a SparkSession of its own, two at a time after the
- * first when `processes` (default suiteProcesses) is 2 and no text reaches what the sessions of
- * a JVM share (sharedState.ts). A process that ends early (wall-clock limit, crash, memory)
+ * Runs the suite on every variant, each in a SparkSession of its own, two at a time when
+ * `processes` (default suiteProcesses) is 2 and no text reaches what the sessions of a JVM share
+ * (sharedState.ts): gold in the job's first process, the next variant beside it in the second;
+ * under stopIfGoldFails a variant finished before gold's verdict counts only once gold passed. A process that ends early (wall-clock limit, crash, memory)
  * charges the variant it was on (status timeout/crash, passed false: a hang or crash of the
  * suite on a mutant counts as detecting it) and a new process continues with the rest; after
  * an early end with two variants running, nothing is charged and the rest runs one at a time.

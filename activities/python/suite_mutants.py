@@ -18,10 +18,13 @@ runs in full. With --stop-if-gold-fails, a suite that does not pass on gold (run
 invalid and is not run on the mutants: each gets {"status": "not-run"}.
 
 With --processes 2 (issue 22 "Speed": one query on small fixtures keeps about one core busy,
-so two variants at once use both), the first variant runs alone in this process; then this
-process and one helper process (this script with --helper, started at once, attached to this
-process's JVM through its py4j gateway as a warm job attaches to a slot's) take the remaining
-variants one at a time from one queue, each in a session of its own as above. The caller asks
+so two variants at once use both), this process and one helper process (this script with
+--helper, started at once, attached to this process's JVM through its py4j gateway as a warm job
+attaches to a slot's) take the variants one at a time from one queue, each in a session of its
+own as above; this process takes the first (gold). Under --stop-if-gold-fails, a variant the
+helper finishes while gold still runs is reported once gold passed, and as not-run (its result
+discarded) when gold failed, so the verdicts are those of gold first, then the rest (until
+2026-12-05 the helper waited for gold's verdict before it took a variant). The caller asks
 for it only when the suite's text reaches nothing that all sessions of a JVM share
 (activities/mutation/sharedState.ts). If the helper ends early, no variant is charged: this
 process finishes its own variant and exits without the final status line, and the caller runs
@@ -178,7 +181,10 @@ class Helper:
         self.failed = False
         self.thread = None
 
-    def start(self, pending: collections.deque, lock: threading.Lock, emit) -> None:
+    def start(self, pending: collections.deque, lock: threading.Lock, emit, gate: "GoldGate | None" = None) -> None:
+        """Feeds the helper variants from `pending` until it is empty. With a `gate` (gold still
+        running under --stop-if-gold-fails), each row waits for gold's verdict: it is reported
+        when gold passed, and as not-run (its result discarded) when gold failed."""
         def loop() -> None:
             while True:
                 with lock:
@@ -198,6 +204,9 @@ class Helper:
                         self.failed = True
                         pending.clear()
                     return
+                if gate is not None and gate.failed():
+                    print(f"[suite] {vid} ran beside gold, which failed: its result is discarded (not-run)", file=sys.stderr, flush=True)
+                    row = not_run(vid)
                 emit(row)
 
         self.thread = threading.Thread(target=loop, daemon=True)
@@ -215,6 +224,28 @@ class Helper:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+
+
+class GoldGate:
+    """Gold's verdict, for rows the helper finished while gold was still running (Helper.start)."""
+
+    def __init__(self):
+        self._known = threading.Event()
+        self._failed = False
+
+    def release(self, failed: bool) -> None:
+        self._failed = failed
+        self._known.set()
+
+    def failed(self) -> bool:
+        """Waits for gold's verdict; True when gold failed."""
+        self._known.wait()
+        return self._failed
+
+
+def not_run(vid: str) -> dict:
+    """The row of a variant not run because the suite fails gold (--stop-if-gold-fails)."""
+    return {"variant": vid, "exitCode": None, "passed": False, "ms": 0, "status": "not-run"}
 
 
 def helper_main(args) -> None:
@@ -263,10 +294,12 @@ def main(argv: list[str]) -> None:
     # pytest captures descriptor 2 while a variant runs, and the helper's rows may arrive then.
     channel = int(os.environ["LOCKIN_CHANNEL_FD"]) if os.environ.get("LOCKIN_CHANNEL_FD") else os.dup(2)
     lock = threading.Lock()
+    emitted: set = set()
 
     def emit(row: dict) -> None:
         line = (json.dumps(row) + "\n").encode("utf-8")
         with lock:
+            emitted.add(row.get("variant"))
             os.write(channel, line)
 
     ids = [v for v in args.order.split(",") if v]
@@ -276,29 +309,41 @@ def main(argv: list[str]) -> None:
         helper_argv = ["--variants", args.variants, "--order", "-", "--ini", args.ini, "--settings", args.settings,
                        "--per-test-timeout", str(args.per_test_timeout)] + (["--full"] if args.full else [])
         helper = Helper(helper_argv, spark)
-    first = True
+    # The helper takes variants from the start, beside this process's first one. Under
+    # --stop-if-gold-fails with gold first, what it finishes before gold's verdict waits for it
+    # (GoldGate): reported when gold passes, not-run when gold fails.
+    gate = GoldGate() if args.stop_if_gold_fails and ids and ids[0] == "gold" else None
+    gold_failed = False
+    started = False
     while True:
         with lock:
             if not pending:
                 break
             vid = pending.popleft()
+        if helper is not None and not started:
+            helper.start(pending, lock, emit, gate)
+            started = True
         row = run_variant(shared, root, vid, args)
         emit(row)
         if vid == "gold" and row["exitCode"] != 0 and args.stop_if_gold_fails:
             print("[suite] the suite fails gold: invalid, not run on the mutants", file=sys.stderr, flush=True)
             with lock:
-                rest, _ = list(pending), pending.clear()
-            for r in rest:
-                emit({"variant": r, "exitCode": None, "passed": False, "ms": 0, "status": "not-run"})
+                pending.clear()
+            gold_failed = True
+        if vid == "gold" and gate is not None:
+            gate.release(gold_failed)
+        if gold_failed:
             break
-        if first and helper is not None:
-            helper.start(pending, lock, emit)
-        first = False
     if helper is not None:
         helper.finish()
-        if helper.failed:
-            sys.stdout.flush()
-            os._exit(3)
+    if gold_failed:
+        # Every variant without a row (waiting, or the one the helper was on if it ended early) is not run.
+        for r in ids:
+            if r not in emitted:
+                emit(not_run(r))
+    elif helper is not None and helper.failed:
+        sys.stdout.flush()
+        os._exit(3)
     sys.stdout.write(json.dumps({"status": "ok", "variants": len(ids)}) + "\n")
     sys.stdout.flush()
     os._exit(0)

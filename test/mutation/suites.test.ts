@@ -3,7 +3,9 @@
  * known: one suite, gold, a mutant it kills, a mutant it cannot see, a mutant that kills the
  * whole Python process (charged as a crash, the rest continue in a new process); and a second
  * suite that fails gold (invalid). The same variants two at a time (suite_mutants.py --processes
- * 2): the same verdicts, the crash charged only after the rest ran again one at a time; a suite
+ * 2): the same verdicts, the crash charged only after the rest ran again one at a time; the
+ * second process starts beside gold, and what it ran beside a gold that fails the suite is not
+ * counted; a suite
  * that creates a temp view under a fixed name passes on every variant (a session each); a suite
  * that stops Spark runs its variants one at a time.
  */
@@ -109,6 +111,43 @@ test('a suite that fails gold is invalid: not run on the mutants by default, and
   ], runs);
   expect([score.validOnGold, score.goldExitCode, score.killed, score.total, score.score]).toEqual([false, 1, 0, 2, null]);
   expect(score.mutants.map((m) => [m.detected, m.killed])).toEqual([[false, false], [true, false]]);
+}, 600_000);
+
+test('two at once, the second process starts beside gold: gold and the next variant meet; under a suite that fails gold, what ran beside it is discarded (not-run)', async () => {
+  // Each of gold and the first mutant waits up to 15 s, in solve, for the other to have started:
+  // met, it aggregates with sum (what the suite expects), else with avg. Run one after the other
+  // they would not meet: gold would fail the suite (invalid) and the mutant not run.
+  const token = Date.now().toString(36);
+  // (The meeting place is the job's private temp folder, named through tempfile: a literal /tmp
+  // path would make the suite run one variant at a time, sharedState.ts.)
+  const meeting = (me: string, other: string) => sol('sum', [
+    '    import os, pathlib, tempfile, time',
+    `    pathlib.Path(tempfile.gettempdir(), "meet-${token}-${me}").touch()`,
+    '    t = time.time()',
+    `    while not os.path.exists(os.path.join(tempfile.gettempdir(), "meet-${token}-${other}")) and time.time() - t < 15:`,
+    '        time.sleep(0.05)',
+    `    if not os.path.exists(os.path.join(tempfile.gettempdir(), "meet-${token}-${other}")):`,
+    '        return tables["t"].groupBy("k").agg(F.avg("v").alias("total"))',
+    '',
+  ].join('\n'));
+  const put = (id: string, text: string) => {
+    fs.mkdirSync(path.join(dir, 'meet', id), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'meet', id, 'solution.py'), text);
+    return { id, solutionFile: path.join(dir, 'meet', id, 'solution.py') };
+  };
+  const met = [put('gold', meeting('gold', 'm1')), put('m1', meeting('m1', 'gold')), { id: 'aggregate-function-1', solutionFile: path.join(dir, 'aggregate-function-1', 'solution.py') }];
+  const runs = await runSuiteOnVariants({ suiteFile: path.join(dir, 'suite/test_solution.py'), variants: met, settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, 'out-meet'), perTestTimeoutS: 120, processes: 2 });
+  expect(runs.map((r) => [r.variant, r.passed, r.status])).toEqual([['gold', true, 'completed'], ['m1', true, 'completed'], ['aggregate-function-1', false, 'completed']]);
+
+  // A slow gold (5 s) that fails the bad suite: the mutant the second process finished meanwhile
+  // passes it, but gold failed, so it is reported not run, as one after the other.
+  const slow = put('slow-gold', sol('sum', '    import time\n    time.sleep(5)\n'));
+  const bad = await runSuiteOnVariants({
+    suiteFile: path.join(dir, 'bad/test_solution.py'), settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, 'out-bad-two'), processes: 2,
+    variants: [{ id: 'gold', solutionFile: slow.solutionFile }, ...variants().filter((v) => v.id === 'aggregate-function-1' || v.id === 'sort-1')],
+  });
+  expect(bad.map((r) => [r.variant, r.passed, r.status, r.exitCode])).toEqual([['gold', false, 'completed', 1], ['aggregate-function-1', false, 'not-run', null], ['sort-1', false, 'not-run', null]]);
+  expect(fs.readFileSync(path.join(dir, 'out-bad-two', 'suite.log'), 'utf8')).toContain('aggregate-function-1 ran beside gold, which failed: its result is discarded (not-run)');
 }, 600_000);
 
 type SparkLine = { order: string[]; charged?: string; processes?: number };
