@@ -194,6 +194,13 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
       const rows = resultLines(run.channel);
       if (rows.length) fs.appendFileSync(results, rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
       for (const r of rows) if (rest.includes(r.variant) && !done.has(r.variant)) done.set(r.variant, r);
+      // Gold failed the suite: what has no row yet (the variant a second process was on when the
+      // attempt ended) is not run, never run again without gold first.
+      if (stopIfGoldFails && done.get('gold')?.passed === false) {
+        const notRun = input.variants.filter((v) => !done.has(v.id)).map((v) => ({ variant: v.id, exitCode: null, passed: false, status: 'not-run' as const, ms: 0 }));
+        for (const r of notRun) done.set(r.variant, r);
+        if (notRun.length) fs.appendFileSync(results, notRun.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      }
       const next = rest.find((id) => !done.has(id));
       const parallel = attemptProcesses > 1;
       fs.appendFileSync(sparkLog, `${JSON.stringify({ ...run.spark, order: rest, ...(parallel ? { processes: attemptProcesses } : {}), ...(next !== undefined && !parallel ? { charged: next } : {}) })}\n`);

@@ -328,7 +328,9 @@ def main(argv: list[str]) -> None:
         if vid == "gold" and row["exitCode"] != 0 and args.stop_if_gold_fails:
             print("[suite] the suite fails gold: invalid, not run on the mutants", file=sys.stderr, flush=True)
             with lock:
-                pending.clear()
+                rest, _ = list(pending), pending.clear()
+            for r in rest:
+                emit(not_run(r))
             gold_failed = True
         if vid == "gold" and gate is not None:
             gate.release(gold_failed)
@@ -337,7 +339,7 @@ def main(argv: list[str]) -> None:
     if helper is not None:
         helper.finish()
     if gold_failed:
-        # Every variant without a row (waiting, or the one the helper was on if it ended early) is not run.
+        # The variant the helper was on, if it ended early, has no row yet: it is not run either.
         for r in ids:
             if r not in emitted:
                 emit(not_run(r))

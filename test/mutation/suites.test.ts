@@ -148,6 +148,16 @@ test('two at once, the second process starts beside gold: gold and the next vari
   });
   expect(bad.map((r) => [r.variant, r.passed, r.status, r.exitCode])).toEqual([['gold', false, 'completed', 1], ['aggregate-function-1', false, 'not-run', null], ['sort-1', false, 'not-run', null]]);
   expect(fs.readFileSync(path.join(dir, 'out-bad-two', 'suite.log'), 'utf8')).toContain('aggregate-function-1 ran beside gold, which failed: its result is discarded (not-run)');
+
+  // The variant beside a failing gold ends the attempt (it kills the job's first process after
+  // gold's verdict) before it has a row: it is not run, never run again without gold first.
+  const killer = put('killer', sol('sum', '    import os, time\n    time.sleep(10)\n    os.kill(os.getppid(), 9)\n'));
+  const ended = await runSuiteOnVariants({
+    suiteFile: path.join(dir, 'bad/test_solution.py'), settings: TEST_SPARK_SETTINGS, outDir: path.join(dir, 'out-bad-ended'), processes: 2,
+    variants: [{ id: 'gold', solutionFile: slow.solutionFile }, killer, ...variants().filter((v) => v.id === 'sort-1')],
+  });
+  expect(ended.map((r) => [r.variant, r.passed, r.status])).toEqual([['gold', false, 'completed'], ['killer', false, 'not-run'], ['sort-1', false, 'not-run']]);
+  expect(sparkLines('out-bad-ended')).toHaveLength(1);
 }, 600_000);
 
 type SparkLine = { order: string[]; charged?: string; processes?: number };
