@@ -115,8 +115,8 @@ export const SUITE_SPARK_FILE = 'spark.jsonl';
  * charges the variant it was on (status timeout/crash, passed false: a hang or crash of the
  * suite on a mutant counts as detecting it) and a new process continues with the rest; after
  * an early end with two variants running, nothing is charged and the rest runs one at a time.
- * A suite that fails gold (run first) is not run on the rest (status not-run) unless
- * stopIfGoldFails is false.
+ * A suite that fails gold (run first) is not run on the rest (status not-run; a variant that ran
+ * beside gold, or was running when the attempt ended, included) unless stopIfGoldFails is false.
  * Returns one VariantRun per variant, in the given order.
  * Throws InputError for a missing suite or solution file or a bad variant id.
  */

@@ -279,7 +279,7 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--per-test-timeout", type=int, default=60)
     ap.add_argument("--stop-if-gold-fails", action="store_true")
     ap.add_argument("--full", action="store_true", help="run every test on every variant and record each outcome")
-    ap.add_argument("--processes", type=int, default=1, choices=(1, 2), help="variants at once after the first (2: one more process on this JVM)")
+    ap.add_argument("--processes", type=int, default=1, choices=(1, 2), help="variants at once (2: one more process on this JVM, beside the first variant)")
     ap.add_argument("--helper", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--rows-fd", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
