@@ -294,12 +294,10 @@ def main(argv: list[str]) -> None:
     # pytest captures descriptor 2 while a variant runs, and the helper's rows may arrive then.
     channel = int(os.environ["LOCKIN_CHANNEL_FD"]) if os.environ.get("LOCKIN_CHANNEL_FD") else os.dup(2)
     lock = threading.Lock()
-    emitted: set = set()
 
     def emit(row: dict) -> None:
         line = (json.dumps(row) + "\n").encode("utf-8")
         with lock:
-            emitted.add(row.get("variant"))
             os.write(channel, line)
 
     ids = [v for v in args.order.split(",") if v]
@@ -338,12 +336,9 @@ def main(argv: list[str]) -> None:
             break
     if helper is not None:
         helper.finish()
-    if gold_failed:
-        # The variant the helper was on, if it ended early, has no row yet: it is not run either.
-        for r in ids:
-            if r not in emitted:
-                emit(not_run(r))
-    elif helper is not None and helper.failed:
+    # After gold failed, a variant the helper ended early on has no row: the caller reports it
+    # not-run (activities/mutation/suites.ts), as any variant without a row after gold failed.
+    if not gold_failed and helper is not None and helper.failed:
         sys.stdout.flush()
         os._exit(3)
     sys.stdout.write(json.dumps({"status": "ok", "variants": len(ids)}) + "\n")
