@@ -145,6 +145,46 @@ test('an added jar, a changed SparkContext conf and a process left running resta
   expect([...before, dirty.spark!.slot]).not.toContain(clean.spark!.slot);
 }, 600_000);
 
+/** A suite whose test leaves a thread running in the JVM: an executor's prestarted worker (alive until shut down, whatever is collected), named `name`. */
+function leaveThread(name: string): string {
+  return [
+    'def test_leave(spark):',
+    '    jvm = spark._jvm',
+    '    ids = lambda: {int(t.getId()): t for t in jvm.java.lang.Thread.getAllStackTraces().keySet().toArray()}',
+    '    before = ids()',
+    '    jvm.java.util.concurrent.ScheduledThreadPoolExecutor(1).prestartAllCoreThreads()',
+    '    new = [t for i, t in ids().items() if i not in before and str(t.getName()).startswith("pool-")]',
+    '    assert len(new) == 1',
+    `    new[0].setName(${JSON.stringify(name)})`,
+    '',
+  ].join('\n');
+}
+
+test('a JVM thread a job leaves is checked after every job: a new family restarts the slot; one found clean before is not inspected again, but its new name is checked', async () => {
+  // Job 1 leaves a pool thread named "pool-4242-thread-1" (a benign family, "pool-": the JDK's
+  // executors): clean, and the check records its id as verified. Job 2, in the same slot, renames
+  // that thread: a verified thread is listed by name only (spark_slot.py _threads), and its new
+  // family was not there when the slot started, so the slot is restarted.
+  const left = await warmRun(leaveThread('pool-4242-thread-1'));
+  expect(left).toMatchObject({ status: 'completed', passed: true });
+  expect(left.spark!.restart).toBeUndefined();
+  const renamed = await warmRun([
+    'def test_rename(spark):',
+    '    found = [t for t in spark._jvm.java.lang.Thread.getAllStackTraces().keySet().toArray() if t.getName() == "pool-4242-thread-1"]',
+    '    assert len(found) == 1',
+    '    found[0].setName("lockin-renamed")',
+    '',
+  ].join('\n'));
+  expect(renamed).toMatchObject({ status: 'completed', passed: true });
+  expect(renamed.spark!.slot).toBe(left.spark!.slot);
+  expect(renamed.spark!.restart).toBe("thread 'lockin-renamed' (inspected before) was not there when the slot started");
+  // A thread of a new family left by the job itself: inspected (class and Runnable), and named.
+  const fresh = await warmRun(leaveThread('lockin-left-pool'));
+  expect(fresh).toMatchObject({ status: 'completed', passed: true });
+  expect(fresh.spark!.job).toBe(1);
+  expect(fresh.spark!.restart).toBe("thread 'lockin-left-pool' (java.util.concurrent.ThreadPoolExecutor$Worker) was not there when the slot started");
+}, 600_000);
+
 test('a job that outlives its wall-clock limit is a timeout, and its slot is restarted', async () => {
   const out = await warmRun('import time\n\ndef test_hangs(spark):\n    spark.range(1).count()\n    time.sleep(600)\n', 15000);
   expect(out).toMatchObject({ status: 'timeout', passed: false, exitCode: null });
