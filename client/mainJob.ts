@@ -25,6 +25,7 @@ import { setProgressSink } from '../activities/data/run';
 import { printSummary, reportFailures, saveInput, studyUiUrl } from './studyRunner';
 import { runningActivityLines, runOrAttach, withClientAndWorker } from './temporal';
 import { mainJobWorkflowId } from '../protocol/layout';
+import { sparkJitFromEnv } from '../activities/common/sparkJit';
 
 export interface MainJobOptions {
   scale: number;
@@ -179,9 +180,10 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
   const settings = DEFAULT_SPARK_SETTINGS;
   const input = buildStudyInput({ studyId, tasks: o.tasks, model: o.model, scale: o.scale, settings });
   const spark = resolveSparkMode(input.sparkMode);
+  const jit = sparkJitFromEnv();
   process.stderr.write(`[lockin] Spark mode: ${spark.mode === 'warm'
     ? 'warm (the default): each kind of Spark job attaches to a long-lived JVM slot (README "Warm Spark slots"; LOCKIN_SPARK_MODE=cold starts one JVM per job); a slot\'s restarts and why are in each job\'s `spark` record and in `lockin study profile`'
-    : spark.coldBecause ? `cold: warm is the default, but ${spark.coldBecause}` : 'cold: one JVM per Spark job (LOCKIN_SPARK_MODE=cold; without it JVM slots are kept warm, README "Warm Spark slots")'}\n`);
+    : spark.coldBecause ? `cold: warm is the default, but ${spark.coldBecause}` : 'cold: one JVM per Spark job (LOCKIN_SPARK_MODE=cold; without it JVM slots are kept warm, README "Warm Spark slots")'}; JIT of the jobs' JVMs: ${jit === 'quick' ? 'quick, C1 only (LOCKIN_SPARK_JIT=tiered for the JVM\'s default)' : 'tiered (LOCKIN_SPARK_JIT)'}\n`);
   const sdir = studyDir(studyId);
   process.stderr.write(`[lockin] study id: ${studyId} (runs/${studyId}/; the id of \`lockin study status|profile|mutation\` and \`lockin report\`)\n`);
   fs.mkdirSync(sdir, { recursive: true });

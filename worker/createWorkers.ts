@@ -20,6 +20,7 @@ import { cleanStaleSandboxFolders } from '../activities/execution/sandbox';
 import { progressDetails } from '../activities/common/progressBeat';
 import { sparkConcurrency } from '../activities/common/sparkConcurrency';
 import { resolveSparkMode, stopAllSlots } from '../activities/execution/slots';
+import { sparkJitFromEnv } from '../activities/common/sparkJit';
 import { MODEL_QUEUES, QUEUES } from '../protocol/queues';
 import { ALL_QUEUES } from './queueSelection';
 
@@ -96,6 +97,7 @@ export function wrapActivity(fn: ActivityFn): ActivityFn {
  */
 export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
   installQuietRuntime();
+  sparkJitFromEnv(); // an unknown LOCKIN_SPARK_JIT stops the worker here, named, not each Spark job later
   cleanStaleSandboxFolders();
   const raw: Record<string, unknown> = { ...ACTIVITIES, ...(opts.activityOverrides ?? {}) };
   const acts = Object.fromEntries(Object.entries(raw).filter(([, f]) => typeof f === 'function').map(([k, f]) => [k, wrapActivity(f as ActivityFn)]));

@@ -37,6 +37,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { pythonDir, REPO_ROOT } from '../common/paths';
 import type { SandboxLimits } from '../../protocol/types';
+import { sparkJitFromEnv } from '../common/sparkJit';
 
 export type IsolationMode = 'bwrap' | 'unshare-net+checked' | 'checked-only';
 
@@ -542,6 +543,7 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     LOCKIN_CHANNEL_FD: '3',
     LOCKIN_FORBIDDEN: JSON.stringify(spec.forbidden.map((p) => path.resolve(p))),
     LOCKIN_ALLOWED: JSON.stringify(mode === 'bwrap' ? [] : allowed),
+    LOCKIN_SPARK_JIT: sparkJitFromEnv(),
     ...(jh ? { JAVA_HOME: jh } : {}),
     ...(spec.env ? spec.env(at, fds) : {}),
   };

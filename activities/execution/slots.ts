@@ -44,6 +44,7 @@ import { pythonDir, venvPython } from '../common/paths';
 import { sparkConcurrency } from '../common/sparkConcurrency';
 import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import type { SparkRun } from '../../protocol/types';
+import { sparkJitFromEnv, type SparkJit } from '../common/sparkJit';
 import {
   DEFAULT_PROCESSES, DEFAULT_SCRATCH_MB, SCRATCH_PREFIX, dropPrivileges, isolationMode, javaHome, killGroup, namespaceArgs, ownedTempDir, prlimit,
   runSandboxed, runtimeBinds, slotHostUid, treeRssKb, withTraversableParents, writeEtc, type SandboxRun, type SandboxSpec,
@@ -105,6 +106,8 @@ interface Profile {
   settings: SparkSettings;
   scratchMb: number;
   processes: number;
+  /** The JIT of the slot's JVM (LOCKIN_SPARK_JIT, activities/common/sparkJit.ts). */
+  jit: SparkJit;
 }
 
 interface CheckReply {
@@ -168,7 +171,7 @@ class Slot {
     const env: Record<string, string> = {
       PATH: '/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin', HOME: '/tmp', TMPDIR: '/tmp', LANG: 'C.UTF-8', USER: 'lockin', SPARK_LOCAL_IP: '127.0.0.1',
       PYTHONPATH: pythonDir(), PYTHONDONTWRITEBYTECODE: '1', PYTHONUNBUFFERED: '1', LOCKIN_FORBIDDEN: '[]', LOCKIN_ALLOWED: '[]',
-      ...(jh ? { JAVA_HOME: jh } : {}), ...p.env, LOCKIN_CHANNEL_FD: '3', LOCKIN_SLOT_PRIVATE_TMP: '1',
+      ...(jh ? { JAVA_HOME: jh } : {}), ...p.env, LOCKIN_CHANNEL_FD: '3', LOCKIN_SLOT_PRIVATE_TMP: '1', LOCKIN_SPARK_JIT: p.jit,
     };
     let args = [...namespaceArgs(), ...withTraversableParents(fsArgs), '--clearenv'];
     for (const [k, v] of Object.entries(env)) args.push('--setenv', k, v);
@@ -539,6 +542,7 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
     settings: job.settings,
     scratchMb: spec.scratchMb ?? DEFAULT_SCRATCH_MB,
     processes: spec.processes ?? DEFAULT_PROCESSES,
+    jit: sparkJitFromEnv(),
   };
   const key = crypto.createHash('sha256').update(JSON.stringify(profile)).digest('hex').slice(0, 16);
   let acquired: { slot: Slot; started: boolean };

@@ -198,7 +198,7 @@ def main(argv=None) -> None:
                 progress(f"analyze: {len(ids)} variant(s) on {db_dir}: all passed before on this "
                          f"database, texts and settings (analysis.json; not rerun)")
             else:
-                spark = build_session(settings, "lockin-analyze")
+                spark = build_session(settings, "lockin-analyze", jit="tiered")
                 try:
                     load_tables(spark, db_dir)
                     progress(f"analyze: {len(ids)} variant(s) on {db_dir}")

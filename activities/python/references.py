@@ -67,7 +67,7 @@ def _session(settings: dict, db_dir: str, app: str):
     from spark_session import build_session
     from tables import load_tables
 
-    spark = build_session(settings, app)
+    spark = build_session(settings, app, jit="tiered")  # long scans: the JVM's default JIT (spark_session.JIT_OPTIONS)
     load_tables(spark, db_dir)
     return spark
 
@@ -391,7 +391,7 @@ def golden(settings, ids, refs_dir, jar) -> dict:
 
     import tempfile
 
-    spark = build_session(settings, "lockin-golden")
+    spark = build_session(settings, "lockin-golden", jit="tiered")
     hive = spark._jvm.org.apache.spark.sql.execution.HiveResult
     tmp_dir = tempfile.mkdtemp(prefix="lockin-golden-")
     try:

@@ -119,19 +119,41 @@ def _worker_daemon_importable() -> None:
         os.environ["PYTHONPATH"] = os.pathsep.join(parts + [here])
 
 
-def build_session(settings: Mapping[str, Any], app_name: str):
+#: JVM options of each LOCKIN_SPARK_JIT choice (activities/common/sparkJit.ts says why and what
+#: was measured): "quick" compiles with C1 only, "tiered" is the JVM's default. No effect on results.
+JIT_OPTIONS = {"quick": "-XX:TieredStopAtLevel=1", "tiered": ""}
+
+
+def jit_options(jit: str | None = None) -> str:
+    """The JVM options of a JIT choice: `jit`, else LOCKIN_SPARK_JIT, else "quick".
+
+    Returns: a string of JVM options ("" for tiered). Raises: ValueError naming LOCKIN_SPARK_JIT
+    (or the argument) when the choice is not one of JIT_OPTIONS.
+    """
+    choice = jit if jit is not None else (os.environ.get("LOCKIN_SPARK_JIT", "").strip() or "quick")
+    if choice not in JIT_OPTIONS:
+        where = "jit argument" if jit is not None else "LOCKIN_SPARK_JIT"
+        raise ValueError(f"{where}: {choice!r} is not one of {', '.join(JIT_OPTIONS)}")
+    return JIT_OPTIONS[choice]
+
+
+def build_session(settings: Mapping[str, Any], app_name: str, jit: str | None = None):
     """Builds (or replaces) the local SparkSession configured exactly by `settings`.
 
     Inputs: `settings` with every SparkSettings key (master, shufflePartitions, ansi,
     sessionTimeZone, caseSensitive, adaptive, defaultParallelism, driverMemory);
-    `app_name` for the Spark application name.
+    `app_name` for the Spark application name; `jit`, the JIT of a JVM this call starts
+    (jit_options: None takes LOCKIN_SPARK_JIT, else "quick"; the database build and the
+    references pass "tiered").
     Returns: a pyspark.sql.SparkSession with the UI disabled, WARN->ERROR logging and lockin's
     Python worker daemon (WORKER_DAEMON; no effect on results); local rows of `createDataFrame`
     reach the JVM without PySpark's identity pass through a Python worker (local_rows.py: same
-    rows in the same partitions, no effect on results).
-    Raises: ValueError when a setting is missing or unknown.
+    rows in the same partitions, no effect on results). A job attached to a warm slot's JVM
+    (LOCKIN_SPARK_WARM) gets that JVM's JIT, the slot's.
+    Raises: ValueError when a setting is missing or unknown, or the JIT choice is not known.
     """
     s = validate_settings(settings)
+    jit_opts = jit_options(jit)
     import local_rows
 
     local_rows.install()
@@ -152,7 +174,7 @@ def build_session(settings: Mapping[str, Any], app_name: str):
         builder.config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.sources.default", "parquet")
-        .config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{log_conf}")
+        .config("spark.driver.extraJavaOptions", " ".join(x for x in (f"-Dlog4j2.configurationFile=file:{log_conf}", jit_opts) if x))
         .config("spark.python.daemon.module", WORKER_DAEMON)
     )
     _quiet_query_context_loggers()

@@ -309,7 +309,7 @@ def load(scale: float, settings: dict, raw_dir: str, db_dir: str, expect_version
                 raise DataError(f"{table_dir}: typed from another generator file; move it away to rebuild")
             if spark is None:
                 from spark_session import build_session
-                spark = build_session(settings, "lockin-load")
+                spark = build_session(settings, "lockin-load", jit="tiered")
             t1 = time.monotonic()
             records[table] = _write_typed_table(spark, raw_path, db_dir, table, source)
             progress(f"load: {table}: {records[table]['rows']} rows in {time.monotonic() - t1:.1f}s")

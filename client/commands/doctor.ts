@@ -4,6 +4,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import { sparkTestsJar, temporalBinary, venvPython, REPO_ROOT } from '../../activities/common/paths';
 import { sparkConcurrency, suiteProcesses } from '../../activities/common/sparkConcurrency';
+import { sparkJitFromEnv } from '../../activities/common/sparkJit';
 import { DEFAULT_SPARK_SETTINGS, PINNED } from '../../protocol/settings';
 import * as path from 'path';
 import * as os from 'os';
@@ -62,6 +63,7 @@ export async function machineLines(): Promise<string[]> {
     `model calls at once: ${process.env.LOCKIN_MODEL_CONCURRENCY ? `${process.env.LOCKIN_MODEL_CONCURRENCY} (from LOCKIN_MODEL_CONCURRENCY)` : '4 (LOCKIN_MODEL_CONCURRENCY overrides)'}`,
     `sandbox for candidate code and tests: ${sandbox}`,
     sparkModeLine(),
+    sparkJitLine(),
   ];
   if (process.env.TEMPORAL_ADDRESS) return lines;
   const own = await serverStatus();
@@ -118,4 +120,14 @@ export function define(cmd: Command): void {
         process.exitCode = 1;
       }
     });
+}
+
+/** The JIT line of `lockin doctor` (activities/common/sparkJit.ts); an unknown LOCKIN_SPARK_JIT is named. */
+function sparkJitLine(): string {
+  try {
+    const jit = sparkJitFromEnv();
+    return `JIT of the jobs' JVMs: ${jit === 'quick' ? 'quick, C1 only (the default; LOCKIN_SPARK_JIT=tiered for the JVM\'s default C1 then C2)' : 'tiered, the JVM\'s default (from LOCKIN_SPARK_JIT)'}; the database build and the references keep the default (README "The floor: the cores")`;
+  } catch (err) {
+    return `JIT of the jobs' JVMs: ${(err as Error).message}`;
+  }
 }

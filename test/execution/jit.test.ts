@@ -1,0 +1,69 @@
+/**
+ * The JIT of the jobs' JVMs (activities/common/sparkJit.ts, LOCKIN_SPARK_JIT): a pytest run's
+ * JVM, cold or a warm slot's, compiles with C1 only by default (-XX:TieredStopAtLevel=1 among the
+ * JVM's input arguments) and with the JVM's default under LOCKIN_SPARK_JIT=tiered; an unknown
+ * value is refused, named. Four short pytest runs (two cold JVMs, two slot start-ups).
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { runPytest } from '../../activities/execution';
+import { stopAllSlots } from '../../activities/execution/slots';
+import { sparkJitFromEnv } from '../../activities/common/sparkJit';
+import { DEFAULT_SPARK_SETTINGS, type SparkMode, type SparkSettings } from '../../protocol/settings';
+
+const SETTINGS: SparkSettings = { ...DEFAULT_SPARK_SETTINGS, master: 'local[1]', shufflePartitions: 2, defaultParallelism: 1, driverMemory: '1g' };
+
+/** A suite whose one test passes when the JVM's TieredStopAtLevel=1 flag is as `quick` says. */
+function suite(quick: boolean): string {
+  return [
+    'def test_jit(spark):',
+    '    args = str(spark._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().toString())',
+    `    assert ("-XX:TieredStopAtLevel=1" in args) is ${quick ? 'True' : 'False'}, args`,
+    '',
+  ].join('\n');
+}
+
+let work: string;
+const saved = process.env.LOCKIN_SPARK_JIT;
+beforeAll(() => {
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-jit-test-'));
+});
+afterEach(async () => {
+  if (saved === undefined) delete process.env.LOCKIN_SPARK_JIT;
+  else process.env.LOCKIN_SPARK_JIT = saved;
+  await stopAllSlots();
+});
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+let n = 0;
+async function run(mode: SparkMode, quick: boolean) {
+  const dir = path.join(work, `r${++n}`, 'artifacts');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'solution.py'), 'def solve(spark, tables):\n    return None\n');
+  fs.writeFileSync(path.join(dir, 'test_solution.py'), suite(quick));
+  return runPytest({ dir, settings: SETTINGS, timeoutMs: 180_000, runLabel: 'initial', sparkMode: mode, perTestTimeoutS: 120 });
+}
+
+test('LOCKIN_SPARK_JIT: unset or empty is quick; quick and tiered are taken; anything else is refused, named', () => {
+  delete process.env.LOCKIN_SPARK_JIT;
+  expect(sparkJitFromEnv()).toBe('quick');
+  process.env.LOCKIN_SPARK_JIT = ' ';
+  expect(sparkJitFromEnv()).toBe('quick');
+  process.env.LOCKIN_SPARK_JIT = 'tiered';
+  expect(sparkJitFromEnv()).toBe('tiered');
+  process.env.LOCKIN_SPARK_JIT = 'c2';
+  expect(() => sparkJitFromEnv()).toThrow('LOCKIN_SPARK_JIT: "c2" is not quick or tiered');
+});
+
+test.each([['cold'], ['warm']] as [SparkMode][])('a %s pytest run\'s JVM compiles with C1 only by default, with the JVM\'s default under LOCKIN_SPARK_JIT=tiered', async (mode) => {
+  delete process.env.LOCKIN_SPARK_JIT;
+  const quick = await run(mode, true);
+  expect(quick).toMatchObject({ status: 'completed', passed: true });
+  expect(quick.spark!.mode).toBe(mode);
+  await stopAllSlots();
+  process.env.LOCKIN_SPARK_JIT = 'tiered';
+  const tiered = await run(mode, false);
+  expect(tiered).toMatchObject({ status: 'completed', passed: true });
+  expect(tiered.spark!.mode).toBe(mode);
+}, 600_000);
