@@ -183,7 +183,7 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
   const jit = sparkJitFromEnv();
   process.stderr.write(`[lockin] Spark mode: ${spark.mode === 'warm'
     ? 'warm (the default): each kind of Spark job attaches to a long-lived JVM slot (README "Warm Spark slots"; LOCKIN_SPARK_MODE=cold starts one JVM per job); a slot\'s restarts and why are in each job\'s `spark` record and in `lockin study profile`'
-    : spark.coldBecause ? `cold: warm is the default, but ${spark.coldBecause}` : 'cold: one JVM per Spark job (LOCKIN_SPARK_MODE=cold; without it JVM slots are kept warm, README "Warm Spark slots")'}; JIT of the jobs' JVMs: ${jit === 'quick' ? 'quick, C1 only (LOCKIN_SPARK_JIT=tiered for the JVM\'s default)' : 'tiered (LOCKIN_SPARK_JIT)'}\n`);
+    : spark.coldBecause ? `cold: warm is the default, but ${spark.coldBecause}` : 'cold: one JVM per Spark job (LOCKIN_SPARK_MODE=cold; without it JVM slots are kept warm, README "Warm Spark slots")'}; JIT of the jobs' JVMs: ${jit === 'tiered' ? 'tiered, the JVM\'s default' : 'quick, C1 only (LOCKIN_SPARK_JIT)'}\n`);
   const sdir = studyDir(studyId);
   process.stderr.write(`[lockin] study id: ${studyId} (runs/${studyId}/; the id of \`lockin study status|profile|mutation\` and \`lockin report\`)\n`);
   fs.mkdirSync(sdir, { recursive: true });

@@ -119,18 +119,18 @@ def _worker_daemon_importable() -> None:
         os.environ["PYTHONPATH"] = os.pathsep.join(parts + [here])
 
 
-#: JVM options of each LOCKIN_SPARK_JIT choice (activities/common/sparkJit.ts says why and what
-#: was measured): "quick" compiles with C1 only, "tiered" is the JVM's default. No effect on results.
+#: JVM options of each LOCKIN_SPARK_JIT choice (activities/common/sparkJit.ts says what was
+#: measured): "tiered" is the JVM's default, "quick" compiles with C1 only. No effect on results.
 JIT_OPTIONS = {"quick": "-XX:TieredStopAtLevel=1", "tiered": ""}
 
 
 def jit_options(jit: str | None = None) -> str:
-    """The JVM options of a JIT choice: `jit`, else LOCKIN_SPARK_JIT, else "quick".
+    """The JVM options of a JIT choice: `jit`, else LOCKIN_SPARK_JIT, else "tiered".
 
     Returns: a string of JVM options ("" for tiered). Raises: ValueError naming LOCKIN_SPARK_JIT
     (or the argument) when the choice is not one of JIT_OPTIONS.
     """
-    choice = jit if jit is not None else (os.environ.get("LOCKIN_SPARK_JIT", "").strip() or "quick")
+    choice = jit if jit is not None else (os.environ.get("LOCKIN_SPARK_JIT", "").strip() or "tiered")
     if choice not in JIT_OPTIONS:
         where = "jit argument" if jit is not None else "LOCKIN_SPARK_JIT"
         raise ValueError(f"{where}: {choice!r} is not one of {', '.join(JIT_OPTIONS)}")
@@ -143,8 +143,8 @@ def build_session(settings: Mapping[str, Any], app_name: str, jit: str | None = 
     Inputs: `settings` with every SparkSettings key (master, shufflePartitions, ansi,
     sessionTimeZone, caseSensitive, adaptive, defaultParallelism, driverMemory);
     `app_name` for the Spark application name; `jit`, the JIT of a JVM this call starts
-    (jit_options: None takes LOCKIN_SPARK_JIT, else "quick"; the database build and the
-    references pass "tiered").
+    (jit_options: None takes LOCKIN_SPARK_JIT, else "tiered"; the database build and the
+    references pass "tiered" whatever the environment says).
     Returns: a pyspark.sql.SparkSession with the UI disabled, WARN->ERROR logging and lockin's
     Python worker daemon (WORKER_DAEMON; no effect on results); local rows of `createDataFrame`
     reach the JVM without PySpark's identity pass through a Python worker (local_rows.py: same

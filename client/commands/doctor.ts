@@ -126,7 +126,7 @@ export function define(cmd: Command): void {
 function sparkJitLine(): string {
   try {
     const jit = sparkJitFromEnv();
-    return `JIT of the jobs' JVMs: ${jit === 'quick' ? 'quick, C1 only (the default; LOCKIN_SPARK_JIT=tiered for the JVM\'s default C1 then C2)' : 'tiered, the JVM\'s default (from LOCKIN_SPARK_JIT)'}; the database build and the references keep the default (README "The floor: the cores")`;
+    return `JIT of the jobs' JVMs: ${jit === 'tiered' ? 'tiered, the JVM\'s default (LOCKIN_SPARK_JIT=quick for C1 only, slower here once JVMs are warm)' : 'quick, C1 only (from LOCKIN_SPARK_JIT)'}; the database build and the references keep the default (README "The floor: the cores")`;
   } catch (err) {
     return `JIT of the jobs' JVMs: ${(err as Error).message}`;
   }

@@ -1,7 +1,7 @@
 /**
  * The JIT of the jobs' JVMs (activities/common/sparkJit.ts, LOCKIN_SPARK_JIT): a pytest run's
- * JVM, cold or a warm slot's, compiles with C1 only by default (-XX:TieredStopAtLevel=1 among the
- * JVM's input arguments) and with the JVM's default under LOCKIN_SPARK_JIT=tiered; an unknown
+ * JVM, cold or a warm slot's, has the JVM's default by default and compiles with C1 only under
+ * LOCKIN_SPARK_JIT=quick (-XX:TieredStopAtLevel=1 among the JVM's input arguments); an unknown
  * value is refused, named. Four short pytest runs (two cold JVMs, two slot start-ups).
  */
 import * as fs from 'fs';
@@ -45,25 +45,25 @@ async function run(mode: SparkMode, quick: boolean) {
   return runPytest({ dir, settings: SETTINGS, timeoutMs: 180_000, runLabel: 'initial', sparkMode: mode, perTestTimeoutS: 120 });
 }
 
-test('LOCKIN_SPARK_JIT: unset or empty is quick; quick and tiered are taken; anything else is refused, named', () => {
+test('LOCKIN_SPARK_JIT: unset or empty is tiered; tiered and quick are taken; anything else is refused, named', () => {
   delete process.env.LOCKIN_SPARK_JIT;
-  expect(sparkJitFromEnv()).toBe('quick');
-  process.env.LOCKIN_SPARK_JIT = ' ';
-  expect(sparkJitFromEnv()).toBe('quick');
-  process.env.LOCKIN_SPARK_JIT = 'tiered';
   expect(sparkJitFromEnv()).toBe('tiered');
+  process.env.LOCKIN_SPARK_JIT = ' ';
+  expect(sparkJitFromEnv()).toBe('tiered');
+  process.env.LOCKIN_SPARK_JIT = 'quick';
+  expect(sparkJitFromEnv()).toBe('quick');
   process.env.LOCKIN_SPARK_JIT = 'c2';
-  expect(() => sparkJitFromEnv()).toThrow('LOCKIN_SPARK_JIT: "c2" is not quick or tiered');
+  expect(() => sparkJitFromEnv()).toThrow('LOCKIN_SPARK_JIT: "c2" is not tiered or quick');
 });
 
-test.each([['cold'], ['warm']] as [SparkMode][])('a %s pytest run\'s JVM compiles with C1 only by default, with the JVM\'s default under LOCKIN_SPARK_JIT=tiered', async (mode) => {
+test.each([['cold'], ['warm']] as [SparkMode][])('a %s pytest run\'s JVM has the JVM\'s default JIT by default, C1 only under LOCKIN_SPARK_JIT=quick', async (mode) => {
   delete process.env.LOCKIN_SPARK_JIT;
-  const quick = await run(mode, true);
-  expect(quick).toMatchObject({ status: 'completed', passed: true });
-  expect(quick.spark!.mode).toBe(mode);
-  await stopAllSlots();
-  process.env.LOCKIN_SPARK_JIT = 'tiered';
   const tiered = await run(mode, false);
   expect(tiered).toMatchObject({ status: 'completed', passed: true });
   expect(tiered.spark!.mode).toBe(mode);
+  await stopAllSlots();
+  process.env.LOCKIN_SPARK_JIT = 'quick';
+  const quick = await run(mode, true);
+  expect(quick).toMatchObject({ status: 'completed', passed: true });
+  expect(quick.spark!.mode).toBe(mode);
 }, 600_000);
