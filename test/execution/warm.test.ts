@@ -31,6 +31,7 @@ const SETTINGS: SparkSettings = { ...DEFAULT_SPARK_SETTINGS, master: 'local[1]',
 let work: string;
 beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-warm-test-'));
+  delete process.env.LOCKIN_SPARK_JIT; // the CLEAN suite checks the default JIT
 });
 afterAll(async () => {
   await stopAllSlots();
@@ -61,6 +62,7 @@ const CLEAN = [
   '    assert spark.sparkContext._jsc.sc().listJars().isEmpty()',
   '    assert spark.sparkContext.getConf().get("spark.lockin.poison", None) is None',
   '    assert spark._jsparkSession.sharedState().cacheManager().isEmpty()',
+  '    assert "-XX:TieredStopAtLevel=1" not in str(spark._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().toString())  # the default JIT (sparkJit.ts)',
   '    try:',
   '        socket.create_connection(("1.1.1.1", 53), timeout=2)',
   '        assert False, "network reachable"',

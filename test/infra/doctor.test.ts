@@ -6,7 +6,7 @@ import * as path from 'path';
 import { machineLines } from '../../client/commands/doctor';
 import { defaultSlotCount } from '../../activities/execution/slots';
 
-const KEYS = ['LOCKIN_HOME', 'LOCKIN_SPARK_SLOTS', 'LOCKIN_SPARK_CONCURRENCY', 'LOCKIN_MODEL_CONCURRENCY', 'LOCKIN_ISOLATION', 'LOCKIN_TEMPORAL_PORT', 'LOCKIN_TEMPORAL_UI_PORT', 'TEMPORAL_ADDRESS', 'LOCKIN_SPARK_MODE', 'LOCKIN_SUITE_PROCESSES'];
+const KEYS = ['LOCKIN_HOME', 'LOCKIN_SPARK_SLOTS', 'LOCKIN_SPARK_CONCURRENCY', 'LOCKIN_MODEL_CONCURRENCY', 'LOCKIN_ISOLATION', 'LOCKIN_TEMPORAL_PORT', 'LOCKIN_TEMPORAL_UI_PORT', 'TEMPORAL_ADDRESS', 'LOCKIN_SPARK_MODE', 'LOCKIN_SUITE_PROCESSES', 'LOCKIN_SPARK_JIT'];
 const saved: Record<string, string | undefined> = {};
 let server: net.Server;
 let takenPort = 0;
@@ -33,6 +33,7 @@ beforeAll(async () => {
   delete process.env.TEMPORAL_ADDRESS;
   delete process.env.LOCKIN_SPARK_MODE;
   delete process.env.LOCKIN_SUITE_PROCESSES;
+  delete process.env.LOCKIN_SPARK_JIT;
 });
 
 afterAll(async () => {
@@ -53,6 +54,7 @@ test('names the slots from the environment, the sandbox, and a gRPC port taken b
     'model calls at once: 3 (from LOCKIN_MODEL_CONCURRENCY)',
     'sandbox for candidate code and tests: checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)',
     'Spark mode: warm (the default), but jobs run cold here: isolation is checked-only, warm slots need bubblewrap',
+    'JIT of the jobs\' JVMs: tiered, the JVM\'s default (LOCKIN_SPARK_JIT=quick for C1 only, slower here once JVMs are warm); the database build and the references keep the default (README "The floor: the cores")',
     `Temporal: not running; port(s) ${takenPort} taken by another process: set LOCKIN_TEMPORAL_PORT / LOCKIN_TEMPORAL_UI_PORT, or TEMPORAL_ADDRESS`,
   ]);
   expect(lines[0]).toMatch(new RegExp(`^cores: ${os.cpus().length}; memory: `));
@@ -61,8 +63,11 @@ test('names the slots from the environment, the sandbox, and a gRPC port taken b
 test('says both ports are free when nothing listens, and leaves Temporal out for a cluster', async () => {
   process.env.LOCKIN_TEMPORAL_PORT = String(freePort);
   process.env.LOCKIN_TEMPORAL_UI_PORT = String(freePort);
-  expect((await machineLines())[6]).toBe(`Temporal: not running; ports ${freePort} (gRPC) and ${freePort} (UI) are free (\`lockin server start\`, or any study command, starts it)`);
+  expect((await machineLines())[7]).toBe(`Temporal: not running; ports ${freePort} (gRPC) and ${freePort} (UI) are free (\`lockin server start\`, or any study command, starts it)`);
+  process.env.LOCKIN_SPARK_JIT = 'c2';
+  expect((await machineLines())[6]).toBe('JIT of the jobs\' JVMs: LOCKIN_SPARK_JIT: "c2" is not tiered or quick');
+  delete process.env.LOCKIN_SPARK_JIT;
   process.env.TEMPORAL_ADDRESS = 'temporal.example:7233';
-  expect(await machineLines()).toHaveLength(6);
+  expect(await machineLines()).toHaveLength(7);
   delete process.env.TEMPORAL_ADDRESS;
 });
