@@ -122,12 +122,8 @@ export function define(cmd: Command): void {
     });
 }
 
-/** The JIT line of `lockin doctor` (activities/common/sparkJit.ts); an unknown LOCKIN_SPARK_JIT is named. */
+/** The JIT line of `lockin doctor` (activities/common/sparkJit.ts). Throws, as an unknown LOCKIN_SPARK_MODE does, when LOCKIN_SPARK_JIT is not known (sparkJitFromEnv). */
 function sparkJitLine(): string {
-  try {
-    const jit = sparkJitFromEnv();
-    return `JIT of the jobs' JVMs: ${jit === 'tiered' ? 'tiered, the JVM\'s default (LOCKIN_SPARK_JIT=quick for C1 only, slower here once JVMs are warm)' : 'quick, C1 only (from LOCKIN_SPARK_JIT)'}; the database build and the references keep the default (README "The floor: the cores")`;
-  } catch (err) {
-    return `JIT of the jobs' JVMs: ${(err as Error).message}`;
-  }
+  const jit = sparkJitFromEnv();
+  return `JIT of the jobs' JVMs: ${jit === 'tiered' ? 'tiered, the JVM\'s default (LOCKIN_SPARK_JIT=quick for C1 only, which gained nothing measurable here once JVMs are warm)' : 'quick, C1 only (from LOCKIN_SPARK_JIT)'}; the database build and the references keep the default (README "The floor: the cores")`;
 }
