@@ -1,8 +1,16 @@
 /**
- * What the one-against-two benchmarks share (bench/suiteProcesses.ts, bench/outputVariants.ts):
- * their command-line options, rounds of side A then side B with the wall time of each and their
- * ratio, and the check that every outcome is the same in every run.
+ * What the one-against-two benchmarks share (bench/suiteProcesses.ts, bench/outputVariants.ts,
+ * bench/jit.ts): their command-line options, rounds of side A then side B with the wall time of
+ * each and their ratio, the check that every outcome is the same in every run, and the
+ * acceptance-test suite jobs they time (acceptanceVariants, suiteOutcomes).
  */
+import * as fs from 'fs';
+import * as path from 'path';
+import type { VariantRun } from '../activities/mutation/suites';
+import { applyViolation } from '../activities/tasks/violation';
+import type { loadTask } from '../activities/tasks/load';
+import { readTaskForms } from '../activities/tasks/executable';
+
 
 /** The value after `name` on the command line, else `fallback`. */
 export function arg(name: string, fallback: string): string {
@@ -53,4 +61,31 @@ export function runBench(main: () => Promise<void>): void {
     console.error((err as Error).message);
     process.exit(1);
   });
+}
+
+/** Every variant's status, exit code and test outcomes of a suite job, as one comparable string. */
+export function suiteOutcomes(runs: VariantRun[]): string {
+  return JSON.stringify(runs.map((r) => [r.variant, r.status, r.exitCode, (r.tests ?? []).map((t) => `${t.name}:${t.outcome}`)]));
+}
+
+/**
+ * The variants of an acceptance-test suite job: the task's gold solution, then every obligation
+ * violation applied to it, each `copies` times (ids "O3-1", "O3-2", ...), each violation written
+ * once under `<work>/variants/<obligation>/solution.py`.
+ * Returns: the acceptance test file and the variants in run order. Throws an Error naming the
+ * task's folder when it has no acceptance tests, and what applyViolation throws.
+ */
+export function acceptanceVariants(task: ReturnType<typeof loadTask>, copies: number, work: string): { suiteFile: string; variants: { id: string; solutionFile: string }[] } {
+  const forms = readTaskForms(task.dir, task.taskId, task.obligations.obligations, task.obligationsFile);
+  if (!forms.acceptance) throw new Error(`${task.dir}: the task has no acceptance tests (acceptance/test_acceptance.py)`);
+  const goldFile = path.join(task.dir, 'gold', 'solution.py');
+  const gold = fs.readFileSync(goldFile, 'utf8');
+  const variants = [{ id: 'gold', solutionFile: goldFile }];
+  for (const f of forms.forms.filter((x) => x.violation)) {
+    const file = path.join(work, 'variants', f.id, 'solution.py');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, applyViolation(gold, fs.readFileSync(f.violation!, 'utf8'), f.violation!, f.id));
+    for (let c = 1; c <= copies; c++) variants.push({ id: `${f.id}-${c}`, solutionFile: file });
+  }
+  return { suiteFile: forms.acceptance, variants };
 }

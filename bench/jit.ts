@@ -22,20 +22,13 @@ import * as os from 'os';
 import * as path from 'path';
 import { databaseDir, tasksRoot } from '../activities/common/paths';
 import { executeCandidate } from '../activities/execution/execute';
-import { runSuiteOnVariants, type VariantRun } from '../activities/mutation/suites';
+import { runSuiteOnVariants } from '../activities/mutation/suites';
 import { stopAllSlots } from '../activities/execution/slots';
-import { applyViolation } from '../activities/tasks/violation';
 import { loadTask } from '../activities/tasks/load';
-import { readTaskForms } from '../activities/tasks/executable';
 import { TABLES_FILE, tablesJson } from '../activities/obligations/check';
 import { DEFAULT_SPARK_SETTINGS, SparkModeSchema } from '../protocol/settings';
 import { SPARK_JITS, type SparkJit } from '../activities/common/sparkJit';
-import { arg, runBench } from './abRounds';
-
-/** Every variant's status, exit code and test outcomes, as one comparable string. */
-function suiteOutcomes(runs: VariantRun[]): string {
-  return JSON.stringify(runs.map((r) => [r.variant, r.status, r.exitCode, (r.tests ?? []).map((t) => `${t.name}:${t.outcome}`)]));
-}
+import { acceptanceVariants, arg, runBench, suiteOutcomes } from './abRounds';
 
 async function main(): Promise<void> {
   const task = loadTask(arg('--task', 'q36'), tasksRoot());
@@ -48,20 +41,10 @@ async function main(): Promise<void> {
   if (execTasks.length && !fs.existsSync(path.join(databaseDir(scale), 'manifest.json'))) {
     throw new Error(`${databaseDir(scale)}: no database at SF=${scale} (npx lockin data prepare --scale ${scale}, or --exec '' for the suite jobs alone)`);
   }
-  const forms = readTaskForms(task.dir, task.taskId, task.obligations.obligations, task.obligationsFile);
-  const suiteFile = forms.acceptance;
-  if (!suiteFile) throw new Error(`${task.dir}: the task has no acceptance tests (acceptance/test_acceptance.py)`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-bench-jit-'));
   const saved = process.env.LOCKIN_SPARK_JIT;
   try {
-    const gold = fs.readFileSync(path.join(task.dir, 'gold', 'solution.py'), 'utf8');
-    const variants = [{ id: 'gold', solutionFile: path.join(task.dir, 'gold', 'solution.py') }];
-    for (const f of forms.forms.filter((x) => x.violation)) {
-      const file = path.join(work, 'variants', f.id, 'solution.py');
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, applyViolation(gold, fs.readFileSync(f.violation!, 'utf8'), f.violation!, f.id));
-      for (let c = 1; c <= copies; c++) variants.push({ id: `${f.id}-${c}`, solutionFile: file });
-    }
+    const { suiteFile, variants } = acceptanceVariants(task, copies, work);
     const golds = execTasks.map((id) => {
       const dir = path.join(work, 'gold', id);
       fs.mkdirSync(dir, { recursive: true });

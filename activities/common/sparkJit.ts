@@ -22,6 +22,8 @@
  * 2) or re-executing the references (step 3), which always take the default.
  */
 
+import { envChoice } from './envChoice';
+
 /** The JIT choices of LOCKIN_SPARK_JIT. */
 export const SPARK_JITS = ['tiered', 'quick'] as const;
 export type SparkJit = (typeof SPARK_JITS)[number];
@@ -32,8 +34,5 @@ export type SparkJit = (typeof SPARK_JITS)[number];
  * Throws an Error naming LOCKIN_SPARK_JIT and the accepted values when it is anything else.
  */
 export function sparkJitFromEnv(): SparkJit {
-  const v = (process.env.LOCKIN_SPARK_JIT ?? '').trim();
-  if (v === '') return 'tiered';
-  if ((SPARK_JITS as readonly string[]).includes(v)) return v as SparkJit;
-  throw new Error(`LOCKIN_SPARK_JIT: "${v}" is not ${SPARK_JITS.join(' or ')}`);
+  return envChoice('LOCKIN_SPARK_JIT', SPARK_JITS, 'tiered');
 }

@@ -45,6 +45,7 @@ import { sparkConcurrency } from '../common/sparkConcurrency';
 import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import type { SparkRun } from '../../protocol/types';
 import { sparkJitFromEnv, type SparkJit } from '../common/sparkJit';
+import { envChoice } from '../common/envChoice';
 import {
   DEFAULT_PROCESSES, DEFAULT_SCRATCH_MB, SCRATCH_PREFIX, dropPrivileges, isolationMode, javaHome, killGroup, namespaceArgs, ownedTempDir, prlimit,
   runSandboxed, runtimeBinds, slotHostUid, treeRssKb, withTraversableParents, writeEtc, type SandboxRun, type SandboxSpec,
@@ -69,10 +70,7 @@ export type SparkSandboxRun = SandboxRun & { spark: SparkRun };
  * for any other value.
  */
 export function sparkModeFromEnv(): SparkMode {
-  const v = (process.env.LOCKIN_SPARK_MODE ?? '').trim();
-  if (v === '' || v === 'warm') return 'warm';
-  if (v === 'cold') return 'cold';
-  throw new Error(`LOCKIN_SPARK_MODE: "${v}" is not warm or cold`);
+  return envChoice<SparkMode>('LOCKIN_SPARK_MODE', ['warm', 'cold'], 'warm');
 }
 
 let nsenterOk: boolean | undefined;

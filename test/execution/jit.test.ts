@@ -11,19 +11,17 @@ import * as path from 'path';
 import { runPytest } from '../../activities/execution';
 import { stopAllSlots } from '../../activities/execution/slots';
 import { sparkJitFromEnv } from '../../activities/common/sparkJit';
-import { DEFAULT_SPARK_SETTINGS, type SparkMode, type SparkSettings } from '../../protocol/settings';
+import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/settings';
 
 const SETTINGS: SparkSettings = { ...DEFAULT_SPARK_SETTINGS, master: 'local[1]', shufflePartitions: 2, defaultParallelism: 1, driverMemory: '1g' };
 
-/** A suite whose one test passes when the JVM's TieredStopAtLevel=1 flag is as `quick` says. */
-function suite(quick: boolean): string {
-  return [
-    'def test_jit(spark):',
-    '    args = str(spark._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().toString())',
-    `    assert ("-XX:TieredStopAtLevel=1" in args) is ${quick ? 'True' : 'False'}, args`,
-    '',
-  ].join('\n');
-}
+/** A suite whose one test passes only when the JVM compiles with C1 only (-XX:TieredStopAtLevel=1). */
+const C1_ONLY = [
+  'def test_jit(spark):',
+  '    args = str(spark._jvm.java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().toString())',
+  '    assert "-XX:TieredStopAtLevel=1" in args, args',
+  '',
+].join('\n');
 
 let work: string;
 const saved = process.env.LOCKIN_SPARK_JIT;
@@ -37,14 +35,6 @@ afterEach(async () => {
 });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-let n = 0;
-async function run(mode: SparkMode, quick: boolean) {
-  const dir = path.join(work, `r${++n}`, 'artifacts');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'solution.py'), 'def solve(spark, tables):\n    return None\n');
-  fs.writeFileSync(path.join(dir, 'test_solution.py'), suite(quick));
-  return runPytest({ dir, settings: SETTINGS, timeoutMs: 180_000, runLabel: 'initial', sparkMode: mode, perTestTimeoutS: 120 });
-}
 
 test('LOCKIN_SPARK_JIT: unset or empty is tiered; tiered and quick are taken; anything else is refused, named', () => {
   delete process.env.LOCKIN_SPARK_JIT;
@@ -59,7 +49,11 @@ test('LOCKIN_SPARK_JIT: unset or empty is tiered; tiered and quick are taken; an
 
 test('a warm slot\'s JVM compiles with C1 only under LOCKIN_SPARK_JIT=quick (the default JIT, the JVM\'s own, is checked by test/execution/warm.test.ts\'s clean suite)', async () => {
   process.env.LOCKIN_SPARK_JIT = 'quick';
-  const quick = await run('warm', true);
+  const dir = path.join(work, 'artifacts');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'solution.py'), 'def solve(spark, tables):\n    return None\n');
+  fs.writeFileSync(path.join(dir, 'test_solution.py'), C1_ONLY);
+  const quick = await runPytest({ dir, settings: SETTINGS, timeoutMs: 180_000, runLabel: 'initial', sparkMode: 'warm', perTestTimeoutS: 120 });
   expect(quick).toMatchObject({ status: 'completed', passed: true });
   expect(quick.spark).toMatchObject({ mode: 'warm', jvmStarted: true });
 }, 600_000);
