@@ -235,7 +235,60 @@ export function sparkJobLines(name: string, jobs: SparkJobs, maxReasons = 5): st
  */
 export function suiteJobLines(studyDir: string): string[] {
   const s = suiteSparkJobs(studyDir);
-  return ['Spark processes of the label and mutation suites (runs/<study>/**/spark.jsonl):', ...sparkJobLines('labels', s.labels), ...sparkJobLines('mutation suites', s['mutation suites'])];
+  return ['Spark processes of the label and mutation suites (runs/<study>/**/spark.jsonl):', ...sparkJobLines('labels', s.labels), ...sparkJobLines('mutation suites', s['mutation suites']), ...notRunAgainLines(studyDir)];
+}
+
+/** At most this many names per line of notRunAgainLines. */
+const MAX_NAMED = 12;
+
+/** "a, b, c" or "a, b, … and 3 more" (at most MAX_NAMED names). Pure. */
+function named(xs: string[]): string {
+  return xs.length <= MAX_NAMED ? xs.join(', ') : `${xs.slice(0, MAX_NAMED).join(', ')}, … and ${xs.length - MAX_NAMED} more`;
+}
+
+/**
+ * Which label and mutation suites ran no job because their runs were taken from an identical run
+ * (issue 22; what the job counts above leave out), for `study profile` and the bench:
+ *   - labels: every `tasks/<t>/<cond>/executable-labels/<half>` folder holding `reused.json`
+ *     (activities/execution/reuse.ts: a run of the same program, acceptance tests or suite, with
+ *     the same settings, earlier in the study), named `<t>/<cond> <half>`;
+ *   - mutation suites: mutation.json's suites whose `ran` is `cache` (an identical earlier run:
+ *     the same suite, gold, mutants, settings and Spark mode) or `same-suite` (one run shared
+ *     with an identical suite analysed with it), named `<t>/<cond>`; a mutation.json from before
+ *     `ran` was recorded gives no line.
+ * Returns the lines (none when nothing was reused); reads files only, and skips a mutation.json
+ * that is missing or not JSON.
+ */
+export function notRunAgainLines(studyDir: string): string[] {
+  const lines: string[] = [];
+  const labels: string[] = [];
+  const tasksDir = path.join(studyDir, 'tasks');
+  const list = (d: string) => {
+    try {
+      return fs.readdirSync(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    } catch {
+      return [];
+    }
+  };
+  for (const t of list(tasksDir))
+    for (const c of list(path.join(tasksDir, t)))
+      for (const half of list(path.join(tasksDir, t, c, 'executable-labels')))
+        if (fs.existsSync(path.join(tasksDir, t, c, 'executable-labels', half, 'reused.json'))) labels.push(`${t}/${c} ${half}`);
+  if (labels.length) lines.push(`  labels not run again (copied from an identical run of the study, reused.json): ${labels.length}: ${named(labels)}`);
+  let suites: { task?: unknown; condition?: unknown; ran?: unknown }[] = [];
+  try {
+    const m = JSON.parse(fs.readFileSync(path.join(studyDir, 'mutation.json'), 'utf8')) as { suites?: unknown };
+    if (Array.isArray(m.suites)) suites = m.suites as typeof suites;
+  } catch {
+    /* no mutation.json yet */
+  }
+  const ran = (how: string) => suites.filter((x) => x.ran === how).map((x) => `${String(x.task)}/${String(x.condition)}`);
+  const cache = ran('cache');
+  const same = ran('same-suite');
+  const recorded = suites.filter((x) => typeof x.ran === 'string').length;
+  if (cache.length + same.length)
+    lines.push(`  mutation suites not run again: ${cache.length + same.length} of ${recorded} (mutation.json \`ran\`)${cache.length ? `; copied from an identical earlier run: ${named(cache)}` : ''}${same.length ? `; one run shared with an identical suite: ${named(same)}` : ''}`);
+  return lines;
 }
 
 const UNIT: Record<JobKind, string> = { pytest: 'pytest run(s)', execution: 'execution(s)', labels: 'program(s) under acceptance tests or a suite', 'mutation suites': 'program(s) under a suite' };

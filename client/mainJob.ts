@@ -15,10 +15,12 @@ import type { MainJobProgress, MainJobStep, MutationProgress } from '../protocol
 import { mainJobProgressQuery, mutationProgressQuery } from '../protocol/queries';
 import { controlsLine, mainJob } from '../workflows/mainJob';
 import { showProgress } from './progress';
+import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
 import { studyDir } from '../activities/store/layout';
+import { STUDY_TASKS } from '../activities/tasks/schema';
 import { buildStudyInput } from './studyInput';
 import { resolveSparkMode } from '../activities/execution/slots';
 import { setProgressSink } from '../activities/data/run';
@@ -52,6 +54,24 @@ function step(n: number, text: string): number {
 function done(t0: number): void {
   stepSeconds[currentStep] = (Date.now() - t0) / 1000;
   process.stderr.write(`[lockin]   done in ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+}
+
+/**
+ * The main job's default study id: `main-sf<scale>-<model>` for the study's 30 tasks (in any
+ * order), and for a subset the same with its tasks appended by query number (q3 < q14a < q98):
+ * `-q3-q98` for up to four, else `-<n>tasks-<first 8 hex of the sha256 of their ids>`. So a run
+ * on some tasks never resumes, or is refused as, a study of others, and the same command always
+ * names the same study (to resume it). Inputs: scale (e.g. 0.01), model spec (characters outside
+ * [A-Za-z0-9._-] become "-"), task ids (valid ids, as parseTasks returns them). Pure.
+ */
+export function mainStudyId(scale: number, model: string, tasks: readonly string[]): string {
+  const base = `main-sf${scale}-${model.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
+  const chosen = new Set(tasks);
+  if (chosen.size === STUDY_TASKS.length && STUDY_TASKS.every((t) => chosen.has(t))) return base;
+  // By query number, then suffix: q3 < q14a < q14b < q98.
+  const all = [...chosen].sort((a, b) => Number(a.replace(/\D/g, '')) - Number(b.replace(/\D/g, '')) || a.localeCompare(b));
+  if (all.length <= 4) return `${base}-${all.join('-')}`;
+  return `${base}-${all.length}tasks-${crypto.createHash('sha256').update(all.join(',')).digest('hex').slice(0, 8)}`;
 }
 
 /** The counts of the evaluator controls' report (Table II). */
@@ -176,7 +196,7 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
 export async function runMainJob(o: MainJobOptions): Promise<Record<number, number>> {
   const replayed = o.model.startsWith('replay:');
   process.stderr.write(`[lockin] model: ${o.model}${replayed ? ' — no ANTHROPIC_API_KEY, so replies are REPLAYED from the corpus, not sampled from a live model; each reply file states its provenance (replay:lockin: authored by the project or generated from the obligations, none recorded from a model), and the report says what share was which: such replies demonstrate the instrument and are no evidence about any model' : ''}\n`);
-  const studyId = o.studyId ?? `main-sf${o.scale}-${o.model.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
+  const studyId = o.studyId ?? mainStudyId(o.scale, o.model, o.tasks);
   const settings = DEFAULT_SPARK_SETTINGS;
   const input = buildStudyInput({ studyId, tasks: o.tasks, model: o.model, scale: o.scale, settings });
   const spark = resolveSparkMode(input.sparkMode);

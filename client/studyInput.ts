@@ -6,6 +6,7 @@ import { STUDY_TASKS } from '../activities/tasks/schema';
 import { CONDITIONS, ConditionId, PAPER_CONDITIONS } from '../protocol/conditions';
 import type { StudyInput } from '../protocol/inputs';
 import { sparkModeFromEnv } from '../activities/execution/slots';
+import { sparkJitFromEnv } from '../activities/common/sparkJit';
 
 
 /** The model used when none is named: the live model with ANTHROPIC_API_KEY, else the replay corpus. */
@@ -101,6 +102,7 @@ export function buildStudyInput(o: Partial<StudyInput> & { studyId: string }): S
     scale: 1,
     settings: DEFAULT_SPARK_SETTINGS,
     sparkMode: sparkModeFromEnv(),
+    sparkJit: sparkJitFromEnv(),
     taskConcurrency: DEFAULT_TASK_CONCURRENCY,
     limits: { pytestTimeoutMs: 300_000, executionTimeoutMs: 900_000, memoryMb: 4096 }, // 4g heap + 4096 + 1024 resident + 1024 scratch: two slots fit 24 GiB
     report: true,

@@ -1,7 +1,7 @@
 /** Workflow inputs and results (small, JSON-serialisable). */
 import type { ModelParams, ModelSpec, PytestOutcome, SmokeOutcome, StageResult } from './types';
 import type { ContractOutcome } from './records';
-import type { SparkMode, SparkSettings } from './settings';
+import type { SparkJit, SparkMode, SparkSettings } from './settings';
 import type { SensitivitySubset } from './sensitivity';
 import type { ConditionId } from './conditions';
 
@@ -21,6 +21,8 @@ export interface StudyInput {
   settings: SparkSettings;
   /** How Spark jobs get their JVM (protocol/settings.ts SPARK_MODES; absent: cold, as before issue 22). */
   sparkMode?: SparkMode;
+  /** The JIT of the job JVMs where the study started (LOCKIN_SPARK_JIT; absent: tiered). Recorded in study.json, not part of its hash; each job's `spark.jit` says what its JVM used. */
+  sparkJit?: SparkJit;
   /** Tasks to run a targeted replication for (Table VII), with the replicate label. */
   replicate?: { tasks: string[]; label: string };
   /**

@@ -59,6 +59,8 @@ export type SandboxLimits = z.infer<typeof SandboxLimitsSchema>;
  */
 export const SparkRunSchema = z.object({
   mode: z.enum(['cold', 'warm']),
+  /** The JIT of the job's JVM (LOCKIN_SPARK_JIT of the worker that ran it, activities/common/sparkJit.ts; absent in records written before: tiered). */
+  jit: z.enum(['tiered', 'quick']).optional(),
   /** True when a JVM was started for this job (always in cold mode). */
   jvmStarted: z.boolean(),
   slot: z.string().optional(),

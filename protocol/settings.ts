@@ -37,6 +37,17 @@ export const SPARK_MODES = ['cold', 'warm'] as const;
 export const SparkModeSchema = z.enum(SPARK_MODES);
 export type SparkMode = z.infer<typeof SparkModeSchema>;
 
+/**
+ * Which JIT compilers the JVMs of Spark jobs use (issue 22; activities/common/sparkJit.ts,
+ * LOCKIN_SPARK_JIT): `tiered`, the JVM's default, or `quick`, C1 only. Results do not depend on
+ * it. Recorded per study (study.json `sparkJit`: what the main job's environment said; a
+ * study.json without it is from before the choice existed: tiered) and per job (`spark.jit` of
+ * each outcome: what the JVM of the worker that ran it used).
+ */
+export const SPARK_JITS = ['tiered', 'quick'] as const;
+export const SparkJitSchema = z.enum(SPARK_JITS);
+export type SparkJit = z.infer<typeof SparkJitSchema>;
+
 /** The study's default Spark settings (the paper's, adapted to this 2-core machine). */
 export const DEFAULT_SPARK_SETTINGS: SparkSettings = SparkSettingsSchema.parse({});
 

@@ -78,6 +78,8 @@ export const SuiteScoreSchema = z.looseObject({
   score: z.number().nullable(),
   mutants: z.array(z.looseObject({ id: z.string(), operator: z.string(), detected: z.boolean().nullable(), killed: z.boolean().nullable(), status: z.string() })),
   survivorsByOperator: z.record(z.string(), z.number()),
+  /** Where its runs came from: run for this study, copied from an identical earlier run, or shared with an identical suite (absent before it was recorded). */
+  ran: z.enum(['here', 'cache', 'same-suite']).optional(),
 });
 
 /** mutation.json. */

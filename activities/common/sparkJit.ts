@@ -22,11 +22,10 @@
  * 2) or re-executing the references (step 3), which always take the default.
  */
 
+import { SPARK_JITS, type SparkJit } from '../../protocol/settings';
 import { envChoice } from './envChoice';
 
-/** The JIT choices of LOCKIN_SPARK_JIT. */
-export const SPARK_JITS = ['tiered', 'quick'] as const;
-export type SparkJit = (typeof SPARK_JITS)[number];
+export { SPARK_JITS, type SparkJit };
 
 /**
  * The JIT of job JVMs named by the environment.

@@ -526,7 +526,7 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
   if (mode === 'cold') {
     coldStarts += 1;
     const run = await runSandboxed(spec);
-    return { ...run, spark: { mode: 'cold', jvmStarted: true, ...(coldBecause ? { coldBecause } : {}), ms: { slot: 0, process: run.durationMs, check: 0 } } };
+    return { ...run, spark: { mode: 'cold', jit: sparkJitFromEnv(), jvmStarted: true, ...(coldBecause ? { coldBecause } : {}), ms: { slot: 0, process: run.durationMs, check: 0 } } };
   }
   const started0 = Date.now();
   const fixed = new Set(job.fixed ?? []);
@@ -549,7 +549,7 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
   } catch (err) {
     coldStarts += 1;
     const run = await runSandboxed(spec);
-    return { ...run, spark: { mode: 'cold', jvmStarted: true, coldBecause: (err as Error).message.split('\n')[0], ms: { slot: Date.now() - started0 - run.durationMs, process: run.durationMs, check: 0 } } };
+    return { ...run, spark: { mode: 'cold', jit: sparkJitFromEnv(), jvmStarted: true, coldBecause: (err as Error).message.split('\n')[0], ms: { slot: Date.now() - started0 - run.durationMs, process: run.durationMs, check: 0 } } };
   }
   const { slot, started } = acquired;
   let restart: string | undefined;
@@ -577,7 +577,7 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
     if (!problems.length && slot.jobs >= maxJobs()) problems.push(`recycled after ${slot.jobs} jobs (LOCKIN_SLOT_MAX_JOBS)`);
     if (problems.length) restart = problems.join('; ');
     if (checked.jvmLost && !run.cancelled) lost = { slot: slot.id, job: slot.jobs, reason: restart ?? checked.problems.join('; '), outputs: run.outputs, ms };
-    else return { ...run, spark: { mode: 'warm', slot: slot.id, job: slot.jobs, jvmStarted: started, ...(resets.length ? { resets } : {}), ...(restart ? { restart } : {}), ms } };
+    else return { ...run, spark: { mode: 'warm', jit: profile.jit, slot: slot.id, job: slot.jobs, jvmStarted: started, ...(resets.length ? { resets } : {}), ...(restart ? { restart } : {}), ms } };
   } catch (err) {
     restart = `lockin's side failed: ${(err as Error).message.split('\n')[0]}`;
     throw err;
@@ -599,5 +599,5 @@ async function rerunCold(spec: SandboxSpec, lost: { slot: string; job: number; r
   coldStarts += 1;
   const run = await runSandboxed(spec);
   const ms = { slot: lost.ms.slot, process: lost.ms.process + run.durationMs, check: lost.ms.check };
-  return { ...run, spark: { mode: 'cold', jvmStarted: true, coldBecause: 'the warm slot\'s JVM was lost during the job, which ran again cold', lostSlot: { slot: lost.slot, job: lost.job, reason: lost.reason }, ms } };
+  return { ...run, spark: { mode: 'cold', jit: sparkJitFromEnv(), jvmStarted: true, coldBecause: 'the warm slot\'s JVM was lost during the job, which ran again cold', lostSlot: { slot: lost.slot, job: lost.job, reason: lost.reason }, ms } };
 }

@@ -51,6 +51,13 @@ export interface SuiteScore {
   mutants: { id: string; operator: string; detected: boolean; killed: boolean; status: VariantRun['status'] }[];
   /** Survivors per operator (valid suites only): which kinds of defect the suite misses. */
   survivorsByOperator: Record<string, number>;
+  /**
+   * Where its runs came from (absent in mutation.json files written before, and for a missing
+   * suite): `here`, run for this study; `cache`, copied from an earlier identical run (the same
+   * suite, gold, mutants, settings and Spark mode; activities/mutation/study.ts suiteScoreOf);
+   * `same-suite`, one run shared with an identical suite of another condition analysed with it.
+   */
+  ran?: 'here' | 'cache' | 'same-suite';
 }
 
 /**

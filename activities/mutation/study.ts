@@ -157,12 +157,15 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
   const cache = suiteRunCache(key);
   let runs: Promise<VariantRun[]>;
   let reused = '';
+  let ran: NonNullable<SuiteScore['ran']> = 'here';
   if (fs.existsSync(cache)) {
     runs = Promise.resolve(JSON.parse(fs.readFileSync(cache, 'utf8')) as VariantRun[]);
     reused = ' (cached)';
+    ran = 'cache';
   } else if (inFlight.has(key)) {
     runs = inFlight.get(key)!;
     reused = ' (same suite as another condition: one run)';
+    ran = 'same-suite';
   } else {
     runs = runSuiteOnVariants({
       suiteFile,
@@ -177,7 +180,7 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
     });
     inFlight.set(key, runs);
   }
-  const row = scoreSuite(taskId, rec.condition, suiteSha, eq.mutants, await runs);
+  const row: SuiteScore = { ...scoreSuite(taskId, rec.condition, suiteSha, eq.mutants, await runs), ran };
   return { row, line: `${label}: ${row.validOnGold ? `valid on gold, killed ${row.killed}/${row.total}` : `INVALID: fails gold: ${row.goldFailure}`}${reused}` };
 }
 

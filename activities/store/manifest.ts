@@ -10,7 +10,7 @@ import * as path from 'path';
 import { execSync } from 'child_process';
 import { databaseDir, referencesDir, REPO_ROOT, tasksRoot } from '../common/paths';
 import { z } from 'zod';
-import { PINNED, SparkModeSchema, SparkSettingsSchema, type SparkMode, type SparkSettings } from '../../protocol/settings';
+import { PINNED, SparkJitSchema, SparkModeSchema, SparkSettingsSchema, type SparkJit, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import { InputError } from '../common/errors';
 import type { StudyInput, StudyManifestSummary } from '../../protocol/inputs';
 import { canonicalJson, legacyCanonicalJson, sha256, sha256File } from './hash';
@@ -38,6 +38,8 @@ export interface StudyManifest {
   sensitivity?: SensitivitySubset[];
   /** How Spark jobs got their JVM (protocol/settings.ts SPARK_MODES): recorded, not part of the hash (verdicts do not depend on it). */
   sparkMode?: 'cold' | 'warm';
+  /** The JIT of the job JVMs where the study started (protocol/settings.ts SPARK_JITS): recorded, not part of the hash (verdicts do not depend on it); each job's `spark.jit` says its own. */
+  sparkJit?: SparkJit;
   /**
    * The variant databases (with references) at the study's scale when it started: every run is
    * executed on exactly these (activities/data/differential.ts variantsForRun), so variants built
@@ -132,13 +134,13 @@ export async function initStudy(input: StudyInput): Promise<StudyManifestSummary
   }
   // The sensitivity subsets decide no run: recorded for the report, outside the hash.
   const variantDatabases = listVariants(input.scale).filter((v) => v.references !== null).map((v) => ({ name: v.name, manifestHash: v.manifestHash }));
-  const manifest: StudyManifest = { ...body, sensitivity: input.sensitivity ?? [...PAPER_SENSITIVITY], sparkMode: input.sparkMode ?? 'cold', variantDatabases, createdAt: new Date().toISOString(), gitRevision: gitRevision(), manifestHash };
+  const manifest: StudyManifest = { ...body, sensitivity: input.sensitivity ?? [...PAPER_SENSITIVITY], sparkMode: input.sparkMode ?? 'cold', sparkJit: input.sparkJit ?? 'tiered', variantDatabases, createdAt: new Date().toISOString(), gitRevision: gitRevision(), manifestHash };
   fs.writeFileSync(file, JSON.stringify(manifest, null, 2));
   return { studyDir: dir, manifestHash, replayed: body.replayed };
 }
 
 /** The part of study.json the step-5 activities read (the mutation analysis and the labeller check). */
-const StudyBasicsSchema = z.looseObject({ tasks: z.array(z.string()), scale: z.number().positive(), settings: SparkSettingsSchema, sparkMode: SparkModeSchema.optional() });
+const StudyBasicsSchema = z.looseObject({ tasks: z.array(z.string()), scale: z.number().positive(), settings: SparkSettingsSchema, sparkMode: SparkModeSchema.optional(), sparkJit: SparkJitSchema.optional() });
 
 /** A study's folder and the frozen inputs step 5 reads from its study.json. */
 export interface StudyBasics {
@@ -149,10 +151,12 @@ export interface StudyBasics {
   settings: SparkSettings;
   /** The study's recorded Spark mode (absent in a study.json from before issue 22: cold). */
   sparkMode: SparkMode;
+  /** The study's recorded JIT of job JVMs (absent in a study.json from before LOCKIN_SPARK_JIT: tiered, the JVM's default). */
+  sparkJit: SparkJit;
 }
 
 /**
- * Reads `runs/<studyId>/study.json`'s tasks, scale, Spark settings and Spark mode.
+ * Reads `runs/<studyId>/study.json`'s tasks, scale, Spark settings, Spark mode and JIT.
  * @throws InputError naming the file when it is missing or not JSON, and the file and field when
  * a field is missing or malformed (the caller decides whether that is retryable).
  */
@@ -168,5 +172,5 @@ export function readStudyBasics(studyId: string): StudyBasics {
   }
   const r = StudyBasicsSchema.safeParse(raw);
   if (!r.success) throw new InputError(r.error.issues[0].message, file, r.error.issues[0].path.join('.'));
-  return { sdir, tasks: r.data.tasks, scale: r.data.scale, settings: r.data.settings, sparkMode: r.data.sparkMode ?? 'cold' };
+  return { sdir, tasks: r.data.tasks, scale: r.data.scale, settings: r.data.settings, sparkMode: r.data.sparkMode ?? 'cold', sparkJit: r.data.sparkJit ?? 'tiered' };
 }

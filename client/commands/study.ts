@@ -249,7 +249,7 @@ export function define(cmd: Command): void {
         let mode: string;
         try {
           const b = readStudyBasics(id);
-          mode = `${b.sparkMode} (study.json sparkMode${b.sparkMode === 'warm' ? '; a job that could not run warm ran cold: its spark record says why' : ''})`;
+          mode = `${b.sparkMode} (study.json sparkMode${b.sparkMode === 'warm' ? '; a job that could not run warm ran cold: its spark record says why' : ''}); JIT of the job JVMs: ${b.sparkJit} (study.json sparkJit; each job's spark record says its own)`;
         } catch {
           mode = 'unknown (no readable study.json)';
         }
@@ -296,7 +296,7 @@ export function define(cmd: Command): void {
     .option('--scale <S>', 'TPC-DS scale factor (default: LOCKIN_SCALE, else 1)')
     .option('--model <spec>', 'model spec (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
     .option('--tasks <ids>', 'task ids or "all"', 'all')
-    .option('--study-id <id>', 'study id (default: main-sf<S>-<model>)')
+    .option('--study-id <id>', 'study id (default: main-sf<S>-<model>, with the tasks appended for a subset of the 30)')
     .option('--no-mutation', 'leave out the mutation analysis (step 5; run it later with `lockin study mutation <id>`)')
     .action(async (o: { scale?: string; model?: string; tasks: string; studyId?: string; mutation: boolean }) => {
       const scale = o.scale !== undefined ? parseScale(o.scale) : parseScale(scaleDefault().value, scaleDefault().source);

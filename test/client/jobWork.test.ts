@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { toCsv } from '../../activities/scoring/csv';
-import { executionSeconds, jobCountRows, noJobSeconds, JOB_COUNT_COLUMNS, jobWorkLines, junitSeconds, sparkJobLines, studyJobWork, suiteSeconds, suiteSparkJobs } from '../../client/jobWork';
+import { executionSeconds, jobCountRows, noJobSeconds, JOB_COUNT_COLUMNS, jobWorkLines, junitSeconds, notRunAgainLines, sparkJobLines, studyJobWork, suiteSeconds, suiteSparkJobs } from '../../client/jobWork';
 
 let study: string;
 const put = (rel: string, text: string) => {
@@ -102,4 +102,31 @@ test('the jobs CSV of study profile: one row per group, the counts and work abov
     'mutation suites,3,2,1,0,2,0,2,7.8,0,0,0,0',
     '',
   ]);
+});
+
+test('what was not run again: label folders copied from an identical run, and mutation suites from the cache or shared with an identical suite', () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-notrun-'));
+  try {
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(d, rel)), { recursive: true });
+      fs.writeFileSync(path.join(d, rel), text);
+    };
+    expect(notRunAgainLines(d)).toEqual([]);
+    write('tasks/q87/test-guided/executable-labels/suite/reused.json', '{}');
+    write('tasks/q87/test-guided/executable-labels/acceptance/reused.json', '{}');
+    write('tasks/q87/one-pass/executable-labels/suite/results.jsonl', '');
+    write('tasks/q3/plan-audit/executable-labels/suite/reused.json', '{}');
+    // a mutation.json from before `ran` was recorded says nothing of the suites
+    write('mutation.json', JSON.stringify({ suites: [{ task: 'q3', condition: 'one-pass' }] }));
+    expect(notRunAgainLines(d)).toEqual(['  labels not run again (copied from an identical run of the study, reused.json): 3: q3/plan-audit suite, q87/test-guided acceptance, q87/test-guided suite']);
+    write('mutation.json', JSON.stringify({ suites: [
+      { task: 'q3', condition: 'contract-first', ran: 'here' }, { task: 'q3', condition: 'one-pass', ran: 'here' },
+      { task: 'q3', condition: 'plan-audit', ran: 'cache' }, { task: 'q3', condition: 'test-guided', ran: 'same-suite' }, { task: 'q87', condition: 'test-guided', ran: 'cache' },
+    ] }));
+    expect(notRunAgainLines(d)[1]).toBe('  mutation suites not run again: 3 of 5 (mutation.json `ran`); copied from an identical earlier run: q3/plan-audit, q87/test-guided; one run shared with an identical suite: q3/test-guided');
+    write('mutation.json', '{"suites": [');
+    expect(notRunAgainLines(d)).toHaveLength(1);
+  } finally {
+    fs.rmSync(d, { recursive: true, force: true });
+  }
 });

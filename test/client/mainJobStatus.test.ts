@@ -1,5 +1,7 @@
-/** `lockin study status <id>`'s lines for the study's main job (client/mainJob.ts mainJobStatusLines). */
-import { mainJobStatusLines, mutationStillLine } from '../../client/mainJob';
+/** `lockin study status <id>`'s lines for the study's main job (client/mainJob.ts mainJobStatusLines), and its default study id (mainStudyId). */
+import * as crypto from 'crypto';
+import { mainJobStatusLines, mainStudyId, mutationStillLine } from '../../client/mainJob';
+import { STUDY_TASKS } from '../../activities/tasks/schema';
 import { liveTaskText } from '../../client/progress';
 import { referencesLine, smallReferencesNote } from '../../workflows/mainJob';
 
@@ -64,4 +66,16 @@ test("step 2's line on the equivalence check's small database names what it lack
     '; q12 has no reference here ([DIVIDE_BY_ZERO] Division by zero): its mutants are checked at SF=1; empty at SF=0.01: q78, q23b, q54, q85 (an empty mutant output agrees with them there)',
   );
   expect(smallReferencesNote({ count: 33, failed: [] }, 0.01, 1)).toBe('');
+});
+
+test('the default study id: the model and scale for the 30 tasks, the tasks appended for a subset (a hash past four), the same for the same tasks in any order', () => {
+  expect(mainStudyId(1, 'replay:lockin', [...STUDY_TASKS].reverse())).toBe('main-sf1-replay-lockin');
+  expect(mainStudyId(0.01, 'replay:lockin', ['q98', 'q3'])).toBe('main-sf0.01-replay-lockin-q3-q98');
+  expect(mainStudyId(1, 'replay:lockin', ['q14b', 'q98', 'q14a', 'q3'])).toBe('main-sf1-replay-lockin-q3-q14a-q14b-q98');
+  expect(mainStudyId(1, 'anthropic:claude-x', ['q36', 'q51', 'q69', 'q87'])).toBe('main-sf1-anthropic-claude-x-q36-q51-q69-q87');
+  const five = ['q1', 'q2', 'q3', 'q4', 'q5'];
+  const hash = crypto.createHash('sha256').update('q1,q2,q3,q4,q5').digest('hex').slice(0, 8);
+  expect(mainStudyId(1, 'replay:lockin', five)).toBe(`main-sf1-replay-lockin-5tasks-${hash}`);
+  expect(mainStudyId(1, 'replay:lockin', [...five].reverse())).toBe(`main-sf1-replay-lockin-5tasks-${hash}`);
+  expect(mainStudyId(1, 'replay:lockin', STUDY_TASKS.slice(1))).toMatch(/^main-sf1-replay-lockin-29tasks-[0-9a-f]{8}$/);
 });

@@ -55,5 +55,5 @@ test('a warm slot\'s JVM compiles with C1 only under LOCKIN_SPARK_JIT=quick (the
   fs.writeFileSync(path.join(dir, 'test_solution.py'), C1_ONLY);
   const quick = await runPytest({ dir, settings: SETTINGS, timeoutMs: 180_000, runLabel: 'initial', sparkMode: 'warm', perTestTimeoutS: 120 });
   expect(quick).toMatchObject({ status: 'completed', passed: true });
-  expect(quick.spark).toMatchObject({ mode: 'warm', jvmStarted: true });
+  expect(quick.spark).toMatchObject({ mode: 'warm', jit: 'quick', jvmStarted: true });
 }, 600_000);

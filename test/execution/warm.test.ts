@@ -95,14 +95,14 @@ test('a fixture suite run warm has the cold verdict; leftovers of a job are rese
   ].join('\n'));
   expect(mess).toMatchObject({ status: 'completed', passed: true });
   const timed = { slot: expect.any(Number), process: expect.any(Number), check: expect.any(Number) };
-  expect(mess.spark).toEqual({ mode: 'warm', slot: first.spark!.slot, job: 2, jvmStarted: false, resets: ['default session put back', 'cached tables dropped', 'global temp view(s) gtv dropped', 'python workers stopped'], ms: timed });
+  expect(mess.spark).toEqual({ mode: 'warm', jit: 'tiered', slot: first.spark!.slot, job: 2, jvmStarted: false, resets: ['default session put back', 'cached tables dropped', 'global temp view(s) gtv dropped', 'python workers stopped'], ms: timed });
   // The slot was running: no JVM start-up to wait for.
   expect(mess.spark!.ms!.slot).toBeLessThan(first.spark!.ms!.slot);
 
   const clean = await warmRun(CLEAN);
   expect(fs.readFileSync(clean.failuresFile, 'utf8')).toContain('No failing case was reported.');
   expect(clean).toMatchObject({ status: 'completed', passed: true });
-  expect(clean.spark).toEqual({ mode: 'warm', slot: first.spark!.slot, job: 3, jvmStarted: false, resets: ['default session put back'], ms: timed });
+  expect(clean.spark).toEqual({ mode: 'warm', jit: 'tiered', slot: first.spark!.slot, job: 3, jvmStarted: false, resets: ['default session put back'], ms: timed });
 }, 600_000);
 
 test('the JVM objects a job leaves behind are released: three jobs that each hold 400 MiB in the 1 GiB driver all run (q69 failed to broadcast after a few warm jobs)', async () => {

@@ -5,7 +5,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { readStudyBasics } from '../../activities/store/manifest';
+import { initStudy, readStudyBasics } from '../../activities/store/manifest';
+import { buildStudyInput } from '../../client/studyInput';
 import { InputError } from '../../activities/common/errors';
 import { TEST_SPARK_SETTINGS } from '../support/database';
 
@@ -20,7 +21,8 @@ beforeAll(() => {
   runs = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-basics-'));
   process.env.LOCKIN_RUNS = runs;
   write('old', JSON.stringify({ tasks: ['q3', 'q98'], scale: 0.01, settings: TEST_SPARK_SETTINGS, model: 'replay:lockin' }));
-  write('warm', JSON.stringify({ tasks: ['q7'], scale: 1, settings: TEST_SPARK_SETTINGS, sparkMode: 'warm' }));
+  write('warm', JSON.stringify({ tasks: ['q7'], scale: 1, settings: TEST_SPARK_SETTINGS, sparkMode: 'warm', sparkJit: 'quick' }));
+  write('bad-jit', JSON.stringify({ tasks: [], scale: 1, settings: TEST_SPARK_SETTINGS, sparkJit: 'c2' }));
   write('no-tasks', JSON.stringify({ scale: 1, settings: TEST_SPARK_SETTINGS }));
   write('bad-mode', JSON.stringify({ tasks: [], scale: 1, settings: TEST_SPARK_SETTINGS, sparkMode: 'hot' }));
   write('not-json', '{"tasks": [');
@@ -31,9 +33,9 @@ afterAll(() => {
   fs.rmSync(runs, { recursive: true, force: true });
 });
 
-test('tasks, scale, settings and mode; a study.json from before the mode was recorded is cold', () => {
-  expect(readStudyBasics('old')).toEqual({ sdir: path.join(runs, 'old'), tasks: ['q3', 'q98'], scale: 0.01, settings: TEST_SPARK_SETTINGS, sparkMode: 'cold' });
-  expect(readStudyBasics('warm').sparkMode).toBe('warm');
+test('tasks, scale, settings, mode and JIT; a study.json from before they were recorded is cold and tiered', () => {
+  expect(readStudyBasics('old')).toEqual({ sdir: path.join(runs, 'old'), tasks: ['q3', 'q98'], scale: 0.01, settings: TEST_SPARK_SETTINGS, sparkMode: 'cold', sparkJit: 'tiered' });
+  expect(readStudyBasics('warm')).toMatchObject({ sparkMode: 'warm', sparkJit: 'quick' });
 });
 
 test('a missing, malformed or non-JSON study.json is an InputError naming the file and the field', () => {
@@ -49,6 +51,24 @@ test('a missing, malformed or non-JSON study.json is an InputError naming the fi
   };
   expect([caught('no-tasks').file, caught('no-tasks').field]).toEqual([file('no-tasks'), 'tasks']);
   expect([caught('bad-mode').file, caught('bad-mode').field]).toEqual([file('bad-mode'), 'sparkMode']);
+  expect([caught('bad-jit').file, caught('bad-jit').field]).toEqual([file('bad-jit'), 'sparkJit']);
   expect(caught('not-json')).toBeInstanceOf(InputError);
   expect(caught('not-json').message).toMatch(/study\.json: not JSON/);
+});
+
+test("a new study records the main job's LOCKIN_SPARK_JIT as sparkJit, outside the manifest hash (a resume under another JIT is not refused)", async () => {
+  const savedJit = process.env.LOCKIN_SPARK_JIT;
+  try {
+    process.env.LOCKIN_SPARK_JIT = 'quick';
+    const input = { studyId: 'jit-recorded', tasks: ['q3'], model: 'replay:gold', scale: 0.01 };
+    const a = await initStudy(buildStudyInput(input));
+    expect(JSON.parse(fs.readFileSync(path.join(a.studyDir, 'study.json'), 'utf8')).sparkJit).toBe('quick');
+    delete process.env.LOCKIN_SPARK_JIT;
+    const resumed = await initStudy(buildStudyInput(input));
+    expect(resumed.manifestHash).toBe(a.manifestHash);
+    expect(readStudyBasics('jit-recorded').sparkJit).toBe('quick');
+  } finally {
+    if (savedJit === undefined) delete process.env.LOCKIN_SPARK_JIT;
+    else process.env.LOCKIN_SPARK_JIT = savedJit;
+  }
 });
