@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { CONDITIONS } from './conditions';
 import { STAGES } from './stages';
+import { SparkJitSchema } from './settings';
 
 /** The paper's surface failure categories (not exclusive; docs/protocol.md §4). */
 export const FAILURE_CATEGORIES = ['runtime', 'structural-schema', 'alias-mismatch', 'column-order', 'precision', 'row-count', 'values'] as const;
@@ -60,7 +61,7 @@ export type SandboxLimits = z.infer<typeof SandboxLimitsSchema>;
 export const SparkRunSchema = z.object({
   mode: z.enum(['cold', 'warm']),
   /** The JIT of the job's JVM (LOCKIN_SPARK_JIT of the worker that ran it, activities/common/sparkJit.ts; absent in records written before: tiered). */
-  jit: z.enum(['tiered', 'quick']).optional(),
+  jit: SparkJitSchema.optional(),
   /** True when a JVM was started for this job (always in cold mode). */
   jvmStarted: z.boolean(),
   slot: z.string().optional(),
