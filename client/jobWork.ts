@@ -252,10 +252,11 @@ function named(xs: string[]): string {
  *   - labels: every `tasks/<t>/<cond>/executable-labels/<half>` folder holding `reused.json`
  *     (activities/execution/reuse.ts: a run of the same program, acceptance tests or suite, with
  *     the same settings, earlier in the study), named `<t>/<cond> <half>`;
- *   - mutation suites: mutation.json's suites whose `ran` is `cache` (an identical earlier run:
- *     the same suite, gold, mutants, settings and Spark mode) or `same-suite` (one run shared
- *     with an identical suite analysed with it), named `<t>/<cond>`; a mutation.json from before
- *     `ran` was recorded gives no line.
+ *   - mutation suites: mutation.json's suites whose `ran` is `cache` (copied from an identical
+ *     run: the same suite, gold, mutants, settings and Spark mode, another condition's in this
+ *     study or an earlier study's) or `same-suite` (one run shared with an identical suite
+ *     analysed at the same time), named `<t>/<cond>`; a mutation.json from before `ran` was
+ *     recorded gives no line.
  * Returns the lines (none when nothing was reused); reads files only, and skips a mutation.json
  * that is missing or not JSON.
  */
@@ -287,7 +288,7 @@ export function notRunAgainLines(studyDir: string): string[] {
   const same = ran('same-suite');
   const recorded = suites.filter((x) => typeof x.ran === 'string').length;
   if (cache.length + same.length)
-    lines.push(`  mutation suites not run again: ${cache.length + same.length} of ${recorded} (mutation.json \`ran\`)${cache.length ? `; copied from an identical earlier run: ${named(cache)}` : ''}${same.length ? `; one run shared with an identical suite: ${named(same)}` : ''}`);
+    lines.push(`  mutation suites not run again: ${cache.length + same.length} of ${recorded} (mutation.json \`ran\`)${cache.length ? `; copied from an identical run (another condition's in this study, or an earlier study's): ${named(cache)}` : ''}${same.length ? `; one run shared with an identical suite: ${named(same)}` : ''}`);
   return lines;
 }
 

@@ -53,9 +53,11 @@ export interface SuiteScore {
   survivorsByOperator: Record<string, number>;
   /**
    * Where its runs came from (absent in mutation.json files written before, and for a missing
-   * suite): `here`, run for this study; `cache`, copied from an earlier identical run (the same
-   * suite, gold, mutants, settings and Spark mode; activities/mutation/study.ts suiteScoreOf);
-   * `same-suite`, one run shared with an identical suite of another condition analysed with it.
+   * suite): `here`, run for this study (its results are in the study's mutation/ folder);
+   * `cache`, copied from an identical run made before it (the same suite, gold, mutants,
+   * settings and Spark mode: another condition's identical suite in this study, or an earlier
+   * study's; activities/mutation/study.ts suiteScoreOf); `same-suite`, one run shared with an
+   * identical suite analysed at the same time (`lockin study mutation`, two tasks at once).
    */
   ran?: 'here' | 'cache' | 'same-suite';
 }

@@ -134,6 +134,21 @@ async function equivalenceOf(basics: StudyBasics, r: Resolved, taskId: string, c
 }
 
 /**
+ * Where a suite's runs came from, for mutation.json's `ran` (SuiteScore): `here` when the study's
+ * own folder holds the suite's results (it ran for this study: also when its runs are read back
+ * from the cache, as when the main job scores every suite again to write mutation.json after its
+ * tasks ran them), else `cache` when they were copied from the suite-run cache, `same-suite` when
+ * shared with an identical suite analysed at the same time, and `here` for a run made now.
+ * Inputs: cached (the cache held the runs), shared (an identical suite's run in flight was
+ * taken), resultsInStudy (`mutation/<task>/<condition>/results.jsonl` exists in the study). Pure.
+ */
+export function suiteRunOrigin(o: { cached: boolean; shared: boolean; resultsInStudy: boolean }): NonNullable<SuiteScore['ran']> {
+  if (o.resultsInStudy) return 'here';
+  if (o.cached) return 'cache';
+  return o.shared ? 'same-suite' : 'here';
+}
+
+/**
  * Phase 2 for one record: its frozen suite against gold and the non-equivalent mutants
  * (`-x`: the first failing test kills). Runs are cached per (suite, gold, mutant set,
  * settings); `inFlight` shares a run between identical suites analysed at the same time.
@@ -155,24 +170,25 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
   // A warm run is cached apart from a cold one (so the equivalence run of bench/study.ts measures both).
   const key = crypto.createHash('sha256').update(JSON.stringify(['v3', suiteSha, eq.goldSha, killable.map((x) => x.id), basics.settings, ...(basics.sparkMode === 'warm' ? ['warm'] : [])])).digest('hex').slice(0, 24);
   const cache = suiteRunCache(key);
+  const outDir = path.join(basics.sdir, 'mutation', taskId, rec.replicate ? `${rec.condition}-${rec.replicate}` : rec.condition);
   let runs: Promise<VariantRun[]>;
   let reused = '';
   let ran: NonNullable<SuiteScore['ran']> = 'here';
   if (fs.existsSync(cache)) {
     runs = Promise.resolve(JSON.parse(fs.readFileSync(cache, 'utf8')) as VariantRun[]);
     reused = ' (cached)';
-    ran = 'cache';
+    ran = suiteRunOrigin({ cached: true, shared: false, resultsInStudy: fs.existsSync(path.join(outDir, 'results.jsonl')) });
   } else if (inFlight.has(key)) {
     runs = inFlight.get(key)!;
     reused = ' (same suite as another condition: one run)';
-    ran = 'same-suite';
+    ran = suiteRunOrigin({ cached: false, shared: true, resultsInStudy: false });
   } else {
     runs = runSuiteOnVariants({
       suiteFile,
       variants: [{ id: 'gold', solutionFile: path.join(eq.dir, 'gold', 'solution.py') }, ...killable.map((x) => ({ id: x.id, solutionFile: path.join(eq.dir, x.id, 'solution.py') }))],
       settings: basics.settings,
       sparkMode: basics.sparkMode,
-      outDir: path.join(basics.sdir, 'mutation', taskId, rec.replicate ? `${rec.condition}-${rec.replicate}` : rec.condition),
+      outDir,
     }).then((r) => {
       fs.mkdirSync(path.dirname(cache), { recursive: true });
       fs.writeFileSync(cache, JSON.stringify(r));

@@ -123,7 +123,7 @@ test('what was not run again: label folders copied from an identical run, and mu
       { task: 'q3', condition: 'contract-first', ran: 'here' }, { task: 'q3', condition: 'one-pass', ran: 'here' },
       { task: 'q3', condition: 'plan-audit', ran: 'cache' }, { task: 'q3', condition: 'test-guided', ran: 'same-suite' }, { task: 'q87', condition: 'test-guided', ran: 'cache' },
     ] }));
-    expect(notRunAgainLines(d)[1]).toBe('  mutation suites not run again: 3 of 5 (mutation.json `ran`); copied from an identical earlier run: q3/plan-audit, q87/test-guided; one run shared with an identical suite: q3/test-guided');
+    expect(notRunAgainLines(d)[1]).toBe('  mutation suites not run again: 3 of 5 (mutation.json `ran`); copied from an identical run (another condition\'s in this study, or an earlier study\'s): q3/plan-audit, q87/test-guided; one run shared with an identical suite: q3/test-guided');
     write('mutation.json', '{"suites": [');
     expect(notRunAgainLines(d)).toHaveLength(1);
   } finally {

@@ -2,6 +2,7 @@
 import { aggregateByCondition, scoreSuite, type ClassifiedMutant } from '../../activities/mutation/score';
 import type { VariantRun } from '../../activities/mutation/suites';
 import { mutationRows } from '../../activities/report/exports';
+import { suiteRunOrigin } from '../../activities/mutation/study';
 
 const run = (variant: string, passed: boolean, status: VariantRun['status'] = 'completed'): VariantRun =>
   ({ variant, passed, status, exitCode: passed ? 0 : status === 'completed' ? 1 : null }) as VariantRun;
@@ -59,4 +60,13 @@ test('the export has detected and killed per mutant, also from an older mutation
     ['q9', '', null, null],
     ['q4', 'distinct-1', null, null],
   ]);
+});
+
+test("where a suite's runs came from (mutation.json `ran`): the study's own results make it `here` even when read back from the cache, as the main job does when it writes mutation.json", () => {
+  expect(suiteRunOrigin({ cached: false, shared: false, resultsInStudy: false })).toBe('here');
+  // The main job's step 5: each task ran its suites, then mutation.json is written from the cache.
+  expect(suiteRunOrigin({ cached: true, shared: false, resultsInStudy: true })).toBe('here');
+  // Another condition's identical suite ran them (in this study) or an earlier study did.
+  expect(suiteRunOrigin({ cached: true, shared: false, resultsInStudy: false })).toBe('cache');
+  expect(suiteRunOrigin({ cached: false, shared: true, resultsInStudy: false })).toBe('same-suite');
 });
