@@ -39,22 +39,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PYTHON_DIR = os.path.join(HERE, "..", "activities", "python")
-
-#: protocol/settings.ts DEFAULT_SPARK_SETTINGS (the paper's settings; the study records them).
-DEFAULT_SETTINGS = {"master": "local[*]", "shufflePartitions": 8, "ansi": True, "sessionTimeZone": "UTC", "caseSensitive": False,
-                    "adaptive": True, "defaultParallelism": 2, "driverMemory": "4g"}
-
-CONFTEST = '''import json, os, pytest
-from spark_session import build_session
-_SESSION = []
-
-@pytest.fixture(scope="session")
-def spark():
-    if not _SESSION:
-        _SESSION.append(build_session(json.loads(os.environ["BENCH_SPARK_SETTINGS"]), "lockin-bench-jvm-profile"))
-    return _SESSION[0]
-'''
+sys.path.insert(0, HERE)
+# The study's default settings, the session fixture and the Python modules' folder: as fixture_floor.py has them.
+from fixture_floor import CONFTEST, DEFAULT_SETTINGS, PYTHON_DIR  # noqa: E402
 
 #: Kinds of JVM work, each with the text a stack frame ("Class.method", package stripped) holds;
 #: a sample counts for the first kind any of its frames matches.
