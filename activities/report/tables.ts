@@ -205,16 +205,21 @@ export function tableVSensitivity(results: SensitivityResult[]): string {
 }
 
 /**
- * Table VI: mechanisms of violated obligations in false passes (scores.ts mechanisms). The last
- * column counts the obligations whose run's suite fails on gold: their coverage is not measured
- * (issue 17), so they are neither "no test covered it" nor "covered and passed anyway".
+ * Table VI: mechanisms of violated obligations in false passes (scores.ts mechanisms): the
+ * paper's two totals, "no test covered it" and "a test covered it and passed anyway", the second
+ * split into an inadequate check (a test passing gold checks it) and assertions repeating
+ * incorrect logic (a test fails gold and passes a program violating it). The last column, shown
+ * only when a condition has such obligations, counts those labelled before per-test validity as
+ * invalid-on-gold (a whole suite failing gold was not measured).
  */
 export function tableVI(mech: Record<ConditionId, ReturnType<typeof mechanisms> & { falsePassRuns: number }>): string {
+  const conds = reportedConditions(Object.keys(mech));
+  const legacy = conds.some((c) => mech[c].suiteInvalidOnGold > 0);
   return mdTable(
-    ['Condition', 'False-pass runs', 'Violated obligations', 'No test covered it', 'A test covered it and passed anyway', 'Suite fails on gold (coverage not measured)'],
-    reportedConditions(Object.keys(mech)).map((c) => {
+    ['Condition', 'False-pass runs', 'Violated obligations', 'No test covered it', 'A test covered it and passed anyway', '… a test passing gold checked it (inadequate check)', '… a test asserted its wrong value (repeats incorrect logic)', ...(legacy ? ['Suite fails on gold (coverage not measured)'] : [])],
+    conds.map((c) => {
       const m = mech[c];
-      return [NAME(c), m.falsePassRuns, m.violated, `${m.noTestCovered}/${m.violated}`, `${m.coveredPassedAnyway}/${m.violated}`, `${m.suiteInvalidOnGold}/${m.violated}`];
+      return [NAME(c), m.falsePassRuns, m.violated, `${m.noTestCovered}/${m.violated}`, `${m.coveredPassedAnyway}/${m.violated}`, `${m.inadequateCheck}/${m.violated}`, `${m.repeatsIncorrectLogic}/${m.violated}`, ...(legacy ? [`${m.suiteInvalidOnGold}/${m.violated}`] : [])];
     }),
   );
 }

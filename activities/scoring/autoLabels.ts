@@ -97,6 +97,6 @@ export function autoLabels(input: AutoLabelInput): ObligationLabel[] {
       code = heuristicCode(ob, terms, input.artifacts.solution, agree, categories);
       codeSrc = 'heuristic';
     }
-    return { obligation: ob.id, plan, code, test, source: { plan: planSrc, code: codeSrc, test: testSrc }, evidence: evidence.join('; ') };
+    return { obligation: ob.id, plan, code, test, source: { plan: planSrc, code: codeSrc, test: testSrc }, evidence: evidence.join('; '), ...(xTest?.repeats ? { repeats: xTest.repeats } : {}) };
   });
 }

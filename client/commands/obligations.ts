@@ -23,9 +23,10 @@ const yn = (b: boolean | null): string => (b === null ? '-' : b ? 'yes' : 'NO');
 /** The table of one task, as printed. */
 export function formatTaskCheck(r: TaskObligationsCheck): string {
   const lines = [`${r.taskId} (SF=${r.scale}): ${r.ok ? 'OK' : 'FAILED'}`];
-  lines.push('  id   kind                form            tests  gold  killed  reference');
+  lines.push(`  id   kind                form            tests  gold  killed  ${r.swaps ? 'swaps told  ' : ''}reference`);
   for (const o of r.obligations) {
-    lines.push(`  ${o.id.padEnd(4)} ${o.kind.padEnd(19)} ${o.form.padEnd(15)} ${String(o.tests).padStart(5)}  ${yn(o.goldPasses).padEnd(4)}  ${yn(o.killed).padEnd(6)}  ${o.reference}`);
+    const sw = r.swaps ? `${o.swaps ? `${o.swaps.checked - o.swaps.undetected.length}/${o.swaps.checked}` : '-'}`.padEnd(12) : '';
+    lines.push(`  ${o.id.padEnd(4)} ${o.kind.padEnd(19)} ${o.form.padEnd(15)} ${String(o.tests).padStart(5)}  ${yn(o.goldPasses).padEnd(4)}  ${yn(o.killed).padEnd(6)}  ${sw}${o.reference}`);
     if (o.form === 'not-executable') lines.push(`       reason: ${o.note}`);
     if (o.alsoDeclared.length) lines.push(`       also violates (declared): ${o.alsoDeclared.join(', ')}`);
     for (const f of o.failures) lines.push(`       FAIL: ${f}`);
@@ -114,7 +115,8 @@ export function define(cmd: Command): void {
     .option('--skip-reference', 'do not run the violations against the reference (a quicker check of the tests alone)')
     .option('--keep <dir>', 'keep the staged runs and outputs under this folder')
     .option('--concurrency <n>', 'tasks checked at once (each runs one Spark process at a time)', (v) => Number(v), 1)
-    .action(async (opts: { scale?: number; tasks?: string; root?: string; driverMemory: string; json?: boolean; skipReference?: boolean; keep?: string; concurrency: number }) => {
+    .option('--no-swaps', 'skip the discrimination check (gold reading each same-typed alternative of every column an obligation names)')
+    .action(async (opts: { scale?: number; tasks?: string; root?: string; driverMemory: string; json?: boolean; skipReference?: boolean; keep?: string; concurrency: number; swaps: boolean }) => {
       if (!Number.isInteger(opts.concurrency) || opts.concurrency < 1) throw new Error('--concurrency: not a positive integer');
       const scale = opts.scale ?? (fs.existsSync(path.join(databaseDir(1), 'manifest.json')) ? 1 : 0.01);
       if (!Number.isFinite(scale) || scale <= 0) throw new Error('--scale: not a positive number');
@@ -129,7 +131,7 @@ export function define(cmd: Command): void {
         // Progress on stderr (stdout stays the tables or the JSON document).
         // A phase that runs for minutes without a line (the acceptance tests) is repeated each minute.
         const beat = startHeartbeat((what) => process.stderr.write(`[obligations] ${taskId} (${i + 1}/${ids.length}, ${since(started)}): ${what}\n`));
-        const r = await checkTaskObligations({ taskId, scale, settings, root, skipReference: opts.skipReference, onProgress: (what) => beat.say(what), ...(opts.keep ? { workDir: path.resolve(opts.keep, taskId) } : {}) }).finally(() => beat.stop());
+        const r = await checkTaskObligations({ taskId, scale, settings, root, skipReference: opts.skipReference, swaps: opts.swaps, onProgress: (what) => beat.say(what), ...(opts.keep ? { workDir: path.resolve(opts.keep, taskId) } : {}) }).finally(() => beat.stop());
         beat.say(`${r.ok ? 'OK' : 'FAILED'} in ${since(t0)}`);
         beat.stop();
         byIndex[i] = r;
