@@ -12,6 +12,7 @@ import * as path from 'path';
 import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
 import { databaseDir, tasksRoot } from '../../activities/common/paths';
 import { checkTaskObligations, type TaskObligationsCheck } from '../../activities/obligations/check';
+import { calibrateLabellers, type CalibrationFile } from '../../activities/obligations/calibration';
 import { startHeartbeat } from '../heartbeat';
 import { inLanes } from '../../protocol/pool';
 import { mergeAccuracy, type LabellerAccuracy } from '../../activities/obligations/accuracy';
@@ -62,6 +63,22 @@ export function formatAccuracy(acc: ReadonlyArray<LabellerAccuracy>): string {
   return lines.join('\n');
 }
 
+/** The labellers on the realistic faults, as printed: agreement with its interval, the confusion matrix, the disagreements. */
+export function formatCalibration(c: CalibrationFile): string {
+  const lines = ['labellers on realistic faults (tasks/<id>/faults/: whole wrong programs labelled by hand before any labeller ran)'];
+  for (const t of c.tasks) lines.push(`  ${t.taskId}: ${t.faults.length} fault program(s) ${t.faults.join(', ')}${t.cached ? ' (cached)' : ''}${t.notExecutable.length ? `; not executable: ${t.notExecutable.join(', ')}` : ''}${t.problems.map((p) => `
+    PROBLEM: ${p}`).join('')}`);
+  for (const l of c.labellers) {
+    const a = l.agreement;
+    const ci = a.p === null ? '-' : `${(100 * a.p).toFixed(1)} % [${(100 * a.lower).toFixed(1)}, ${(100 * a.upper).toFixed(1)}]`;
+    const conf = Object.entries(l.confusion).map(([t, row]) => `truth ${t} → ${Object.entries(row).map(([k, v]) => `${k} ${v}`).join(', ')}`).join('; ');
+    lines.push(`  ${l.labeller.padEnd(15)} ${String(l.agree).padStart(4)}/${String(l.n).padEnd(4)} agree  ${ci}   ${conf}`);
+    for (const e of l.errors.slice(0, 30)) lines.push(`      wrong: ${e.task}/${e.fault} ${e.obligation}: truth ${e.truth}, labelled ${e.label}${e.evidence ? ` (${e.evidence.slice(0, 160)})` : ''}`);
+    if (l.errors.length > 30) lines.push(`      and ${l.errors.length - 30} more (--json lists all)`);
+  }
+  return lines.join('\n');
+}
+
 /**
  * Writes `tasks/<taskId>/obligations/<id>/violation.diff` from an edited copy of gold. The header's
  * description is `what`, else the one of the diff already there, whose "Also violates" lines are kept.
@@ -105,6 +122,20 @@ export function define(cmd: Command): void {
       if (opts.out) fs.writeFileSync(opts.out, text);
       else process.stdout.write(text);
     });
+  ob.command('calibrate')
+    .description('measure the code, test, mechanism and plan labellers on the realistic faults (tasks/<id>/faults/) against their hand labels')
+    .option('--tasks <ids>', 'comma-separated task ids (default: every task folder with faults)')
+    .option('--root <dir>', 'corpus root (default: tasks/)')
+    .option('--json', 'print the calibration file (JSON) instead of the summary')
+    .action(async (opts: { tasks?: string; root?: string; json?: boolean }) => {
+      const root = opts.root ? path.resolve(opts.root) : tasksRoot();
+      const ids = opts.tasks ? opts.tasks.split(',').map((s) => s.trim()).filter(Boolean) : listTaskIds(root).filter((id) => fs.existsSync(path.join(root, id, 'faults')));
+      const beat = startHeartbeat((what) => process.stderr.write(`[calibrate] ${what}\n`));
+      const c = await calibrateLabellers({ tasks: ids, settings: DEFAULT_SPARK_SETTINGS, root, onProgress: (w) => beat.say(w) }).finally(() => beat.stop());
+      console.log(opts.json ? JSON.stringify(c, null, 2) : formatCalibration(c));
+      if (c.tasks.some((t) => t.problems.length)) process.exitCode = 1;
+    });
+
   ob.command('check')
     .description('run every acceptance test on gold and on the violations, and every violation against the reference')
     .option('--scale <S>', 'scale factor of the database and references (default: 1 when built, else 0.01)', (v) => Number(v))
