@@ -111,6 +111,8 @@ export interface MutationActivities {
   labellerAccuracy(req: { studyId: string; scale: number }): Promise<{ file: string; line: string }>;
   /** The labeller check of one task, into the per-task cache labellerAccuracy reads (queued behind the mutation tasks in the same lanes). */
   labellerCheckTask(req: { studyId: string; taskId: string; scale: number }): Promise<{ taskId: string; cached: boolean }>;
+  /** runs/<id>/labeller-calibration.json: the labellers measured on the realistic faults of the study's tasks (cached per task); null file when none of its tasks has faults. */
+  labellerCalibration(req: { studyId: string }): Promise<{ file: string | null; line: string }>;
 }
 
 /** The activities of the main job between its steps (workflows/mainJob.ts). */

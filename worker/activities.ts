@@ -12,7 +12,7 @@ import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteR
 import { executeOnVariants } from '../activities/data/differential';
 import { mutationTasks, mutationTask, finishMutationAnalysis } from '../activities/mutation';
 import { finishModels } from '../activities/report';
-import { labelByExecution, labellerAccuracy, labellerCheckTask } from '../activities/obligations';
+import { labelByExecution, labellerAccuracy, labellerCalibration, labellerCheckTask } from '../activities/obligations';
 import { tasksWithReferences, checkStudyCorpus } from '../activities/tasks';
 
 /** Every registered activity, by the name workflows schedule it under. */
@@ -44,6 +44,7 @@ export const ACTIVITIES = {
   labelByExecution,
   labellerAccuracy,
   labellerCheckTask,
+  labellerCalibration,
   // database and references
   generateTables,
   loadTables,
