@@ -27,7 +27,7 @@ import { sessionStateUse } from './sharedState';
 import { forbiddenPrefixes } from '../execution/staging';
 import { taskIdFromQid } from '../../protocol/sideFiles';
 import { compareOutputs } from '../compare/activity';
-import { sha256File } from '../store/hash';
+import { sha256File } from '../common/hash';
 import { listTaskIds, loadTask } from '../tasks/load';
 
 /** The operators of mutants.py, in the order mutants are listed (names are part of the data format). */

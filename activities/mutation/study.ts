@@ -17,7 +17,7 @@ import { lockinHome, referencesDir } from '../common/paths';
 import { InputError } from '../common/errors';
 import { recordsDir, studyDir, taskDir } from '../store/layout';
 import { readStudyBasics, type StudyBasics } from '../store/manifest';
-import { sha256File } from '../store/hash';
+import { sha256File } from '../common/hash';
 import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 import { checkEquivalence, mutantsCacheRoot, type EquivalenceResult } from './generate';
 import { runSuiteOnVariants, type VariantRun } from './suites';

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ARTIFACTS } from '../tasks/schema';
 import type { ConditionId } from '../../protocol/conditions';
-import { sha256File } from './hash';
+import { sha256File } from '../common/hash';
 import { taskDir } from './layout';
 import { evaluationDir } from '../../protocol/layout';
 

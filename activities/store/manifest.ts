@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { PINNED, SparkJitSchema, SparkModeSchema, SparkSettingsSchema, type SparkJit, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import { InputError } from '../common/errors';
 import type { StudyInput, StudyManifestSummary } from '../../protocol/inputs';
-import { canonicalJson, legacyCanonicalJson, sha256, sha256File } from './hash';
+import { canonicalJson, legacyCanonicalJson, sha256, sha256File } from '../common/hash';
 import { PAPER_SENSITIVITY, type SensitivitySubset } from '../../protocol/sensitivity';
 import { studyDir } from './layout';
 
