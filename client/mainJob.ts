@@ -19,7 +19,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
-import { studyDir } from '../activities/store/layout';
+import { studyDir } from '../activities/common/layout';
 import { STUDY_TASKS } from '../activities/tasks/schema';
 import { buildStudyInput } from './studyInput';
 import { resolveSparkMode } from '../activities/execution/slots';

@@ -14,7 +14,7 @@ import type { DifferentialOutcome, DifferentialDatabase } from '../../protocol/r
 import { compareOutputs } from '../compare/activity';
 import { executeCandidate } from '../execution/execute';
 import { listVariants, variantReference, type VariantInfo } from './variants';
-import { studyDir } from '../store/layout';
+import { studyDir } from '../common/layout';
 
 export { differentialAgreement } from '../../protocol/differential';
 

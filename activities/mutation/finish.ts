@@ -5,7 +5,7 @@
 import * as path from 'path';
 import { BUDGETS, CONDITIONS } from '../../protocol/conditions';
 import { writeReport } from '../report/writeReport';
-import { studyDir } from '../store/layout';
+import { studyDir } from '../common/layout';
 import { aggregateByCondition } from './score';
 import { analyzeStudyMutation } from './study';
 

@@ -15,7 +15,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { lockinHome, referencesDir } from '../common/paths';
 import { InputError } from '../common/errors';
-import { recordsDir, studyDir, taskDir } from '../store/layout';
+import { recordsDir, studyDir, taskDir } from '../common/layout';
 import { readStudyBasics, type StudyBasics } from '../store/manifest';
 import { sha256File } from '../common/hash';
 import { scoredSuite, type ConditionId } from '../../protocol/conditions';

@@ -10,7 +10,7 @@ import * as path from 'path';
 import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 import { executableLabels } from './labels';
 import { studyLabellerAccuracy } from './studyAccuracy';
-import { studyDir } from '../store/layout';
+import { studyDir } from '../common/layout';
 import { readStudyBasics, type StudyBasics } from '../store/manifest';
 import { LabellerAccuracyFileSchema } from '../../protocol/sideFiles';
 import { noteProgress } from '../common/progressBeat';

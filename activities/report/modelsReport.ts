@@ -7,7 +7,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { studyDir } from '../store/layout';
+import { studyDir } from '../common/layout';
 import { readRunRecords } from '../store/records';
 import { intervalAnalysis, renderIntervals, type IntervalAnalysis } from './intervals';
 import { readCorpusFile } from '../model/backends/replay';

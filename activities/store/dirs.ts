@@ -4,7 +4,7 @@ import * as path from 'path';
 import { ARTIFACTS } from '../tasks/schema';
 import type { ConditionId } from '../../protocol/conditions';
 import { sha256File } from '../common/hash';
-import { taskDir } from './layout';
+import { taskDir } from '../common/layout';
 import { evaluationDir } from '../../protocol/layout';
 
 /**

@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { StudyFailure } from '../../protocol/inputs';
 import { writeRecordsJsonl } from './records';
-import { studyDir } from './layout';
+import { studyDir } from '../common/layout';
 
 /**
  * Activity: gathers the run records into runs/<id>/records.jsonl, writes the runs that ended

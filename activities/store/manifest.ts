@@ -15,7 +15,7 @@ import { InputError } from '../common/errors';
 import type { StudyInput, StudyManifestSummary } from '../../protocol/inputs';
 import { canonicalJson, legacyCanonicalJson, sha256, sha256File } from '../common/hash';
 import { PAPER_SENSITIVITY, type SensitivitySubset } from '../../protocol/sensitivity';
-import { studyDir } from './layout';
+import { studyDir } from '../common/layout';
 
 export interface StudyManifest {
   studyId: string;

@@ -6,7 +6,7 @@ import { mainJobProgressQuery, progressQuery } from '../../protocol/queries';
 import * as fs from 'fs';
 import * as path from 'path';
 import { referencesDir } from '../../activities/common/paths';
-import { studyDir } from '../../activities/store/layout';
+import { studyDir } from '../../activities/common/layout';
 import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
