@@ -20,7 +20,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
 import { studyDir } from '../activities/common/layout';
-import { STUDY_TASKS } from '../activities/tasks/schema';
+import { STUDY_TASKS } from '../protocol/corpus';
 import { buildStudyInput } from './studyInput';
 import { resolveSparkMode } from '../activities/execution/slots';
 import { setProgressSink } from '../activities/data/run';

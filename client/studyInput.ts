@@ -2,7 +2,7 @@
 import { checkCorpus } from '../activities/tasks/corpus';
 import { formatProblem } from '../activities/tasks/load';
 import { DEFAULT_SPARK_SETTINGS, STUDY_MODEL_PARAMS } from '../protocol/settings';
-import { STUDY_TASKS } from '../activities/tasks/schema';
+import { STUDY_TASKS } from '../protocol/corpus';
 import { CONDITIONS, ConditionId, PAPER_CONDITIONS } from '../protocol/conditions';
 import type { StudyInput } from '../protocol/inputs';
 import { sparkModeFromEnv } from '../activities/execution/slots';

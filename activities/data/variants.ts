@@ -10,7 +10,7 @@ import * as path from 'path';
 import { databaseDir, variantReferencesDir, variantsDir } from '../common/paths';
 import { InputError } from '../common/errors';
 import type { SparkSettings } from '../../protocol/settings';
-import { REFERENCE_INVENTORY } from '../tasks/schema';
+import { REFERENCE_INVENTORY } from '../../protocol/corpus';
 import { checkScale, runDataScript, scaleArg, settingsArg, testsJar } from './run';
 import { BuildResult, VariantsBuildResult } from '../../protocol/data';
 

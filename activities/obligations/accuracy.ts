@@ -15,7 +15,7 @@ import { heuristicCode, keyTerms } from '../scoring/heuristic';
 import type { CodeLabel } from '../scoring/labels';
 import { checkRule, type OutputField } from '../scoring/schemaRules';
 import type { ObligationForm } from '../tasks/executable';
-import type { Obligation } from '../tasks/schema';
+import type { Obligation } from '../../protocol/corpus';
 import type { VariantRun } from '../mutation/suites';
 
 export const LABELLERS = ['executable', 'schema-rule', 'heuristic'] as const;

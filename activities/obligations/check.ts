@@ -28,7 +28,7 @@ import { runSuiteOnVariants, type TestOutcome, type VariantRun } from '../mutati
 import { readTaskForms, type FormStatus } from '../tasks/executable';
 import { applyViolation, GOLD_SOLUTION, VIOLATION_FILE } from '../tasks/violation';
 import { loadTask, type TaskProblem, formatProblem } from '../tasks/load';
-import type { Obligation, TaskSpec } from '../tasks/schema';
+import type { Obligation, TaskSpec } from '../../protocol/corpus';
 import { parseSparkSchema, type OutputField } from '../scoring/schemaRules';
 import { measureLabellers, type LabellerAccuracy, type VariantEvidence } from './accuracy';
 

@@ -31,7 +31,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApplicationFailure } from '@temporalio/common';
 import { lockinHome } from '../common/paths';
-import { ARTIFACTS } from '../tasks/schema';
+import { ARTIFACTS } from '../../protocol/corpus';
 import { referenceSql } from './referenceSql';
 import { DEFAULT_SQL_THRESHOLDS, describeOverlap, findSqlLeaks, SqlIndex } from './sqlNgrams';
 import { decodedTexts } from './decode';

@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import YAML from 'yaml';
-import { ObligationsFile, type Obligation } from '../tasks/schema';
+import { ObligationsFile, type Obligation } from '../../protocol/corpus';
 import { tasksRoot } from '../common/paths';
 import { InputError } from '../common/errors';
 import { parseSparkSchema, type OutputField } from './schemaRules';

@@ -23,7 +23,7 @@
  *   no key terms → partial (undecided: weight 0 like violated, but never counted as a
  *   violation in SCOs or Table VI without evidence).
  */
-import type { Obligation } from '../tasks/schema';
+import type { Obligation } from '../../protocol/corpus';
 import type { FailureCategory } from '../../protocol/types';
 import type { PlanLabel, CodeLabel, TestLabel } from './labels';
 

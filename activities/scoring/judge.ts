@@ -20,7 +20,7 @@ import type { ConditionId } from '../../protocol/conditions';
 import { parseReplayText } from '../model/backends/replay';
 import type { JudgeLabel } from './autoLabels';
 import type { ComparisonOutcome, ExecutionOutcome } from '../../protocol/types';
-import type { Obligation } from '../tasks/schema';
+import type { Obligation } from '../../protocol/corpus';
 import type { OutputField } from './schemaRules';
 
 /**

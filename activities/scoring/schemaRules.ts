@@ -4,7 +4,7 @@
  * StructType JSON). Pure functions.
  */
 import { InputError } from '../common/errors';
-import type { ObligationRule } from '../tasks/schema';
+import type { ObligationRule } from '../../protocol/corpus';
 import type { CodeLabel } from './labels';
 
 /** One output column: lower-cased name and the Spark SQL type name (int, bigint, decimal(7,2), ...). */

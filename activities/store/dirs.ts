@@ -1,7 +1,7 @@
 /** Condition directories: fresh copies of the shared initial generation, frozen after the protocol ends. */
 import * as fs from 'fs';
 import * as path from 'path';
-import { ARTIFACTS } from '../tasks/schema';
+import { ARTIFACTS } from '../../protocol/corpus';
 import type { ConditionId } from '../../protocol/conditions';
 import { sha256File } from '../common/hash';
 import { taskDir } from '../common/layout';

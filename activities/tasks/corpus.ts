@@ -24,7 +24,7 @@ import { readTaskForms } from './executable';
 import { displayPath, listTaskIds, loadTaskFolder, TaskLoadError, type LoadedTask, type TaskProblem } from './load';
 import { readQueryTexts } from './queryTexts';
 import { checkEvaluationKeys, evaluationFile, loadEvaluationSpec } from './evaluation';
-import { OBLIGATION_CLASSES, OBLIGATION_KINDS } from './schema';
+import { OBLIGATION_CLASSES, OBLIGATION_KINDS } from '../../protocol/corpus';
 import { conventionNullable, manifestTables, structColumns, TPCDS_PRIMARY_KEYS, type ColumnType } from './sparkTypes';
 
 /** The verdict of one task. */

@@ -27,7 +27,7 @@ import { isBuilderKind, type Provenance } from '../../protocol/provenance';
 import type { C1Reply, C25Reply, C2Reply, C3Reply, C4Reply } from '../../protocol/stages';
 import type { z } from 'zod';
 import { listTaskIds, loadTaskFolder, type LoadedTask } from './load';
-import type { Obligation } from './schema';
+import type { Obligation } from '../../protocol/corpus';
 
 /** The comment in the front matter of every file the builder writes. */
 export const BUILDER_COMMENT = 'written by `lockin tasks build-replay`: edit the sources (tasks/<taskId>/), or set provenance: authored to keep a hand-edited copy';

@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { databaseDir, tasksRoot } from '../../activities/common/paths';
 import { InputError } from '../../activities/common/errors';
-import { STUDY_TASKS } from '../../activities/tasks/schema';
+import { STUDY_TASKS } from '../../protocol/corpus';
 import { checkCorpus } from '../../activities/tasks/corpus';
 import { formatProblem, loadTask } from '../../activities/tasks/load';
 import { renderTaskPrompt } from '../../activities/model/prompts';

@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import YAML from 'yaml';
-import { TaskSpec } from '../../activities/tasks/schema';
+import { TaskSpec } from '../../protocol/corpus';
 import { fillTemplate, loadTemplate, renderTaskPrompt, renderTemplate } from '../../activities/model/prompts';
 import { callCost } from '../../activities/model/pricing';
 import { parseModelSpec } from '../../activities/model/spec';

@@ -9,7 +9,7 @@ import { parseJudgeMarkdown, replayJudgeFile } from '../../activities/scoring/ju
 import { parseFinalLabels, importFinalLabels, readFinalLabels } from '../../activities/scoring/finalLabels';
 import { labelObligations } from '../../activities/scoring/labelActivity';
 import { LabelsFile } from '../../activities/scoring/labels';
-import type { Obligation } from '../../activities/tasks/schema';
+import type { Obligation } from '../../protocol/corpus';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study');
 const schema = parseSparkSchema({
