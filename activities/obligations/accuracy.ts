@@ -12,7 +12,7 @@
  */
 import type { FailureCategory } from '../../protocol/types';
 import { heuristicCode, keyTerms } from '../scoring/heuristic';
-import type { CodeLabel } from '../scoring/labels';
+import type { CodeLabel } from '../../protocol/labels';
 import { checkRule, type OutputField } from '../scoring/schemaRules';
 import type { ObligationForm } from '../tasks/executable';
 import type { Obligation } from '../../protocol/corpus';

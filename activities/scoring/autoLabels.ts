@@ -15,7 +15,7 @@
  */
 import type { Obligation } from '../../protocol/corpus';
 import type { FailureCategory } from '../../protocol/types';
-import type { ObligationLabel, PlanLabel, CodeLabel, TestLabel, LabelSource } from './labels';
+import type { ObligationLabel, PlanLabel, CodeLabel, TestLabel, LabelSource } from '../../protocol/labels';
 import { checkRule, type OutputField } from './schemaRules';
 import { keyTerms, heuristicPlan, heuristicTest, heuristicCode } from './heuristic';
 import type { ExecutableLabelsFile } from '../obligations/labels';

@@ -25,7 +25,7 @@
  */
 import type { Obligation } from '../../protocol/corpus';
 import type { FailureCategory } from '../../protocol/types';
-import type { PlanLabel, CodeLabel, TestLabel } from './labels';
+import type { PlanLabel, CodeLabel, TestLabel } from '../../protocol/labels';
 
 /** Extracts an obligation statement's key terms (see the module docstring). Output: lower-cased, unique, in order of appearance. */
 export function keyTerms(statement: string): string[] {

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { ComparisonOutcome, ExecutionOutcome, ModelParams } from '../../protocol/types';
 import { scoredSuite, type ConditionId } from '../../protocol/conditions';
-import { LabelsFile } from './labels';
+import { LabelsFile } from '../../protocol/labels';
 import { autoLabels } from './autoLabels';
 import { obtainJudge, judgeEvidence } from './judge';
 import type { JudgeLabel } from './autoLabels';

@@ -16,7 +16,7 @@ import { parseRunRecord } from '../../protocol/records';
 import { studyConditions, type ConditionId } from '../../protocol/conditions';
 import type { Obligation } from '../../protocol/corpus';
 import { STUDY_TASKS } from '../../protocol/corpus';
-import { LabelsFile, type ObligationLabel, type FinalLabel } from './labels';
+import { LabelsFile, type ObligationLabel, type FinalLabel } from '../../protocol/labels';
 import { loadObligations } from './corpusFiles';
 import { readFinalLabels, labelKey, mergeFinalLabel } from './finalLabels';
 import { readRaters, ratersAgreed } from './raters';

@@ -8,7 +8,7 @@ import { autoLabels } from '../../activities/scoring/autoLabels';
 import { parseJudgeMarkdown, replayJudgeFile } from '../../activities/scoring/judge';
 import { parseFinalLabels, importFinalLabels, readFinalLabels } from '../../activities/scoring/finalLabels';
 import { labelObligations } from '../../activities/scoring/labelActivity';
-import { LabelsFile } from '../../activities/scoring/labels';
+import { LabelsFile } from '../../protocol/labels';
 import type { Obligation } from '../../protocol/corpus';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study');
