@@ -11,7 +11,7 @@ import { lockinHome, referencesDir, scaleTag, tasksRoot } from '../common/paths'
 import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/settings';
 import { compareOutputs } from '../compare/activity';
 import { executeCandidate } from '../execution/execute';
-import { listTaskIds } from './load';
+import { listTaskIds } from '../tasks/load';
 
 /** The verdict of one gold solution. */
 export interface GoldVerdict {
