@@ -6,7 +6,7 @@ import { InputError, nonRetryable } from '../common/errors';
 import type { SparkSettings } from '../../protocol/settings';
 import { checkCorpus, type CorpusCheckReport } from './corpus';
 import { checkGold, type GoldVerdict } from '../data/gold';
-import { buildReplay, type BuildReplayReport } from './replay';
+import { buildReplay, type BuildReplayReport } from '../model/replayCorpus';
 import { formatProblem } from './load';
 import { referencesDir } from '../common/paths';
 import * as fs from 'fs';

@@ -14,7 +14,7 @@ import { STUDY_TASKS } from '../../protocol/corpus';
 import { checkCorpus } from '../../activities/tasks/corpus';
 import { formatProblem, loadTask } from '../../activities/tasks/load';
 import { renderTaskPrompt } from '../../activities/model/prompts';
-import { buildReplay } from '../../activities/tasks/replay';
+import { buildReplay } from '../../activities/model/replayCorpus';
 import { scaffoldTask } from '../../activities/tasks/scaffold';
 
 /** The scale used when --scale is not given: 1 when its database exists, else 0.01. */
