@@ -11,7 +11,7 @@
  * Pure: the runs and outputs are passed in.
  */
 import type { FailureCategory } from '../../protocol/types';
-import { heuristicCode, keyTerms } from '../scoring/heuristic';
+import { heuristicCode, keyTerms } from './heuristic';
 import type { CodeLabel } from '../../protocol/labels';
 import { checkRule, type OutputField } from '../scoring/schemaRules';
 import type { ObligationForm } from '../tasks/executable';

@@ -17,7 +17,7 @@ import type { Obligation } from '../../protocol/corpus';
 import type { FailureCategory } from '../../protocol/types';
 import type { ObligationLabel, PlanLabel, CodeLabel, TestLabel, LabelSource } from '../../protocol/labels';
 import { checkRule, type OutputField } from './schemaRules';
-import { keyTerms, heuristicPlan, heuristicTest, heuristicCode } from './heuristic';
+import { keyTerms, heuristicPlan, heuristicTest, heuristicCode } from '../obligations/heuristic';
 import type { ExecutableLabelsFile } from '../obligations/labels';
 
 /** One judge label as validated by JudgeReply (protocol/stages.ts). */

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parseSparkSchema, checkRule } from '../../activities/scoring/schemaRules';
-import { keyTerms, heuristicPlan, heuristicTest, heuristicCode, assertionText } from '../../activities/scoring/heuristic';
+import { keyTerms, heuristicPlan, heuristicTest, heuristicCode, assertionText } from '../../activities/obligations/heuristic';
 import { autoLabels } from '../../activities/scoring/autoLabels';
 import { parseJudgeMarkdown, replayJudgeFile } from '../../activities/scoring/judge';
 import { parseFinalLabels, importFinalLabels, readFinalLabels } from '../../activities/scoring/finalLabels';
