@@ -13,7 +13,7 @@
 import type { FailureCategory } from '../../protocol/types';
 import { heuristicCode, keyTerms } from './heuristic';
 import type { CodeLabel } from '../../protocol/labels';
-import { checkRule, type OutputField } from '../scoring/schemaRules';
+import { checkRule, type OutputField } from './schemaRules';
 import type { ObligationForm } from '../tasks/executable';
 import type { Obligation } from '../../protocol/corpus';
 import type { VariantRun } from '../mutation/suites';

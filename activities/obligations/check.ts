@@ -29,7 +29,7 @@ import { readTaskForms, type FormStatus } from '../tasks/executable';
 import { applyViolation, GOLD_SOLUTION, VIOLATION_FILE } from '../tasks/violation';
 import { loadTask, type TaskProblem, formatProblem } from '../tasks/load';
 import type { Obligation, TaskSpec } from '../../protocol/corpus';
-import { parseSparkSchema, type OutputField } from '../scoring/schemaRules';
+import { parseSparkSchema, type OutputField } from './schemaRules';
 import { measureLabellers, type LabellerAccuracy, type VariantEvidence } from './accuracy';
 
 /** How a violation's output compares with the reference at the check's scale. */

@@ -16,7 +16,7 @@
 import type { Obligation } from '../../protocol/corpus';
 import type { FailureCategory } from '../../protocol/types';
 import type { ObligationLabel, PlanLabel, CodeLabel, TestLabel, LabelSource } from '../../protocol/labels';
-import { checkRule, type OutputField } from './schemaRules';
+import { checkRule, type OutputField } from '../obligations/schemaRules';
 import { keyTerms, heuristicPlan, heuristicTest, heuristicCode } from '../obligations/heuristic';
 import type { ExecutableLabelsFile } from '../obligations/labels';
 

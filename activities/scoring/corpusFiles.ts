@@ -8,7 +8,7 @@ import YAML from 'yaml';
 import { ObligationsFile, type Obligation } from '../../protocol/corpus';
 import { tasksRoot } from '../common/paths';
 import { InputError } from '../common/errors';
-import { parseSparkSchema, type OutputField } from './schemaRules';
+import { parseSparkSchema, type OutputField } from '../obligations/schemaRules';
 
 /**
  * Loads and validates `<tasksRoot>/<taskId>/obligations.yaml`.

@@ -21,7 +21,7 @@ import { parseReplayText } from '../model/backends/replay';
 import type { JudgeLabel } from './autoLabels';
 import type { ComparisonOutcome, ExecutionOutcome } from '../../protocol/types';
 import type { Obligation } from '../../protocol/corpus';
-import type { OutputField } from './schemaRules';
+import type { OutputField } from '../obligations/schemaRules';
 
 /**
  * Path of the judge reply in a replay corpus, or null when `model` is not a replay spec.

@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parseSparkSchema, checkRule } from '../../activities/scoring/schemaRules';
+import { parseSparkSchema, checkRule } from '../../activities/obligations/schemaRules';
 import { keyTerms, heuristicPlan, heuristicTest, heuristicCode, assertionText } from '../../activities/obligations/heuristic';
 import { autoLabels } from '../../activities/scoring/autoLabels';
 import { parseJudgeMarkdown, replayJudgeFile } from '../../activities/scoring/judge';
