@@ -5,7 +5,8 @@
  */
 import type { WorkflowActivities } from '../protocol/activities';
 import { callModel } from '../activities/model';
-import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardContract, classifyEdits, writeRunRecord, completedTasks, completedTaskCalls, finishStudy, evaluateRun, judgeRequest, labelRun } from '../activities/store';
+import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardContract, classifyEdits, writeRunRecord, completedTasks, completedTaskCalls, finishStudy } from '../activities/store';
+import { evaluateRun, judgeRequest, labelRun } from '../activities/scoring';
 import { runPytest, smokeCheck, executeCandidate } from '../activities/execution';
 import { runEvaluatorControls } from '../activities/compare';
 import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences } from '../activities/data';

@@ -4,9 +4,9 @@
  */
 import * as path from 'path';
 import { compareWithReference } from '../compare/activity';
-import { labelObligations } from '../scoring/labelActivity';
-import { judgeEvidence, judgeFromResult, judgeStageRequest } from '../scoring/judge';
-import { loadObligations, readOutputSchema } from '../scoring/corpusFiles';
+import { labelObligations } from './labelActivity';
+import { judgeEvidence, judgeFromResult, judgeStageRequest } from './judge';
+import { loadObligations, readOutputSchema } from './corpusFiles';
 import { STUDY_MODEL_PARAMS } from '../../protocol/settings';
 import type { StageRequest, StageResult } from '../../protocol/types';
 import { referencesDir } from '../common/paths';
