@@ -5,14 +5,14 @@
  */
 import type { WorkflowActivities } from '../protocol/activities';
 import { callModel } from '../activities/model';
-import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardContract, classifyEdits, writeRunRecord, completedTasks, completedTaskCalls, finishStudy } from '../activities/store';
+import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardContract, classifyEdits, writeRunRecord, completedTasks, completedTaskCalls } from '../activities/store';
 import { evaluateRun, judgeRequest, labelRun } from '../activities/scoring';
 import { runPytest, smokeCheck, executeCandidate } from '../activities/execution';
 import { runEvaluatorControls } from '../activities/compare';
 import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences } from '../activities/data';
 import { executeOnVariants } from '../activities/data/differential';
 import { mutationTasks, mutationTask, finishMutationAnalysis } from '../activities/mutation';
-import { finishModels } from '../activities/report';
+import { finishModels, finishStudy } from '../activities/report';
 import { labelByExecution, labellerAccuracy, labellerCheckTask } from '../activities/obligations';
 import { tasksWithReferences, checkStudyCorpus } from '../activities/tasks';
 

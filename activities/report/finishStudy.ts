@@ -1,9 +1,9 @@
 /** The end of a study: records.jsonl, then the report. */
-import { writeReport } from '../report/writeReport';
+import { writeReport } from './writeReport';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { StudyFailure } from '../../protocol/inputs';
-import { writeRecordsJsonl } from './records';
+import { writeRecordsJsonl } from '../store/records';
 import { studyDir } from '../common/layout';
 
 /**
