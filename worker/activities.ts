@@ -11,8 +11,8 @@ import { runPytest, smokeCheck, executeCandidate } from '../activities/execution
 import { runEvaluatorControls } from '../activities/compare';
 import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences } from '../activities/data';
 import { executeOnVariants } from '../activities/data/differential';
-import { mutationTasks, mutationTask, finishMutationAnalysis } from '../activities/mutation';
-import { finishModels, finishStudy } from '../activities/report';
+import { mutationTasks, mutationTask } from '../activities/mutation';
+import { finishModels, finishStudy, finishMutationAnalysis } from '../activities/report';
 import { labelByExecution, labellerAccuracy, labellerCheckTask } from '../activities/obligations';
 import { tasksWithReferences, checkStudyCorpus } from '../activities/tasks';
 
