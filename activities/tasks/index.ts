@@ -1,12 +1,9 @@
 /**
- * Activities of the tasks group (exported to the worker): corpus checks, gold checks and the
- * replay-corpus builder. Bad input becomes a non-retryable failure at this boundary.
+ * Activities of the tasks group (exported to the worker): the main job's corpus checks between
+ * its steps. Bad input becomes a non-retryable failure at this boundary.
  */
 import { InputError, nonRetryable } from '../common/errors';
-import type { SparkSettings } from '../../protocol/settings';
-import { checkCorpus, type CorpusCheckReport } from './corpus';
-import { checkGold, type GoldVerdict } from '../data/gold';
-import { buildReplay, type BuildReplayReport } from '../model/replayCorpus';
+import { checkCorpus } from './corpus';
 import { formatProblem } from './load';
 import { referencesDir } from '../common/paths';
 import * as fs from 'fs';
@@ -19,21 +16,6 @@ async function boundary<T>(fn: () => Promise<T> | T): Promise<T> {
     if (err instanceof InputError) throw nonRetryable(err);
     throw err;
   }
-}
-
-/** Checks the task corpus at a scale (see corpus.ts checkCorpus). Runs on lockin-default. */
-export async function checkTaskCorpus(input: { scale: number; ids?: string[] }): Promise<CorpusCheckReport> {
-  return boundary(() => checkCorpus(input));
-}
-
-/** Runs one gold solution and compares it with its reference (see gold.ts checkGold). Starts a JVM: lockin-spark. */
-export async function checkGoldSolution(input: { taskId: string; scale: number; settings?: SparkSettings; timeoutMs?: number }): Promise<GoldVerdict> {
-  return boundary(() => checkGold(input));
-}
-
-/** Writes the replay corpora's generated files (see replay.ts buildReplay). */
-export async function buildReplayCorpus(input: { ids?: string[] }): Promise<BuildReplayReport> {
-  return boundary(() => buildReplay(input));
 }
 
 /**
