@@ -10,17 +10,8 @@ import type { TokenUsage } from './records';
 export { FAILURE_CATEGORIES, EXECUTION_STATUSES } from './records';
 export type { ComparisonOutcome, ExecutionOutcome, ExecutionStatus, FailureCategory, PermissionDeviation, PytestCounts, PytestOutcome, RunRecord, SandboxLimits, SmokeOutcome, SparkRun, TokenUsage } from './records';
 
-/** Which model backend answers: "anthropic:<model-id>", "openai:<model-id>" or "replay:<dir>" (activities/model/spec.ts). */
-export type ModelSpec = string;
-
-/** Sampling parameters as the study intends them (the paper: temperature 1.0, top-p 1.0). */
-export interface ModelParams {
-  temperature: number;
-  topP: number;
-  maxTokens: number;
-  /** Request the 1M-token context window (the paper's "[1m]" suffix). */
-  longContext: boolean;
-}
+export type { ModelParams, ModelSpec } from './model';
+import type { ModelParams, ModelSpec } from './model';
 
 /** A file on disk, identified by content. */
 export interface FileRef {
