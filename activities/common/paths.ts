@@ -89,3 +89,14 @@ export function tasksRoot(): string {
 export function replayRoot(): string {
   return path.join(REPO_ROOT, 'replay');
 }
+
+/**
+ * The folder of a replay corpus, from the model part of a `replay:<dir>` spec (protocol/model.ts):
+ * absolute as is; with a '/' relative to the repository root; else a bare name under replay/
+ * ("lockin" = `<repo>/replay/lockin`). Never throws; the folder need not exist.
+ */
+export function replayCorpusDir(dir: string): string {
+  if (path.isAbsolute(dir)) return dir;
+  if (dir.includes('/')) return path.resolve(REPO_ROOT, dir);
+  return path.join(replayRoot(), dir);
+}

@@ -24,6 +24,7 @@ import { labelObligations } from './labelActivity';
 
 export { StudyManifest, type PairedLabel, type LoadedRun, type LoadedStudy } from './loadedStudy';
 import { StudyManifest, type LoadedRun, type LoadedStudy } from './loadedStudy';
+import { isReplaySpec } from '../../protocol/model';
 
 const FailuresFile = z.object({ failed: z.array(z.object({ task: z.string().min(1), error: z.string() }).passthrough()) }).passthrough();
 
@@ -141,7 +142,7 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
         sample: rec.sample,
         execution,
         comparison: rec.comparison,
-        model: manifest.model.startsWith('replay:') ? manifest.model : undefined,
+        model: isReplaySpec(manifest.model) ? manifest.model : undefined,
         tasksDir: opts.tasksDir,
       });
       base.labelledByReport = true;
