@@ -16,13 +16,13 @@ import { replayCorpusDir, REPO_ROOT } from '../common/paths';
 import { readCorpusFile } from '../model/backends/replay';
 import { InputError } from '../common/errors';
 import type { ModelParams, StageRequest, StageResult } from '../../protocol/types';
-import type { ConditionId } from '../../protocol/conditions';
 import { parseReplayText } from '../model/backends/replay';
 import type { JudgeLabel } from './autoLabels';
 import type { ComparisonOutcome, ExecutionOutcome } from '../../protocol/types';
 import type { Obligation } from '../../protocol/corpus';
 import type { OutputField } from '../obligations/schemaRules';
 import { tryParseModelSpec } from '../../protocol/model';
+import type { RunIdentity } from '../../protocol/run';
 
 /**
  * Path of the judge reply in a replay corpus, or null when `model` is not a replay spec.
@@ -120,15 +120,9 @@ function loadGateway(): CallModel | null {
   }
 }
 
-export interface JudgeRequest {
-  studyId: string;
-  taskId: string;
-  condition: ConditionId;
+/** The judge call of one run (RunIdentity) and what the judge is shown. */
+export interface JudgeRequest extends RunIdentity {
   conditionDir: string;
-  /** Set for a targeted-replication run (Table VII). */
-  replicate?: string;
-  /** Sample index, 1-based (absent = 1). */
-  sample?: number;
   model: string;
   params: ModelParams;
   /** Evidence shown to the judge (obligations, execution status, output schema, comparison summary). */
