@@ -6,6 +6,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { referenceRelPaths } from '../../protocol/layout';
 
 /** Absolute path of the repository root (works from dist/ and from sources). */
 export const REPO_ROOT: string = (() => {
@@ -57,6 +58,16 @@ export function databaseDir(scale: number): string {
 /** `<home>/data/references/sf<S>`: one folder per reference variant plus references.json. */
 export function referencesDir(scale: number): string {
   return path.join(lockinHome(), 'data', 'references', scaleTag(scale));
+}
+
+/**
+ * One task's reference in a references folder (`referencesDir(scale)`, a variant's, or another
+ * database's): its folder, its output (reference.arrow) and its Spark schema (schema.json), as
+ * absolute paths (protocol/layout.ts referenceRelPaths).
+ */
+export function referencePaths(refsDir: string, taskId: string): { dir: string; data: string; schema: string } {
+  const rel = referenceRelPaths(taskId);
+  return { dir: path.join(refsDir, rel.dir), data: path.join(refsDir, rel.data), schema: path.join(refsDir, rel.schema) };
 }
 
 /**

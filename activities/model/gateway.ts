@@ -44,12 +44,13 @@ import { replayCorpusDir } from '../common/paths';
 import { loadTaskSpec, stageVars } from './stageInputs';
 import { STAGES } from '../../protocol/stages';
 import type { Provenance } from '../../protocol/provenance';
+import { callRelPath } from '../../protocol/layout';
 
 export const CALL_FILE_SCHEMA_VERSION = 1;
 
 /** `<workDir>/calls/NN-<stage>.json` (NN = callIndex, two digits). */
 export function callFilePath(workDir: string, callIndex: number, stage: string): string {
-  return path.join(workDir, 'calls', `${String(callIndex).padStart(2, '0')}-${stage}.json`);
+  return path.join(workDir, callRelPath(callIndex, stage));
 }
 
 /**

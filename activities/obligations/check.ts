@@ -21,7 +21,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { SparkSettings } from '../../protocol/settings';
 import type { FailureCategory } from '../../protocol/types';
-import { referencesDir, tasksRoot } from '../common/paths';
+import { referencesDir, tasksRoot, referencePaths } from '../common/paths';
 import { compareOutputs } from '../compare/activity';
 import { mutantOutputs } from '../mutation/generate';
 import { runSuiteOnVariants, type TestOutcome, type VariantRun } from '../mutation/suites';
@@ -178,9 +178,10 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
       if (opts.workDir) fs.writeFileSync(path.join(work, 'acceptance', TABLES_FILE), tablesJson(task.task));
       progress(`acceptance tests ran on ${res.length} program(s): gold ${res[0]?.passed ? 'passes' : 'FAILS'}, ${res.slice(1).filter((r) => !r.passed).length} of ${res.length - 1} violation(s) fail them`);
     } else notes.push('no acceptance tests (acceptance/test_acceptance.py)');
-    const refDir = path.join(referencesDir(opts.scale), task.taskId);
+    const reference = referencePaths(referencesDir(opts.scale), task.taskId);
+    const refDir = reference.dir;
     if (opts.skipReference) notes.push('violations not compared with the reference (--skip-reference)');
-    else if (!fs.existsSync(path.join(refDir, 'schema.json'))) notes.push(`no reference for ${task.taskId} at SF=${opts.scale}: violations not compared`);
+    else if (!fs.existsSync(reference.schema)) notes.push(`no reference for ${task.taskId} at SF=${opts.scale}: violations not compared`);
     else {
       const ids = ['gold', ...withViolation.map((f) => f.id)];
       const dirs = ids.map((id) => {

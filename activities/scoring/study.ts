@@ -25,6 +25,7 @@ import { labelObligations } from './labelActivity';
 export { StudyManifest, type PairedLabel, type LoadedRun, type LoadedStudy } from './loadedStudy';
 import { StudyManifest, type LoadedRun, type LoadedStudy } from './loadedStudy';
 import { isReplaySpec } from '../../protocol/model';
+import { conditionRelDir } from '../../protocol/layout';
 
 const FailuresFile = z.object({ failed: z.array(z.object({ task: z.string().min(1), error: z.string() }).passthrough()) }).passthrough();
 
@@ -79,10 +80,9 @@ export function resolveDir(studyDir: string, rec: RunRecord): string {
   return cands.find((d) => fs.existsSync(d)) ?? cands[0];
 }
 
-/** The run's folder by the study layout alone: <studyDir>/tasks/<taskId>/[replicate-<r>/][sample-<n>/]<condition> (n > 1). Pure. */
+/** The run's folder by the study layout alone (protocol/layout.ts conditionRelDir): <studyDir>/tasks/<taskId>/[replicate-<r>/][sample-<n>/]<condition> (n > 1). Pure. */
 export function layoutDir(studyDir: string, rec: Pick<RunRecord, 'taskId' | 'condition' | 'replicate' | 'sample'>): string {
-  const sampleDir = rec.sample && rec.sample > 1 ? [`sample-${rec.sample}`] : [];
-  return path.join(studyDir, 'tasks', rec.taskId, ...(rec.replicate ? [`replicate-${rec.replicate}`] : []), ...sampleDir, rec.condition);
+  return path.join(studyDir, conditionRelDir({ taskId: rec.taskId, condition: rec.condition, replicate: rec.replicate ?? undefined, sample: rec.sample }));
 }
 
 function sha256File(file: string): string | null {

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import { listVariants } from '../data/variants';
 import * as path from 'path';
 import { execSync } from 'child_process';
-import { databaseDir, referencesDir, replayCorpusDir, REPO_ROOT, tasksRoot } from '../common/paths';
+import { databaseDir, referencesDir, replayCorpusDir, REPO_ROOT, tasksRoot, referencePaths } from '../common/paths';
 import { z } from 'zod';
 import { PINNED, SparkJitSchema, SparkModeSchema, SparkSettingsSchema, type SparkJit, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import { InputError } from '../common/errors';
@@ -17,6 +17,7 @@ import { canonicalJson, legacyCanonicalJson, sha256, sha256File } from '../commo
 import { PAPER_SENSITIVITY, type SensitivitySubset } from '../../protocol/sensitivity';
 import { studyDir } from '../common/layout';
 import { isReplaySpec, tryParseModelSpec } from '../../protocol/model';
+import { referenceRelPaths } from '../../protocol/layout';
 
 export interface StudyManifest {
   studyId: string;
@@ -69,7 +70,7 @@ export function collectInputs(input: StudyInput): Record<string, string> {
     // manifests of tasks without one are unchanged.
     const evaluation = path.join(tasksRoot(), t, 'evaluation.yaml');
     if (fs.existsSync(evaluation)) inputs[`tasks/${t}/evaluation.yaml`] = sha256File(evaluation);
-    inputs[`references/${t}/reference.arrow`] = hashIfExists(path.join(referencesDir(input.scale), t, 'reference.arrow'));
+    inputs[`references/${referenceRelPaths(t).data}`] = hashIfExists(referencePaths(referencesDir(input.scale), t).data);
   }
   for (const f of listFiles(path.join(REPO_ROOT, 'activities', 'model', 'prompts')).sort()) inputs[path.relative(REPO_ROOT, f)] = sha256File(f);
   inputs['database/manifest.json'] = hashIfExists(path.join(databaseDir(input.scale), 'manifest.json'));

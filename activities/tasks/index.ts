@@ -5,7 +5,7 @@
 import { InputError, nonRetryable } from '../common/errors';
 import { checkCorpus } from './corpus';
 import { formatProblem } from './load';
-import { referencesDir } from '../common/paths';
+import { referencesDir, referencePaths } from '../common/paths';
 import * as fs from 'fs';
 import * as path from 'path';
 
@@ -24,7 +24,7 @@ async function boundary<T>(fn: () => Promise<T> | T): Promise<T> {
  * SF=0.01, whose reference query divides by zero under ANSI), in the given order.
  */
 export async function tasksWithReferences(req: { scale: number; tasks: string[] }): Promise<{ kept: string[]; missing: string[] }> {
-  const has = (q: string) => fs.existsSync(path.join(referencesDir(req.scale), q, 'reference.arrow'));
+  const has = (q: string) => fs.existsSync(referencePaths(referencesDir(req.scale), q).data);
   return { kept: req.tasks.filter(has), missing: req.tasks.filter((q) => !has(q)) };
 }
 

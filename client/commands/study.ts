@@ -5,7 +5,7 @@ import { CONDITIONS } from '../../protocol/conditions';
 import { mainJobProgressQuery, progressQuery } from '../../protocol/queries';
 import * as fs from 'fs';
 import * as path from 'path';
-import { referencesDir } from '../../activities/common/paths';
+import { referencesDir, referencePaths } from '../../activities/common/paths';
 import { studyDir } from '../../activities/common/layout';
 import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
@@ -115,7 +115,7 @@ export function define(cmd: Command): void {
         ...(models && models.length > 1 ? { models } : {}),
         report: o.report,
       });
-      const noRef = [...input.tasks, ...(input.replicate?.tasks ?? [])].filter((q) => !fs.existsSync(path.join(referencesDir(scale), q, 'reference.arrow')));
+      const noRef = [...input.tasks, ...(input.replicate?.tasks ?? [])].filter((q) => !fs.existsSync(referencePaths(referencesDir(scale), q).data));
       if (noRef.length)
         throw new Error(`no reference at scale ${scale} for ${[...new Set(noRef)].join(', ')} (looked in ${referencesDir(scale)}): run \`lockin data prepare --scale ${scale}\` first; a reference that fails to build there (q12 at SF=0.01 divides by zero under ANSI) cannot be evaluated at that scale`);
       await assertCorpusValid(scale, [...input.tasks, ...(input.replicate?.tasks ?? [])]);
