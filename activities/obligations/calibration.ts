@@ -24,14 +24,14 @@ import * as os from 'os';
 import * as path from 'path';
 import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import { lockinHome, tasksRoot } from '../common/paths';
-import { canonicalJson } from '../store/hash';
+import { canonicalJson } from '../common/hash';
 import { readFaults, type Fault, type Mechanism } from '../tasks/faults';
 import { readTaskForms } from '../tasks/executable';
 import { loadTask } from '../tasks/load';
 import { formFiles } from './studyAccuracy';
 import { executableLabels, type ExecutableLabelsFile } from './labels';
-import { heuristicPlan, keyTerms } from '../scoring/heuristic';
-import { wilson, type Proportion } from '../scoring/intervals';
+import { heuristicPlan, keyTerms } from './heuristic';
+import { wilson, type Proportion } from '../common/intervals';
 
 export const CALIBRATION_LABELLERS = ['code', 'test', 'mechanism', 'plan-heuristic'] as const;
 export type CalibrationLabeller = (typeof CALIBRATION_LABELLERS)[number];

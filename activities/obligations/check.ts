@@ -28,7 +28,7 @@ import * as os from 'os';
 import * as path from 'path';
 import type { SparkSettings } from '../../protocol/settings';
 import type { FailureCategory } from '../../protocol/types';
-import { referencesDir, tasksRoot } from '../common/paths';
+import { referencesDir, tasksRoot, referencePaths } from '../common/paths';
 import { compareOutputs } from '../compare/activity';
 import { mutantOutputs } from '../mutation/generate';
 import { runSuiteOnVariants, type TestOutcome, type VariantRun } from '../mutation/suites';
@@ -37,8 +37,8 @@ import { applyViolation, GOLD_SOLUTION, VIOLATION_FILE } from '../tasks/violatio
 import { loadTask, type TaskProblem, formatProblem } from '../tasks/load';
 import { TABLES_FILE, tablesJson } from '../tasks/acceptanceTables';
 import { swapColumn, taskSwaps, type Swap } from '../tasks/columns';
-import type { Obligation } from '../tasks/schema';
-import { parseSparkSchema, type OutputField } from '../scoring/schemaRules';
+import type { Obligation } from '../../protocol/corpus';
+import { parseSparkSchema, type OutputField } from './schemaRules';
 import { measureLabellers, type LabellerAccuracy, type VariantEvidence } from './accuracy';
 
 /** How a violation's output compares with the reference at the check's scale. */
@@ -213,9 +213,10 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
       const vr = res.slice(1, 1 + withViolation.length);
       progress(`acceptance tests ran on ${res.length} program(s): gold ${res[0]?.passed ? 'passes' : 'FAILS'}, ${vr.filter((r) => !r.passed).length} of ${vr.length} violation(s) fail them`);
     } else notes.push('no acceptance tests (acceptance/test_acceptance.py)');
-    const refDir = path.join(referencesDir(opts.scale), task.taskId);
+    const reference = referencePaths(referencesDir(opts.scale), task.taskId);
+    const refDir = reference.dir;
     if (opts.skipReference) notes.push('violations not compared with the reference (--skip-reference)');
-    else if (!fs.existsSync(path.join(refDir, 'schema.json'))) notes.push(`no reference for ${task.taskId} at SF=${opts.scale}: violations not compared`);
+    else if (!fs.existsSync(reference.schema)) notes.push(`no reference for ${task.taskId} at SF=${opts.scale}: violations not compared`);
     else {
       const ids = ['gold', ...withViolation.map((f) => f.id)];
       const dirs = ids.map((id) => {

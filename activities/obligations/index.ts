@@ -11,7 +11,7 @@ import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 import { executableLabels } from './labels';
 import { studyLabellerAccuracy } from './studyAccuracy';
 import { calibrateLabellers } from './calibration';
-import { studyDir } from '../store/layout';
+import { studyDir } from '../common/layout';
 import { readStudyBasics, type StudyBasics } from '../store/manifest';
 import { LabellerAccuracyFileSchema, LabellerCalibrationFileSchema } from '../../protocol/sideFiles';
 import { noteProgress } from '../common/progressBeat';

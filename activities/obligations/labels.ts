@@ -31,7 +31,7 @@ import { reuseKey, reuseRun } from '../execution/reuse';
 import { readTaskForms } from '../tasks/executable';
 import { writeViolationSolutions } from '../tasks/violation';
 import { loadTask } from '../tasks/load';
-import { CODE_LABELS } from '../scoring/labels';
+import { CODE_LABELS } from '../../protocol/labels';
 import { executableLabel } from './accuracy';
 import { ACCEPTANCE_TEST_TIMEOUT_S } from './check';
 import { TABLES_FILE, tablesJson } from '../tasks/acceptanceTables';

@@ -10,7 +10,7 @@ import { sampleNotes } from './modelsReport';
 import { provenanceCaption, provenanceParagraph, type ReplyProvenance } from './provenance';
 import { renderDeviations, studyDeviations } from './deviations';
 import { oneLine, renderFailedRuns } from './failures';
-import { STUDY_TASKS } from '../tasks/schema';
+import { STUDY_TASKS } from '../../protocol/corpus';
 import { PAPER_NAMED_TASKS } from '../tasks/eligibility';
 import type { TaskDiscrimination } from '../mutation/discrimination';
 import type { LabellerAccuracyFile, LabellerCalibrationFile } from '../../protocol/sideFiles';

@@ -16,7 +16,7 @@ import { FAILURE_CATEGORIES } from '../../protocol/types';
 import type { TaskDiscrimination } from '../mutation/discrimination';
 import type { LabellerAccuracyFile, LabellerCalibrationFile } from '../../protocol/sideFiles';
 import type { AgreementRow } from '../scoring/raters';
-import { wilson } from '../scoring/intervals';
+import { wilson } from '../common/intervals';
 
 /** Renders a Markdown table ('|' in cells escaped). */
 export function mdTable(headers: string[], rows: (string | number)[][]): string {
@@ -70,7 +70,7 @@ export function tableII(controls: ControlRow[] | null): string {
   return mdTable(['Control category', 'Expected', 'Queries', 'Controls', 'As expected', 'Verified perturbations'], rows);
 }
 
-/** A rate x/n as "p% [lower%, upper%]" with its Wilson 95 % interval (activities/scoring/intervals.ts), two decimals; "—" for n = 0. */
+/** A rate x/n as "p% [lower%, upper%]" with its Wilson 95 % interval (activities/common/intervals.ts), two decimals; "—" for n = 0. */
 export function rateWithWilson(x: number, n: number): string {
   if (n === 0) return '—';
   const w = wilson(x, n);

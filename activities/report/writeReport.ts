@@ -31,6 +31,7 @@ import { renderReport } from './render';
 import { PAPER_SENSITIVITY, SensitivitySubsets, type SensitivitySubset } from '../../protocol/sensitivity';
 import { readReplyProvenance, runReplyProvenance } from './provenance';
 import { readRepeats } from './repeats';
+import { isReplaySpec } from '../../protocol/model';
 
 export interface WriteReportInput {
   studyId: string;
@@ -280,7 +281,7 @@ export function readLabellerCalibration(studyDir: string): LabellerCalibrationFi
 }
 
 export function isReplayed(study: LoadedStudy): boolean {
-  return study.manifest.replayed === true || study.manifest.model.startsWith('replay:');
+  return study.manifest.replayed === true || isReplaySpec(study.manifest.model);
 }
 
 /**

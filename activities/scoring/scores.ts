@@ -7,7 +7,7 @@
  * Units: scores are fractions in [0, 1]; paired changes are percentage points (pp).
  */
 import type { FailureCategory } from '../../protocol/types';
-import { PLAN_WEIGHTS, CODE_WEIGHTS, TEST_WEIGHTS, type PlanLabel, type CodeLabel, type TestLabel } from './labels';
+import { PLAN_WEIGHTS, CODE_WEIGHTS, TEST_WEIGHTS, type PlanLabel, type CodeLabel, type TestLabel } from '../../protocol/labels';
 
 /** The three labels of one obligation in one run (final labels unless said otherwise). */
 export interface LabelTriple {

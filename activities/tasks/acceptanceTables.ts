@@ -6,7 +6,7 @@
  * the rest: a member of a named column's family copies it, unless the running test's obligation
  * names the family, then it differs (tasks/README.md "Discriminating fixtures").
  */
-import type { Obligation, TaskSpec } from './schema';
+import type { Obligation, TaskSpec } from '../../protocol/corpus';
 import { columnFamilies, obligationColumns } from './columns';
 
 /** The name of the input-table file staged beside an acceptance test (lockin_acceptance.TaskTables). */

@@ -20,7 +20,7 @@
  * family member copies the column the row names (so a substitution shows in the tests of the
  * obligation it breaks, and in no other).
  */
-import type { Obligation, TaskSpec } from './schema';
+import type { Obligation, TaskSpec } from '../../protocol/corpus';
 
 /** One input column of a task: its table, type and position in the table. */
 export interface InputColumn {

@@ -29,7 +29,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { PLAN_LABELS } from '../../protocol/stages';
 import { displayPath, type TaskProblem } from './load';
-import type { Obligation } from './schema';
+import type { Obligation } from '../../protocol/corpus';
 
 export const MECHANISMS = ['no-test-covered', 'inadequate-check', 'repeats-incorrect-logic'] as const;
 export type Mechanism = (typeof MECHANISMS)[number];

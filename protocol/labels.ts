@@ -7,7 +7,7 @@
  * and default to the automated ones.
  */
 import { z } from 'zod';
-import { PLAN_LABELS, CODE_LABELS, TEST_LABELS, RECORDED_TEST_LABELS } from '../../protocol/stages';
+import { PLAN_LABELS, CODE_LABELS, TEST_LABELS, RECORDED_TEST_LABELS } from './stages';
 
 export { PLAN_LABELS, CODE_LABELS, TEST_LABELS, RECORDED_TEST_LABELS };
 export type PlanLabel = (typeof PLAN_LABELS)[number];
