@@ -28,6 +28,8 @@ import { printSummary, reportFailures, saveInput, studyUiUrl } from './studyRunn
 import { runningActivityLines, runOrAttach, withClientAndWorker } from './temporal';
 import { mainJobWorkflowId } from '../protocol/layout';
 import { sparkJitFromEnv } from '../activities/common/sparkJit';
+import { restoreTerminal } from './terminal';
+import { defaultModel } from './studyInput';
 
 export interface MainJobOptions {
   scale: number;
@@ -72,6 +74,24 @@ export function mainStudyId(scale: number, model: string, tasks: readonly string
   const all = [...chosen].sort((a, b) => Number(a.replace(/\D/g, '')) - Number(b.replace(/\D/g, '')) || a.localeCompare(b));
   if (all.length <= 4) return `${base}-${all.join('-')}`;
   return `${base}-${all.length}tasks-${crypto.createHash('sha256').update(all.join(',')).digest('hex').slice(0, 8)}`;
+}
+
+/**
+ * The command that resumes the main job of `o` (printed whole when Ctrl-C interrupts it): `npx
+ * lockin study main` with the options that make the same study id and input, each only when it
+ * differs from the default: `--scale` always (the default may come from LOCKIN_SCALE), `--tasks`
+ * for a subset of the 30, `--model` when it is not `defaultModelSpec` (the environment's),
+ * `--study-id` when one was given, `--no-mutation` when step 5 was left out. Pure.
+ * Example: {scale: 0.01, tasks: [q3, q98], model: replay:lockin} → "npx lockin study main --scale 0.01 --tasks q3,q98".
+ */
+export function mainResumeCommand(o: MainJobOptions, defaultModelSpec: string, studyId: string): string {
+  const all = o.tasks.length === STUDY_TASKS.length && STUDY_TASKS.every((t) => o.tasks.includes(t));
+  const parts = ['npx lockin study main', `--scale ${o.scale}`];
+  if (!all) parts.push(`--tasks ${o.tasks.join(',')}`);
+  if (o.model !== defaultModelSpec) parts.push(`--model ${o.model}`);
+  if (o.studyId) parts.push(`--study-id ${studyId}`);
+  if (o.skipMutation) parts.push('--no-mutation');
+  return parts.join(' ');
 }
 
 /** The counts of the evaluator controls' report (Table II). */
@@ -202,8 +222,8 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
   const spark = resolveSparkMode(input.sparkMode);
   const jit = sparkJitFromEnv();
   process.stderr.write(`[lockin] Spark mode: ${spark.mode === 'warm'
-    ? 'warm (the default): each kind of Spark job attaches to a long-lived JVM slot (README "Warm Spark slots"; LOCKIN_SPARK_MODE=cold starts one JVM per job); a slot\'s restarts and why are in each job\'s `spark` record and in `lockin study profile`'
-    : spark.coldBecause ? `cold: warm is the default, but ${spark.coldBecause}` : 'cold: one JVM per Spark job (LOCKIN_SPARK_MODE=cold; without it JVM slots are kept warm, README "Warm Spark slots")'}; JIT of the jobs' JVMs: ${jit === 'tiered' ? 'tiered, the JVM\'s default' : 'quick, C1 only (LOCKIN_SPARK_JIT)'}\n`);
+    ? 'warm (the default): each kind of Spark job attaches to a long-lived JVM slot (docs/security.md "Warm Spark slots"; LOCKIN_SPARK_MODE=cold starts one JVM per job); a slot\'s restarts and why are in each job\'s `spark` record and in `lockin study profile`'
+    : spark.coldBecause ? `cold: warm is the default, but ${spark.coldBecause}` : 'cold: one JVM per Spark job (LOCKIN_SPARK_MODE=cold; without it JVM slots are kept warm, docs/security.md "Warm Spark slots")'}; JIT of the jobs' JVMs: ${jit === 'tiered' ? 'tiered, the JVM\'s default' : 'quick, C1 only (LOCKIN_SPARK_JIT)'}\n`);
   const sdir = studyDir(studyId);
   process.stderr.write(`[lockin] study id: ${studyId} (runs/${studyId}/; the id of \`lockin study status|profile|mutation\` and \`lockin report\`)\n`);
   fs.mkdirSync(sdir, { recursive: true });
@@ -216,7 +236,9 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
     const ui = studyUiUrl(target, studyId);
     if (ui) process.stderr.write(`[lockin]   this study's workflows: ${ui}\n`);
     const onSigint = () => {
-      process.stderr.write(`\n[lockin] interrupted: the main job (workflow ${mainJobWorkflowId(studyId)}) stays on the server; run the same command again to resume it. The Temporal server keeps running (its UI shows the job); \`npx lockin server stop\` stops it\n`);
+      // The progress display hid the cursor: put the terminal back before the last lines (issue 50).
+      restoreTerminal();
+      process.stderr.write(`\n[lockin] interrupted: the main job (workflow ${mainJobWorkflowId(studyId)}) stays on the server and nothing it recorded is lost. The Temporal server keeps running (its UI shows the job; \`npx lockin server stop\` stops it). Resume with:\n  ${mainResumeCommand(o, defaultModel(), studyId)}\n`);
       process.exit(130);
     };
     process.once('SIGINT', onSigint);
