@@ -31,6 +31,10 @@ import { renderReport } from './render';
 import { PAPER_SENSITIVITY, SensitivitySubsets, type SensitivitySubset } from '../../protocol/sensitivity';
 import { readReplyProvenance, runReplyProvenance } from './provenance';
 import { readRepeats } from './repeats';
+import { inspectLogDir, writeInspectLogs } from './inspect/writeLogs';
+
+/** What became of the Inspect logs: written (how many logs and samples) or the error that stopped them. */
+export type InspectLogsOutcome = { dir: string; logs: number; samples: number } | { dir: string; error: string };
 
 export interface WriteReportInput {
   studyId: string;
@@ -202,6 +206,17 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   };
   fs.writeFileSync(summaryFile, JSON.stringify(summaryJson, null, 2) + '\n');
   files.push(summaryFile);
+
+  // Inspect AI eval logs (report/logs/): every run's calls, artifacts, pytest output, comparison and labels, for `lockin view`.
+  let inspectLogs: InspectLogsOutcome;
+  try {
+    const written = await writeInspectLogs(study, scored, replicates, primary.summary, reportDir);
+    files.push(...written.map((w) => w.file));
+    inspectLogs = { dir: inspectLogDir(reportDir), logs: written.length, samples: written.reduce((a, w) => a + w.samples, 0) };
+  } catch (e) {
+    // A viewer's export never costs the study its report: the report says what failed.
+    inspectLogs = { dir: inspectLogDir(reportDir), error: (e as Error).message.split('\n')[0] };
+  }
 
   // report.md and README.md
   const intervals = intervalAnalysis(study.records);
