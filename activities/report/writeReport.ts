@@ -27,14 +27,11 @@ import { parseControls, parseReproduce, parseMutation, parseMutationVerdicts, ty
 import { runRows, labelRows, scoreRows, trajectoryRows, mutationRows, pfe, type ExportTable } from './exports';
 import * as T from './tables';
 import { readmeText } from './readme';
-import { renderReport } from './render';
+import { renderReport, settingsJson, SETTINGS_FILE } from './render';
 import { PAPER_SENSITIVITY, SensitivitySubsets, type SensitivitySubset } from '../../protocol/sensitivity';
 import { readReplyProvenance, runReplyProvenance } from './provenance';
 import { readRepeats } from './repeats';
-import { inspectLogDir, writeInspectLogs } from './inspect/writeLogs';
-
-/** What became of the Inspect logs: written (how many logs and samples) or the error that stopped them. */
-export type InspectLogsOutcome = { dir: string; logs: number; samples: number } | { dir: string; error: string };
+import { inspectLogDir, writeInspectLogs, type InspectLogsOutcome } from './inspect/writeLogs';
 
 export interface WriteReportInput {
   studyId: string;
@@ -231,7 +228,10 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   const labellerAccuracy = readLabellerAccuracy(studyDir);
   const raters = readRaters(studyDir);
   const agreement = raters.size ? agreementRows(study, raters) : [];
-  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination, repeats, labellerAccuracy, agreement, mutationVerdicts: study.mutation === null ? null : parseMutationVerdicts(study.mutation, path.join(studyDir, 'mutation.json')) });
+  const settingsFile = path.join(reportDir, SETTINGS_FILE);
+  fs.writeFileSync(settingsFile, JSON.stringify(settingsJson(study), null, 2) + '\n');
+  files.push(settingsFile);
+  const md = renderReport(study, isReplayed(study), { inspectLogs, primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination, repeats, labellerAccuracy, agreement, mutationVerdicts: study.mutation === null ? null : parseMutationVerdicts(study.mutation, path.join(studyDir, 'mutation.json')) });
   const mdFile = path.join(reportDir, 'report.md');
   fs.writeFileSync(mdFile, md);
   const readme = path.join(reportDir, 'README.md');

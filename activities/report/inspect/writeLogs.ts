@@ -17,6 +17,9 @@ export function inspectLogDir(reportDir: string): string {
   return path.join(reportDir, 'logs');
 }
 
+/** What became of a report's Inspect logs: written (how many logs and samples) or the error that stopped them. */
+export type InspectLogsOutcome = { dir: string; logs: number; samples: number } | { dir: string; error: string };
+
 const WrittenSchema = z.object({ written: z.array(z.object({ file: z.string(), samples: z.number() })) });
 
 /**
