@@ -23,7 +23,8 @@ import { studyDir } from '../activities/store/layout';
 import { STUDY_TASKS } from '../activities/tasks/schema';
 import { buildStudyInput } from './studyInput';
 import { resolveSparkMode } from '../activities/execution/slots';
-import { setProgressSink } from '../activities/data/run';
+import { setProgressDisplay, setProgressSink } from '../activities/data/run';
+import { createDataProgress } from './dataProgress';
 import { printSummary, reportFailures, saveInput, studyUiUrl } from './studyRunner';
 import { runningActivityLines, runOrAttach, withClientAndWorker } from './temporal';
 import { mainJobWorkflowId } from '../protocol/layout';
@@ -145,24 +146,32 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
   // second after its first activity starts printing).
   const held: string[] = [];
   const sink = setProgressSink((line) => held.push(line));
+  // On a terminal the data lines become one bar per phase (issue 50); the bars pause while a step's own lines print.
+  const data = createDataProgress();
+  const display = setProgressDisplay((shown) => data.line(shown));
   const flushHeld = () => {
     for (const line of held.splice(0)) sink(line);
+  };
+  // A line of the job's own: the data bars pause (they stay drawn) so it prints below them.
+  const say = (text: string) => {
+    data.stop();
+    process.stderr.write(text);
   };
   const show = (steps: MainJobStep[]) => {
     for (const s of steps) {
       if (!shownLines.has(s.n)) {
         currentStep = s.n;
-        process.stderr.write(`[lockin] step ${s.n}/6: ${s.title} (workflow ${s.workflowId})\n`);
+        say(`[lockin] step ${s.n}/6: ${s.title} (workflow ${s.workflowId})\n`);
         shownLines.set(s.n, 0);
       }
       // The held lines belong to the first step not yet finished when the tick began.
       if (!finished.has(s.n)) flushHeld();
-      for (const line of s.lines.slice(shownLines.get(s.n))) process.stderr.write(`[lockin]   ${line}\n`);
+      for (const line of s.lines.slice(shownLines.get(s.n))) say(`[lockin]   ${line}\n`);
       shownLines.set(s.n, s.lines.length);
       if (s.seconds !== undefined && !finished.has(s.n)) {
         finished.add(s.n);
         stepSeconds[s.n] = s.seconds;
-        process.stderr.write(`[lockin]   done in ${s.seconds.toFixed(1)} s${firstTick ? ' (recorded by the run this process attached to: not redone)' : ''}\n`);
+        say(`[lockin]   done in ${s.seconds.toFixed(1)} s${firstTick ? ' (recorded by the run this process attached to: not redone)' : ''}\n`);
       }
     }
   };
@@ -201,6 +210,8 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
     stopped = true;
     setProgressSink(sink);
     flushHeld();
+    data.end();
+    setProgressDisplay(display);
     if (studyBar) await studyBar();
     studyBar = null;
   };

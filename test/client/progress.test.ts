@@ -2,6 +2,7 @@
 import { headerLine, plainLine, taskLine, type LiveTask } from '../../client/progress';
 import { fitWidth, firstThatFits, RESTORE_TERMINAL } from '../../client/terminal';
 import { mainResumeCommand } from '../../client/mainJob';
+import { dataBarLine, parseDataLine } from '../../client/dataProgress';
 import { STUDY_TASKS } from '../../activities/tasks/schema';
 
 const q3: LiveTask = {
@@ -51,4 +52,49 @@ test('the plain line (not a terminal) names the running tasks once, with the con
 test('the resume command of an interrupted main job makes the same study', () => {
   expect(mainResumeCommand({ scale: 0.01, model: 'replay:lockin', tasks: ['q3', 'q98'] }, 'replay:lockin', 'main-sf0.01-replay-lockin-q3-q98')).toBe('npx lockin study main --scale 0.01 --tasks q3,q98');
   expect(mainResumeCommand({ scale: 1, model: 'replay:gold', tasks: [...STUDY_TASKS], studyId: 'mine', skipMutation: true }, 'replay:lockin', 'mine')).toBe('npx lockin study main --scale 1 --model replay:gold --study-id mine --no-mutation');
+});
+
+describe('step 2 as one bar per phase (client/dataProgress.ts), from the data scripts\' own lines', () => {
+  // Lines as a study at SF=0.01 printed them (2026-12-06).
+  const lines = [
+    '[02:49:24 +0.0s] generate: tpcgen-cli 4.0.0 sf0.01: 24 table(s) -> /x/.lockin/cache/tpcgen/sf0.01',
+    '[02:49:27 +2.5s] generate: call_center: 2 rows',
+    '[02:49:27 +2.5s] load: 24 table(s) -> /x/.lockin/data/tpcds/sf0.01',
+    '[02:49:43 +16.0s] load: call_center: 2 rows in 6.7s',
+    '[02:50:11 +43.6s] load: wrote /x/.lockin/data/tpcds/sf0.01/manifest.json (hash e26743ede5da…)',
+    '[02:50:27 +15.6s] analyze: 103 variant(s) on /x/.lockin/data/tpcds/sf0.01',
+    '[02:50:28 +16.0s] analyze: [1/103] q1: ok',
+    '[02:53:48 +186.4s] references: [27/33] q70: running',
+    '[02:53:23 +161.3s] references: [19/33] q12: FAILED [DIVIDE_BY_ZERO] Division by zero.',
+    '(Spark logged ERROR Executor: Exception in task 0.0; the step goes on and its summary says what failed)',
+    '[02:54:05 +203.8s] references: [33/33] q85: 0 rows in 1.8s',
+  ];
+  test('each line read as a step of its phase, a failure printed too, anything else printed', () => {
+    const totals = new Map<string, number>();
+    let db: string | null = null;
+    const parsed = lines.map((l) => {
+      const p = parseDataLine(l, db, totals);
+      if (p.step?.db) db = p.step.db;
+      return p;
+    });
+    expect(parsed.map((p) => (p.step ? [p.step.db, p.step.phase, p.step.done, p.step.total, p.step.item ?? null, !!p.step.complete] : null))).toEqual([
+      ['sf0.01', 'generate', 0, 24, null, false],
+      ['sf0.01', 'generate', -1, 24, 'call_center', false],
+      ['sf0.01', 'load', 0, 24, null, false],
+      ['sf0.01', 'load', -1, 24, 'call_center', false],
+      ['sf0.01', 'load', 24, 24, null, true],
+      ['sf0.01', 'analyze', 0, 103, null, false],
+      ['sf0.01', 'analyze', 1, 103, 'q1', false],
+      ['sf0.01', 'references', 26, 33, 'q70', false],
+      ['sf0.01', 'references', 19, 33, 'q12', false],
+      null,
+      ['sf0.01', 'references', 33, 33, 'q85', true],
+    ]);
+    expect(parsed.map((p) => p.print ?? null).filter(Boolean)).toEqual([lines[8], lines[9]]);
+  });
+  test('a bar line: database, phase, bar, count, the item or "done", the time', () => {
+    expect(dataBarLine({ db: 'sf0.01', phase: 'references', done: 19, total: 33, item: 'q12' }, 161.3, 120)).toBe(`  [data] sf0.01 references ${'█'.repeat(12)}${'░'.repeat(8)}   19/33  q12  (2m41s)`);
+    expect(dataBarLine({ db: null, phase: 'load', done: 24, total: 24, complete: true }, 43.6, 120)).toBe(`  [data] load       ${'█'.repeat(20)}   24/24  done  (44s)`);
+    expect(dataBarLine({ db: 'sf1', phase: 'analyze', done: 5, total: 103, item: 'q14a' }, 3, 30)).toHaveLength(30);
+  });
 });
