@@ -30,6 +30,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'gold', description: 'gold (reference-positive) solutions', load: () => import('./commands/gold') },
   { name: 'study', description: 'run, watch, resume and inspect studies', load: () => import('./commands/study') },
   { name: 'report', description: 'write runs/<ID>/report/: report.md (Tables I–VII), Figure 1 and, when the mutation analysis ran, Figure 2 (SVG, PNG), summary.json, CSV/Parquet exports (mutation.csv/.parquet too)', load: () => import('./commands/report') },
+  { name: 'view', description: "open a study's runs in Inspect AI's log viewer (per run: prompt, replies, artifacts, pytest, comparison, labels, scores); --bundle DIR writes a static site", load: () => import('./commands/view') },
   { name: 'labels', description: 'obligation labels by human raters: export a blinded file, import, agreement (kappa), adjudicate', load: () => import('./commands/labels') },
   { name: 'obligations', description: 'executable obligations: violations and acceptance tests (check, diff, apply)', load: () => import('./commands/obligations') },
 ];

@@ -23,12 +23,15 @@ import { studyDir } from '../activities/common/layout';
 import { STUDY_TASKS } from '../protocol/corpus';
 import { buildStudyInput } from './studyInput';
 import { resolveSparkMode } from '../activities/execution/slots';
-import { setProgressSink } from '../activities/data/run';
+import { setProgressDisplay, setProgressSink } from '../activities/data/run';
+import { createDataProgress } from './dataProgress';
 import { printSummary, reportFailures, saveInput, studyUiUrl } from './studyRunner';
 import { runningActivityLines, runOrAttach, withClientAndWorker } from './temporal';
 import { mainJobWorkflowId } from '../protocol/layout';
 import { sparkJitFromEnv } from '../activities/common/sparkJit';
 import { isReplaySpec } from '../protocol/model';
+import { restoreTerminal } from './terminal';
+import { defaultModel } from './studyInput';
 
 export interface MainJobOptions {
   scale: number;
@@ -73,6 +76,24 @@ export function mainStudyId(scale: number, model: string, tasks: readonly string
   const all = [...chosen].sort((a, b) => Number(a.replace(/\D/g, '')) - Number(b.replace(/\D/g, '')) || a.localeCompare(b));
   if (all.length <= 4) return `${base}-${all.join('-')}`;
   return `${base}-${all.length}tasks-${crypto.createHash('sha256').update(all.join(',')).digest('hex').slice(0, 8)}`;
+}
+
+/**
+ * The command that resumes the main job of `o` (printed whole when Ctrl-C interrupts it): `npx
+ * lockin study main` with the options that make the same study id and input, each only when it
+ * differs from the default: `--scale` always (the default may come from LOCKIN_SCALE), `--tasks`
+ * for a subset of the 30, `--model` when it is not `defaultModelSpec` (the environment's),
+ * `--study-id` when one was given, `--no-mutation` when step 5 was left out. Pure.
+ * Example: {scale: 0.01, tasks: [q3, q98], model: replay:lockin} → "npx lockin study main --scale 0.01 --tasks q3,q98".
+ */
+export function mainResumeCommand(o: MainJobOptions, defaultModelSpec: string, studyId: string): string {
+  const all = o.tasks.length === STUDY_TASKS.length && STUDY_TASKS.every((t) => o.tasks.includes(t));
+  const parts = ['npx lockin study main', `--scale ${o.scale}`];
+  if (!all) parts.push(`--tasks ${o.tasks.join(',')}`);
+  if (o.model !== defaultModelSpec) parts.push(`--model ${o.model}`);
+  if (o.studyId) parts.push(`--study-id ${studyId}`);
+  if (o.skipMutation) parts.push('--no-mutation');
+  return parts.join(' ');
 }
 
 /** The counts of the evaluator controls' report (Table II). */
@@ -126,24 +147,32 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
   // second after its first activity starts printing).
   const held: string[] = [];
   const sink = setProgressSink((line) => held.push(line));
+  // On a terminal the data lines become one bar per phase (issue 50); the bars pause while a step's own lines print.
+  const data = createDataProgress();
+  const display = setProgressDisplay((shown) => data.line(shown));
   const flushHeld = () => {
     for (const line of held.splice(0)) sink(line);
+  };
+  // A line of the job's own: the data bars pause (they stay drawn) so it prints below them.
+  const say = (text: string) => {
+    data.stop();
+    process.stderr.write(text);
   };
   const show = (steps: MainJobStep[]) => {
     for (const s of steps) {
       if (!shownLines.has(s.n)) {
         currentStep = s.n;
-        process.stderr.write(`[lockin] step ${s.n}/6: ${s.title} (workflow ${s.workflowId})\n`);
+        say(`[lockin] step ${s.n}/6: ${s.title} (workflow ${s.workflowId})\n`);
         shownLines.set(s.n, 0);
       }
       // The held lines belong to the first step not yet finished when the tick began.
       if (!finished.has(s.n)) flushHeld();
-      for (const line of s.lines.slice(shownLines.get(s.n))) process.stderr.write(`[lockin]   ${line}\n`);
+      for (const line of s.lines.slice(shownLines.get(s.n))) say(`[lockin]   ${line}\n`);
       shownLines.set(s.n, s.lines.length);
       if (s.seconds !== undefined && !finished.has(s.n)) {
         finished.add(s.n);
         stepSeconds[s.n] = s.seconds;
-        process.stderr.write(`[lockin]   done in ${s.seconds.toFixed(1)} s${firstTick ? ' (recorded by the run this process attached to: not redone)' : ''}\n`);
+        say(`[lockin]   done in ${s.seconds.toFixed(1)} s${firstTick ? ' (recorded by the run this process attached to: not redone)' : ''}\n`);
       }
     }
   };
@@ -182,6 +211,8 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
     stopped = true;
     setProgressSink(sink);
     flushHeld();
+    data.end();
+    setProgressDisplay(display);
     if (studyBar) await studyBar();
     studyBar = null;
   };
@@ -203,8 +234,8 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
   const spark = resolveSparkMode(input.sparkMode);
   const jit = sparkJitFromEnv();
   process.stderr.write(`[lockin] Spark mode: ${spark.mode === 'warm'
-    ? 'warm (the default): each kind of Spark job attaches to a long-lived JVM slot (README "Warm Spark slots"; LOCKIN_SPARK_MODE=cold starts one JVM per job); a slot\'s restarts and why are in each job\'s `spark` record and in `lockin study profile`'
-    : spark.coldBecause ? `cold: warm is the default, but ${spark.coldBecause}` : 'cold: one JVM per Spark job (LOCKIN_SPARK_MODE=cold; without it JVM slots are kept warm, README "Warm Spark slots")'}; JIT of the jobs' JVMs: ${jit === 'tiered' ? 'tiered, the JVM\'s default' : 'quick, C1 only (LOCKIN_SPARK_JIT)'}\n`);
+    ? 'warm (the default): each kind of Spark job attaches to a long-lived JVM slot (docs/security.md "Warm Spark slots"; LOCKIN_SPARK_MODE=cold starts one JVM per job); a slot\'s restarts and why are in each job\'s `spark` record and in `lockin study profile`'
+    : spark.coldBecause ? `cold: warm is the default, but ${spark.coldBecause}` : 'cold: one JVM per Spark job (LOCKIN_SPARK_MODE=cold; without it JVM slots are kept warm, docs/security.md "Warm Spark slots")'}; JIT of the jobs' JVMs: ${jit === 'tiered' ? 'tiered, the JVM\'s default' : 'quick, C1 only (LOCKIN_SPARK_JIT)'}\n`);
   const sdir = studyDir(studyId);
   process.stderr.write(`[lockin] study id: ${studyId} (runs/${studyId}/; the id of \`lockin study status|profile|mutation\` and \`lockin report\`)\n`);
   fs.mkdirSync(sdir, { recursive: true });
@@ -217,7 +248,9 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
     const ui = studyUiUrl(target, studyId);
     if (ui) process.stderr.write(`[lockin]   this study's workflows: ${ui}\n`);
     const onSigint = () => {
-      process.stderr.write(`\n[lockin] interrupted: the main job (workflow ${mainJobWorkflowId(studyId)}) stays on the server; run the same command again to resume it. The Temporal server keeps running (its UI shows the job); \`npx lockin server stop\` stops it\n`);
+      // The progress display hid the cursor: put the terminal back before the last lines (issue 50).
+      restoreTerminal();
+      process.stderr.write(`\n[lockin] interrupted: the main job (workflow ${mainJobWorkflowId(studyId)}) stays on the server and nothing it recorded is lost. The Temporal server keeps running (its UI shows the job; \`npx lockin server stop\` stops it). Resume with:\n  ${mainResumeCommand(o, defaultModel(), studyId)}\n`);
       process.exit(130);
     };
     process.once('SIGINT', onSigint);

@@ -16,6 +16,7 @@ import { readRunRecords } from '../activities/store/records';
 import type { StudyInput } from '../protocol/inputs';
 import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { showProgress } from './progress';
+import { restoreTerminal } from './terminal';
 import { renderSummary, summarize, type AssignedRuns } from './summary';
 import { TemporalTarget, withClientAndWorker } from './temporal';
 import { ledgerFile, ledgerRepeats, readLedger, type LedgerLine } from '../activities/model/ledger';
@@ -115,7 +116,9 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
   const stop = showProgress(handle, 2000, input.conditions);
   const onSigint = () => {
     void stop();
-    process.stderr.write(`\n[lockin] interrupted: study ${input.studyId} stays resumable; run the same command again (or \`lockin study resume ${input.studyId}\`)\n`);
+    // The progress display hid the cursor: put the terminal back before the last lines (issue 50).
+    restoreTerminal();
+    process.stderr.write(`\n[lockin] interrupted: study ${input.studyId} stays resumable (run the same command again). Resume with:\n  npx lockin study resume ${input.studyId}\n`);
     process.exit(130);
   };
   process.once('SIGINT', onSigint);

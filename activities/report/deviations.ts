@@ -1,6 +1,7 @@
 /**
  * The deviations from the paper, with their reasons: one list, rendered in every report's
- * "Deviations from the paper" section and kept in step with the README section of the same name
+ * "Deviations from the paper" section and kept in step with the section of the same name in
+ * docs/paper.md (moved there from the README on 2026-12-06)
  * (test/report/deviations.test.ts checks that every title appears there).
  */
 import type { StudyFailure } from '../../protocol/inputs';
@@ -9,7 +10,7 @@ import { isReplaySpec } from '../../protocol/model';
 
 /** One deviation: what the paper did, what lockin does, and why. */
 export interface Deviation {
-  /** A short name, bold in the README and the report. */
+  /** A short name, bold in docs/paper.md and the report. */
   title: string;
   paper: string;
   lockin: string;

@@ -16,6 +16,7 @@ import type { TaskDiscrimination } from '../mutation/discrimination';
 import type { LabellerAccuracyFile, LabellerCalibrationFile } from '../../protocol/sideFiles';
 import type { AgreementRow } from '../scoring/raters';
 import { repeatsParagraph, type RepeatRow } from './repeats';
+import type { InspectLogsOutcome } from './inspect/writeLogs';
 
 const MUTATION_NOTE =
   'Each frozen suite (the run\'s test_solution.py; for Contract-First its contract_test.py, the suite frozen at C-0) is run against the gold solution (a suite that fails gold is invalid: it is not run on the mutants and counts in no score) and against mutants of gold made by documented operators (activities/python/mutants.py: join type, semi join made inner (EXISTS / IN subquery), anti join made left outer (NOT EXISTS), price column, aggregate function, filter bound, dropped DISTINCT, alias rename (f-string names too), decimal cast, rollup removal; every join site, at most 2 sites of each other operator). Each mutant runs on the SF=0.01 database; one that agrees with the reference there runs again on the study\'s database, and only one that agrees on both is dropped as equivalent (exact scales: mutation.json). Mutation score = killed / non-equivalent mutants. Raw data: mutation.csv/.parquet (one row per suite and mutant; status not-run for the mutants of an invalid suite). A suite that kills every mutant can still pass a wrong candidate (a false pass): the mutants are faults of gold of the kinds above, while the candidate\'s own fault may be of another kind (a wrong constant, a missed obligation the suite never states, a wrong grain), or one its suite shares, because a model writes the tests from the same reading of the task as the code; a mutation score says how much of gold\'s behaviour a suite checks, not whether it catches this candidate\'s error.';
@@ -52,6 +53,33 @@ export interface ReportAnalyses {
   labellerCalibration?: LabellerCalibrationFile | null;
   /** Cohen's kappa rows when human raters' labels were imported (activities/scoring/raters.ts); absent or empty = none. */
   agreement?: AgreementRow[];
+  /** The Inspect logs written beside the report (inspect/writeLogs.ts), or why not; absent = not written. */
+  inspectLogs?: InspectLogsOutcome;
+}
+
+/** The report folder's file holding the study's settings, versions and inputs (settingsJson). */
+export const SETTINGS_FILE = 'settings.json';
+
+/**
+ * The settings block of a report (settings.json beside report.md): study.json's Spark settings
+ * first, then every other field of it but the id, model, replay flag, tasks and scale (the
+ * report's settings table shows those), the input files counted instead of listed. Pure.
+ */
+export function settingsJson(study: LoadedStudy): Record<string, unknown> {
+  const { studyId: _id, model: _model, replayed: _replayed, settings, tasks: _t, scale: _scale, ...rest } = study.manifest;
+  const shown: Record<string, unknown> = { ...rest };
+  if (shown.inputs && typeof shown.inputs === 'object') shown.inputs = `${Object.keys(shown.inputs as object).length} input files hashed (see study.json)`;
+  return { settings: settings ?? null, ...shown };
+}
+
+/**
+ * The line on the per-run view: how to open the study's Inspect logs (`npx lockin view <id>`),
+ * what a sample holds, and the static-site option; or why the logs were not written. Pure.
+ */
+export function runViewLine(studyId: string, logs: InspectLogsOutcome | undefined): string {
+  if (!logs) return 'No Inspect logs were written with this report.';
+  if ('error' in logs) return `The Inspect logs of this study could not be written (${logs.error}); \`npm run setup\` installs inspect-ai into the venv, then \`npx lockin report ${studyId}\` writes them.`;
+  return `\`npx lockin view ${studyId}\` opens the ${logs.samples} runs in Inspect's log viewer (logs/, ${logs.logs} eval logs: one per model and condition, the targeted replication's apart): per run the prompt and every call's reply, the frozen plan, code and tests, pytest's output, the comparison with the reference (which columns, types and rows differ), the obligation labels with their labeller, and the scores. \`npx lockin view ${studyId} --bundle DIR\` writes it as a static site; \`inspect_ai.analysis.samples_df('logs')\` reads it in pandas.`;
 }
 
 /**
@@ -62,7 +90,7 @@ export interface ReportAnalyses {
  */
 export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: ReportAnalyses): string {
   const m = study.manifest;
-  const { studyId, model, replayed, settings, tasks: _t, scale, ...rest } = m;
+  const { studyId, model, scale } = m;
   const allRuns = [...study.runs, ...study.replicates];
   const methods = { judge: allRuns.filter((r) => r.labelMethod === 'judge').length, heuristic: allRuns.filter((r) => r.labelMethod === 'heuristic').length, none: allRuns.filter((r) => r.labelMethod === 'none').length };
   const heuristicLabels = allRuns.flatMap((r) => r.labels).filter((l) => Object.values(l.automated.source).includes('heuristic')).length;
@@ -77,26 +105,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   const out: string[] = [];
   out.push(`# lockin report: ${studyId}`, '');
   out.push(`${replayedStudy ? '> **REPLAYED**: ' : ''}${provenanceParagraph(a.provenance, model)}`, '');
-  out.push('## Study and settings', '');
-  out.push(mdKv([
-    ['Study id', studyId],
-    ['Model', model],
-    ['Replayed', replayedStudy ? 'yes' : 'no'],
-    ['Scale factor', scale ?? '—'],
-    ['Assigned tasks', `${study.tasks.length}: ${study.tasks.join(' ')}`],
-    ['Chosen by', taskSelection(study.tasks)],
-    ['Runs missing a record', missing.length ? missing.join(', ') : 'none'],
-    ['Where the time went', `not in this report (it measures the study, not the machine): \`npx lockin study profile ${studyId}\` gives the time per step, condition and kind of work and the JVM start-ups (\`--csv\`, \`--jobs-csv\` for pandas); the Spark mode is \`sparkMode\` in the settings below`],
-    ['Automated labels', `what no executable form or schema rule decides (the plan labels, and the code and test labels of obligations without an executable form): ${methods.judge} runs by judge, ${methods.heuristic} runs by heuristic fallback, ${methods.none} runs unlabelled; ${heuristicLabels} obligation labels have a heuristic dimension (source: heuristic in labels.csv)`],
-    ['Labellers per dimension', `plan: ${bySource('plan')}; code: ${bySource('code')}; test: ${bySource('test')} (lockin obligations check measures each labeller on gold and the violations)`],
-    ['Final labels', study.finalLabelsImported || study.raterNames.length ? `${describeOrigins(study.runs.flatMap((r) => r.labels.map((l) => l.final)))} (docs/protocol.md §5 "Final labels": ${study.finalLabelsImported - study.finalLabelsUnmatched.length} decided rows of labels/final.csv used; ${study.raterNames.length ? `else the label all raters who labelled it agree on (raters: ${study.raterNames.join(', ')})` : 'no rater labels imported'}; else automated)${study.finalLabelsUnmatched.length ? `; ${study.finalLabelsUnmatched.length} decided rows match no labelled run and were ignored: ${study.finalLabelsUnmatched.slice(0, 20).map((k) => k.split('|').join(' ')).join(', ')}` : ''}` : 'none imported: final = automated'],
-  ]));
-  const restShown: Record<string, unknown> = { ...rest };
-  if (restShown.inputs && typeof restShown.inputs === 'object') restShown.inputs = `${Object.keys(restShown.inputs as object).length} input files hashed (see study.json)`;
-  out.push('', '**Settings** (study.json)', '', '```json', JSON.stringify({ settings: settings ?? null, ...restShown }, null, 2), '```', '');
-  out.push('## Failed runs', '', renderFailedRuns(study.failures, missing), '');
-  out.push('## Table I. Conditions', '', T.tableI(study.conditions), '');
-  out.push('## Table II. Evaluator controls', '', T.tableII(a.controls), '');
+  // The headline first (issue 50): Table III with its intervals, then Figure 1; settings and provenance after.
   const missingNote = missing.length
     ? ` ${missing.length} assigned run(s) have no record (${missing.join(', ')}): here each counts in every denominator as a run that neither passed, executed nor matched, and scores zero on every dimension; "Samples and intervals" below leaves them out, so its rates are over the runs with a record.`
     : ' Every assigned run has a record, so "Samples and intervals" below has the same denominators.';
@@ -104,9 +113,9 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push(
     '## Table III. Primary outcomes per condition',
     '',
-    `Over all assigned tasks: the false-pass rate uses all assigned runs as denominator (with its Wilson 95 % interval); the conditional false-pass proportion uses test-passing runs. Scores are condition means over all assigned tasks, from final labels (a missing run scores zero; a failed execution contributes zero code score). SCOs: self-confirming omissions (paper, "Obligation scores and paired analysis"): obligations whose plan is absent or contradicted, code violated (not an execution failure) and test not covered, counted over all runs.${planCaveat(bySource('plan'))}${missingNote} ${provenanceCaption(a.provenance)}`,
-    '',
     T.tableIII(a.primary.summary),
+    '',
+    `Over all assigned tasks: the false-pass rate uses all assigned runs as denominator (with its Wilson 95 % interval); the conditional false-pass proportion uses test-passing runs. Scores are condition means over all assigned tasks, from final labels (a missing run scores zero; a failed execution contributes zero code score). SCOs: self-confirming omissions (paper, "Obligation scores and paired analysis"): obligations whose plan is absent or contradicted, code violated (not an execution failure) and test not covered, counted over all runs.${planCaveat(bySource('plan'))}${missingNote} ${provenanceCaption(a.provenance)}`,
     '',
     ...(alias ? [alias, ''] : []),
   );
@@ -121,6 +130,27 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
       '',
     );
   }
+  out.push('## Figure 1. Internal scores against reference agreement', '', '![Figure 1](figure1.svg)', '');
+  out.push(T.mdTable(['Condition', 'Runs with plan semantic ratio ≥ 90%', '… lacking reference agreement', 'Runs with test coverage ≥ 90%', '… lacking reference agreement'], reportedConditions(Object.keys(a.highScores)).map((c) => [BUDGETS[c].name, a.highScores[c].planHigh, a.highScores[c].planHighNoAgreement, a.highScores[c].testHigh, a.highScores[c].testHighNoAgreement])), '');
+  out.push('## Every run, one by one', '', runViewLine(studyId, a.inspectLogs), '');
+  out.push('## Study and settings', '');
+  out.push(mdKv([
+    ['Study id', studyId],
+    ['Model', model],
+    ['Replayed', replayedStudy ? 'yes' : 'no'],
+    ['Scale factor', scale ?? '—'],
+    ['Assigned tasks', `${study.tasks.length}: ${study.tasks.join(' ')}`],
+    ['Chosen by', taskSelection(study.tasks)],
+    ['Runs missing a record', missing.length ? missing.join(', ') : 'none'],
+    ['Where the time went', `not in this report (it measures the study, not the machine): \`npx lockin study profile ${studyId}\` gives the time per step, condition and kind of work and the JVM start-ups (\`--csv\`, \`--jobs-csv\` for pandas); the Spark mode is \`sparkMode\` in the settings below`],
+    ['Automated labels', `what no executable form or schema rule decides (the plan labels, and the code and test labels of obligations without an executable form): ${methods.judge} runs by judge, ${methods.heuristic} runs by heuristic fallback, ${methods.none} runs unlabelled; ${heuristicLabels} obligation labels have a heuristic dimension (source: heuristic in labels.csv)`],
+    ['Labellers per dimension', `plan: ${bySource('plan')}; code: ${bySource('code')}; test: ${bySource('test')} (lockin obligations check measures each labeller on gold and the violations)`],
+    ['Final labels', study.finalLabelsImported || study.raterNames.length ? `${describeOrigins(study.runs.flatMap((r) => r.labels.map((l) => l.final)))} (docs/protocol.md §5 "Final labels": ${study.finalLabelsImported - study.finalLabelsUnmatched.length} decided rows of labels/final.csv used; ${study.raterNames.length ? `else the label all raters who labelled it agree on (raters: ${study.raterNames.join(', ')})` : 'no rater labels imported'}; else automated)${study.finalLabelsUnmatched.length ? `; ${study.finalLabelsUnmatched.length} decided rows match no labelled run and were ignored: ${study.finalLabelsUnmatched.slice(0, 20).map((k) => k.split('|').join(' ')).join(', ')}` : ''}` : 'none imported: final = automated'],
+  ]));
+  out.push('', `**Settings**: [${SETTINGS_FILE}](${SETTINGS_FILE}) (the study's Spark settings, model parameters, versions and the other fields of study.json, its input files counted)`, '');
+  out.push('## Failed runs', '', renderFailedRuns(study.failures, missing), '');
+  out.push('## Table I. Conditions', '', T.tableI(study.conditions), '');
+  out.push('## Table II. Evaluator controls', '', T.tableII(a.controls), '');
   const maxSamples = Math.max(1, ...a.intervals.models.map((mi) => mi.samples));
   if (maxSamples > 1) out.push(`Tables III–VII and Figure 1 read sample 1 of each task (the paper's one generation per task); the next section covers all ${maxSamples} samples.`, '');
   out.push(
@@ -160,8 +190,6 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push('## Table VI. Mechanisms of violated obligations in false passes', '', T.tableVI(a.mech), '', 'These totals concern different sets of test-passing runs, not a paired count of defects introduced by revision.', '');
   out.push('## Table VII. Targeted replication', '', 'Cells give passed/total tests; P = suite pass, F = suite failure, E = execution error (candidate execution failed, or pytest errored, failed collection, timed out or crashed).', '', T.tableVII(a.cells), '');
   out.push('## Trajectories (per revision branch and obligation, code label from the one-pass snapshot)', '', 'Counts; in parentheses, how many had their judging assertions changed (test label changed or test_solution.py differs from the snapshot); "—" for Contract-First, which is judged by its own frozen contract suite, not the snapshot\'s.', '', T.tableTrajectories(a.trajTab), '');
-  out.push('## Figure 1. Internal scores against reference agreement', '', '![Figure 1](figure1.svg)', '');
-  out.push(T.mdTable(['Condition', 'Runs with plan semantic ratio ≥ 90%', '… lacking reference agreement', 'Runs with test coverage ≥ 90%', '… lacking reference agreement'], reportedConditions(Object.keys(a.highScores)).map((c) => [BUDGETS[c].name, a.highScores[c].planHigh, a.highScores[c].planHighNoAgreement, a.highScores[c].testHigh, a.highScores[c].testHighNoAgreement])), '');
   const blind = a.discrimination.filter((d) => d.discriminates === false).map((d) => d.task);
   out.push(
     '## Discrimination per task (beyond the paper)',

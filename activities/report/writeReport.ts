@@ -27,11 +27,12 @@ import { parseControls, parseReproduce, parseMutation, parseMutationVerdicts, ty
 import { runRows, labelRows, scoreRows, trajectoryRows, mutationRows, pfe, type ExportTable } from './exports';
 import * as T from './tables';
 import { readmeText } from './readme';
-import { renderReport } from './render';
+import { renderReport, settingsJson, SETTINGS_FILE } from './render';
 import { PAPER_SENSITIVITY, SensitivitySubsets, type SensitivitySubset } from '../../protocol/sensitivity';
 import { readReplyProvenance, runReplyProvenance } from './provenance';
 import { readRepeats } from './repeats';
 import { isReplaySpec } from '../../protocol/model';
+import { inspectLogDir, writeInspectLogs, type InspectLogsOutcome } from './inspect/writeLogs';
 
 export interface WriteReportInput {
   studyId: string;
@@ -204,6 +205,17 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   fs.writeFileSync(summaryFile, JSON.stringify(summaryJson, null, 2) + '\n');
   files.push(summaryFile);
 
+  // Inspect AI eval logs (report/logs/): every run's calls, artifacts, pytest output, comparison and labels, for `lockin view`.
+  let inspectLogs: InspectLogsOutcome;
+  try {
+    const written = await writeInspectLogs(study, scored, replicates, primary.summary, reportDir);
+    files.push(...written.map((w) => w.file));
+    inspectLogs = { dir: inspectLogDir(reportDir), logs: written.length, samples: written.reduce((a, w) => a + w.samples, 0) };
+  } catch (e) {
+    // A viewer's export never costs the study its report: the report says what failed.
+    inspectLogs = { dir: inspectLogDir(reportDir), error: (e as Error).message.split('\n')[0] };
+  }
+
   // report.md and README.md
   const intervals = intervalAnalysis(study.records);
   fs.writeFileSync(path.join(reportDir, 'intervals.json'), JSON.stringify(intervals, null, 2) + '\n');
@@ -218,7 +230,10 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   const labellerCalibration = readLabellerCalibration(studyDir);
   const raters = readRaters(studyDir);
   const agreement = raters.size ? agreementRows(study, raters) : [];
-  const md = renderReport(study, isReplayed(study), { primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination, repeats, labellerAccuracy, labellerCalibration, agreement, mutationVerdicts: study.mutation === null ? null : parseMutationVerdicts(study.mutation, path.join(studyDir, 'mutation.json')) });
+  const settingsFile = path.join(reportDir, SETTINGS_FILE);
+  fs.writeFileSync(settingsFile, JSON.stringify(settingsJson(study), null, 2) + '\n');
+  files.push(settingsFile);
+  const md = renderReport(study, isReplayed(study), { inspectLogs, primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination, repeats, labellerAccuracy, labellerCalibration, agreement, mutationVerdicts: study.mutation === null ? null : parseMutationVerdicts(study.mutation, path.join(studyDir, 'mutation.json')) });
   const mdFile = path.join(reportDir, 'report.md');
   fs.writeFileSync(mdFile, md);
   const readme = path.join(reportDir, 'README.md');

@@ -39,11 +39,11 @@ function sparkModeLine(): string {
   } catch (e) {
     return `Spark mode: ${(e as Error).message}`;
   }
-  if (requested === 'cold') return 'Spark mode: cold (LOCKIN_SPARK_MODE=cold: one JVM per Spark job; without it jobs reuse JVMs kept warm in a pool, README "Warm Spark slots")';
+  if (requested === 'cold') return 'Spark mode: cold (LOCKIN_SPARK_MODE=cold: one JVM per Spark job; without it jobs reuse JVMs kept warm in a pool, docs/security.md "Warm Spark slots")';
   const why = warmUnavailable();
   return why
     ? `Spark mode: warm (the default), but jobs run cold here: ${why}`
-    : 'Spark mode: warm (the default: a pool of long-lived JVMs, each job a fresh sandboxed process attached to one; LOCKIN_SPARK_MODE=cold starts one JVM per job; README "Warm Spark slots")';
+    : 'Spark mode: warm (the default: a pool of long-lived JVMs, each job a fresh sandboxed process attached to one; LOCKIN_SPARK_MODE=cold starts one JVM per job; docs/security.md "Warm Spark slots")';
 }
 
 export async function machineLines(): Promise<string[]> {
@@ -53,7 +53,7 @@ export async function machineLines(): Promise<string[]> {
   const mode = isolationMode();
   const sandbox =
     mode === 'bwrap'
-      ? `bwrap (bubblewrap: no network, everything read-only but a private size-limited /tmp, outputs through descriptors${process.getuid?.() === 0 ? ', candidate code as an unprivileged host uid of its own: one per cold run, one per warm slot' : ''}; README "Security")`
+      ? `bwrap (bubblewrap: no network, everything read-only but a private size-limited /tmp, outputs through descriptors${process.getuid?.() === 0 ? ', candidate code as an unprivileged host uid of its own: one per cold run, one per warm slot' : ''}; docs/security.md)`
       : mode === 'unshare-net+checked'
         ? 'unshare -n + checked file access (bubblewrap not usable here; apt-get install bubblewrap)'
         : 'checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)';
@@ -126,5 +126,5 @@ export function define(cmd: Command): void {
 /** The JIT line of `lockin doctor` (activities/common/sparkJit.ts). Throws, as an unknown LOCKIN_SPARK_MODE does, when LOCKIN_SPARK_JIT is not known (sparkJitFromEnv). */
 function sparkJitLine(): string {
   const jit = sparkJitFromEnv();
-  return `JIT of the jobs' JVMs: ${jit === 'tiered' ? 'tiered, the JVM\'s default (LOCKIN_SPARK_JIT=quick for C1 only, which gained nothing measurable here once JVMs are warm)' : 'quick, C1 only (from LOCKIN_SPARK_JIT)'}; the database build and the references keep the default (README "The floor: the cores")`;
+  return `JIT of the jobs' JVMs: ${jit === 'tiered' ? 'tiered, the JVM\'s default (LOCKIN_SPARK_JIT=quick for C1 only, which gained nothing measurable here once JVMs are warm)' : 'quick, C1 only (from LOCKIN_SPARK_JIT)'}; the database build and the references keep the default (docs/timings.md "The floor: the cores")`;
 }

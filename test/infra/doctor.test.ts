@@ -54,7 +54,7 @@ test('names the slots from the environment, the sandbox, and a gRPC port taken b
     'model calls at once: 3 (from LOCKIN_MODEL_CONCURRENCY)',
     'sandbox for candidate code and tests: checked file access only (neither bubblewrap nor unshare usable: candidate code is NOT network-isolated)',
     'Spark mode: warm (the default), but jobs run cold here: isolation is checked-only, warm slots need bubblewrap',
-    'JIT of the jobs\' JVMs: tiered, the JVM\'s default (LOCKIN_SPARK_JIT=quick for C1 only, which gained nothing measurable here once JVMs are warm); the database build and the references keep the default (README "The floor: the cores")',
+    'JIT of the jobs\' JVMs: tiered, the JVM\'s default (LOCKIN_SPARK_JIT=quick for C1 only, which gained nothing measurable here once JVMs are warm); the database build and the references keep the default (docs/timings.md "The floor: the cores")',
     `Temporal: not running; port(s) ${takenPort} taken by another process: set LOCKIN_TEMPORAL_PORT / LOCKIN_TEMPORAL_UI_PORT, or TEMPORAL_ADDRESS`,
   ]);
   expect(lines[0]).toMatch(new RegExp(`^cores: ${os.cpus().length}; memory: `));

@@ -1,10 +1,10 @@
-/** The deviations list: the README section names every one, and the report renders them with the study's own first. */
+/** The deviations list: the docs/paper.md section (moved from the README) names every one, and the report renders them with the study's own first. */
 import * as fs from 'fs';
 import * as path from 'path';
 import { DEVIATIONS, renderDeviations, studyDeviations } from '../../activities/report/deviations';
 
-test('the README section "Deviations from the paper" has every deviation of activities/report/deviations.ts, by title', () => {
-  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+test('the docs/paper.md section "Deviations from the paper" has every deviation of activities/report/deviations.ts, by title', () => {
+  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'paper.md'), 'utf8');
   const section = readme.split('## Deviations from the paper')[1].split('\n## ')[0];
   const titles = [...section.matchAll(/^- \*\*(.+?)\.\*\*/gm)].map((m) => m[1]);
   expect(titles).toEqual(DEVIATIONS.map((d) => d.title));

@@ -38,6 +38,23 @@ test('writes every file', () => {
   expect(fs.readFileSync(path.join(reportDir, 'figure1.png')).subarray(1, 4).toString()).toBe('PNG');
 });
 
+test('report.md opens with the headline (Table III, Figure 1, the run view), then settings; the settings JSON is settings.json (issue 50)', () => {
+  const md = fs.readFileSync(path.join(reportDir, 'report.md'), 'utf8');
+  const at = (s: string) => md.indexOf(s);
+  expect(at('## Table III.')).toBeGreaterThan(0);
+  expect(at('## Table III.')).toBeLessThan(at('## Figure 1.'));
+  expect(at('## Figure 1.')).toBeLessThan(at('## Every run, one by one'));
+  expect(at('## Every run, one by one')).toBeLessThan(at('## Study and settings'));
+  expect(at('## Study and settings')).toBeLessThan(at('## Table I.'));
+  // Table III's rows come within the report's first 10 lines; no JSON block in the report.
+  expect(md.split('\n').slice(0, 10).join('\n')).toContain('| Frozen One-Pass | 2/4 |');
+  expect(md).not.toContain('```json');
+  expect(md).toContain('`npx lockin view fx1` opens the 15 runs in Inspect\'s log viewer (logs/, 6 eval logs: one per model and condition, the targeted replication\'s apart)');
+  const settings = JSON.parse(fs.readFileSync(path.join(reportDir, 'settings.json'), 'utf8'));
+  expect(Object.keys(settings)[0]).toBe('settings');
+  expect(settings.studyId).toBeUndefined();
+});
+
 test('summary.json numbers (worked by hand from the fixture labels and records)', () => {
   const s = JSON.parse(fs.readFileSync(path.join(reportDir, 'summary.json'), 'utf8'));
   expect(s).toMatchObject({ studyId: 'fx1', model: 'replay:fixture', replayed: true, tasks: ['q1', 'q3', 'q7', 'q12'] });

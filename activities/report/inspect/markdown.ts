@@ -1,0 +1,155 @@
+/**
+ * The Markdown a run's Inspect sample shows (issue 50): the comparison with the reference (which
+ * columns, types and rows differ, with a sample of the differing rows), the obligation labels
+ * with the labeller that produced each, pytest's outcome and output, and the frozen artifacts.
+ * Pure functions over parsed values; the Inspect viewer renders these strings as Markdown in a
+ * sample's transcript and in a score's explanation.
+ */
+import { z } from 'zod';
+import type { PairedLabel } from '../../scoring/study';
+import type { PytestOutcome } from '../../../protocol/records';
+
+/** A table cell as the comparator writes it (activities/compare/table.ts Cell). */
+const CellSchema = z.union([z.null(), z.boolean(), z.number(), z.string()]);
+const ColumnSchema = z.object({ name: z.string(), type: z.string() });
+const RowDiffSchema = z.object({ row: z.array(CellSchema), count: z.number() });
+
+/**
+ * The fields of `evaluation/<condition>/comparison.json` this module shows (written by
+ * activities/compare/activity.ts from compare.ts ComparisonResult; unknown keys are kept).
+ */
+export const ComparisonDetailsSchema = z.looseObject({
+  primary: z.looseObject({
+    agree: z.boolean(),
+    categories: z.array(z.string()),
+    primaryCategory: z.string().optional(),
+    schema: z.object({
+      equal: z.boolean(),
+      candidate: z.array(ColumnSchema),
+      reference: z.array(ColumnSchema),
+      differences: z.array(z.looseObject({ position: z.number(), kind: z.string(), candidate: ColumnSchema.optional(), reference: ColumnSchema.optional() })),
+    }),
+    rowCount: z.object({ candidate: z.number(), reference: z.number() }),
+    rows: z.looseObject({
+      alignment: z.string(),
+      multisetEqual: z.boolean().nullable(),
+      missing: z.array(RowDiffSchema),
+      extra: z.array(RowDiffSchema),
+      missingTotal: z.number(),
+      extraTotal: z.number(),
+      missingDistinct: z.number(),
+      extraDistinct: z.number(),
+    }),
+    summary: z.string(),
+  }),
+  ladder: z.looseObject({ level: z.number().nullable(), steps: z.array(z.looseObject({ level: z.number(), name: z.string(), agree: z.boolean(), summary: z.string() })) }).nullable().optional(),
+});
+export type ComparisonDetails = z.infer<typeof ComparisonDetailsSchema>;
+
+/** A Markdown table cell: `|` escaped, newlines as spaces, null as NULL. */
+function cell(v: unknown): string {
+  const s = v === null ? 'NULL' : v === undefined ? '' : String(v);
+  return s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+function table(head: string[], rows: unknown[][]): string {
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+}
+
+/**
+ * The comparison with the reference as Markdown: the verdict and its failure categories, every
+ * column side by side with what differs at its position, the row counts and multiset outcome, up
+ * to `maxRows` reference rows the candidate lacks and candidate rows the reference lacks (each
+ * with how many more times one side holds it), and the robustness ladder's levels.
+ * Input: comparison.json parsed with ComparisonDetailsSchema. Output: Markdown text.
+ */
+export function comparisonMarkdown(d: ComparisonDetails, maxRows = 5): string {
+  const p = d.primary;
+  const out: string[] = [];
+  out.push(p.agree ? '**Agrees with the reference.**' : `**Disagrees with the reference**: ${p.categories.join(', ')}${p.primaryCategory ? ` (primary: ${p.primaryCategory})` : ''}.`, '', p.summary, '');
+  const diffAt = new Map(p.schema.differences.map((x) => [x.position, x.kind]));
+  const n = Math.max(p.schema.candidate.length, p.schema.reference.length);
+  const cols = Array.from({ length: n }, (_, i) => {
+    const c = p.schema.candidate[i];
+    const r = p.schema.reference[i];
+    return [i + 1, c ? `${c.name} ${c.type}` : '(none)', r ? `${r.name} ${r.type}` : '(none)', diffAt.get(i) ?? 'same'];
+  });
+  out.push(`**Columns** (${p.schema.equal ? 'names and types equal' : `${p.schema.differences.length} difference(s)`}):`, '', table(['#', 'candidate', 'reference', 'difference'], cols), '');
+  const rowsLine = `**Rows**: candidate ${p.rowCount.candidate}, reference ${p.rowCount.reference}`;
+  const multiset = p.rows.multisetEqual === null ? 'values not compared (no column alignment)' : p.rows.multisetEqual ? `same multiset of rows (columns aligned ${p.rows.alignment})` : `rows differ (columns aligned ${p.rows.alignment})`;
+  out.push(`${rowsLine}; ${multiset}.`, '');
+  const refCols = p.schema.reference.map((c) => c.name);
+  const rowTable = (title: string, rows: z.infer<typeof RowDiffSchema>[], total: number, distinct: number) => {
+    if (total === 0) return;
+    out.push(`**${title}**: ${total} (${distinct} distinct)${rows.length > maxRows || distinct > Math.min(rows.length, maxRows) ? `, the first ${Math.min(rows.length, maxRows)}` : ''}:`, '');
+    out.push(table(['×', ...refCols], rows.slice(0, maxRows).map((r) => [r.count, ...r.row])), '');
+  };
+  rowTable('Reference rows the candidate lacks', p.rows.missing, p.rows.missingTotal, p.rows.missingDistinct);
+  rowTable('Candidate rows the reference lacks', p.rows.extra, p.rows.extraTotal, p.rows.extraDistinct);
+  if (d.ladder?.steps.length) {
+    out.push('**Robustness ladder** (post hoc, the paper\'s levels 0–3; the first level that agrees says what the difference was):', '');
+    out.push(table(['level', 'normalization', 'verdict'], d.ladder.steps.map((s) => [s.level, s.name, s.summary])), '');
+  }
+  return out.join('\n').trimEnd();
+}
+
+/**
+ * The obligation labels of a run as a Markdown table: per obligation its statement and kind, the
+ * final plan, code and test labels each with the labeller that produced the automated label
+ * (executable, schema-rule, judge, heuristic, …) and the final label's origin when a person
+ * decided it, then the labeller's evidence. Input: LoadedRun.labels. Output: Markdown text.
+ */
+export function labelsMarkdown(labels: PairedLabel[]): string {
+  if (!labels.length) return 'No obligation labels for this run.';
+  const dim = (l: PairedLabel, d: 'plan' | 'code' | 'test') => {
+    const origin = l.final.origins[d];
+    return `${l.final[d]} (${origin === 'automated' ? l.automated.source[d] : `${origin}; automated: ${l.automated[d]} by ${l.automated.source[d]}`})`;
+  };
+  return table(
+    ['obligation', 'kind', 'statement', 'plan', 'code', 'test', 'evidence'],
+    labels.map((l) => [l.obligation.id, l.obligation.kind, l.obligation.statement, dim(l, 'plan'), dim(l, 'code'), dim(l, 'test'), l.automated.evidence ?? '']),
+  );
+}
+
+/**
+ * pytest's outcome as Markdown: the verdict with its counts and why a run pytest might call a pass
+ * is not one, the failure summary lockin wrote (failures-<label>.md, the text a revision prompt
+ * receives) and the tail of pytest's own output (`maxLogLines` lines) in a code block.
+ * Inputs: the record's pytest outcome (null: no run) and the two texts (null: file missing).
+ */
+export function pytestMarkdown(p: PytestOutcome | null, failures: string | null, log: string | null, maxLogLines = 80): string {
+  if (!p) return 'pytest did not run for this condition.';
+  const c = p.counts;
+  const out = [
+    `**${p.passed ? 'Passed' : 'Did not pass'}**: ${c.passed} passed, ${c.failed} failed, ${c.errored} errors, ${c.collectionFailed} collection errors, ${c.skipped} skipped (of ${c.total}); exit code ${p.exitCode ?? 'none'}, status ${p.status}, ${(p.durationMs / 1000).toFixed(1)} s.`,
+  ];
+  if (p.notPassedBecause) out.push('', `Not a pass because: ${p.notPassedBecause}`);
+  if (failures) out.push('', failures.trim());
+  if (log) {
+    const lines = log.trimEnd().split('\n');
+    const shown = lines.slice(-maxLogLines);
+    out.push('', `pytest output${lines.length > shown.length ? ` (the last ${shown.length} of ${lines.length} lines)` : ''}:`, '', '```text', ...shown, '```');
+  }
+  return out.join('\n');
+}
+
+/** The code-fence language of an artifact by its name. */
+function fenceOf(name: string): string {
+  return name.endsWith('.py') ? 'python' : name.endsWith('.md') ? 'markdown' : 'text';
+}
+
+/**
+ * The frozen artifacts as Markdown: each file under its name in a fenced block (a fence longer
+ * than any backtick run inside, so a plan with code blocks stays whole), "(missing)" when absent.
+ * Input: [name, text | null] in the order to show.
+ */
+export function artifactsMarkdown(files: [string, string | null][]): string {
+  return files
+    .map(([name, text]) => {
+      if (text === null) return `**${name}**: (missing)`;
+      const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+      const fence = '`'.repeat(longest + 1);
+      return `**${name}**\n\n${fence}${fenceOf(name)}\n${text.trimEnd()}\n${fence}`;
+    })
+    .join('\n\n');
+}
