@@ -1,5 +1,5 @@
-// ESLint (flat config): the layering rules of the README's architecture section and the
-// Temporal rules for deterministic code. `npm run lint` runs tsc and this.
+// ESLint (flat config): the layering rules of the README's architecture section (the layers and
+// the floors of activities/) and the Temporal rules for deterministic code. `npm run lint` runs tsc and this.
 const tseslint = require('typescript-eslint');
 const { builtinModules } = require('module');
 
@@ -8,6 +8,24 @@ const NODE_BUILTINS = builtinModules.flatMap((m) => [m, `node:${m}`]);
 
 /** Imports that would run upward or sideways from a layer (every import runs downward). */
 const upward = (...dirs) => dirs.map((d) => ({ regex: `^(\\.\\./)+${d}(/|$)`, message: `imports run downward: this layer may not import ${d}/` }));
+
+/** The floors of activities/, lowest first (activities/floors.json). */
+const { floors: FLOORS } = require('./activities/floors.json');
+
+/**
+ * One config per activities/ folder: besides the layers above activities/, it may not import a
+ * folder on its own floor or above (`../<folder>`, `../../<folder>` from a subfolder).
+ */
+const floorConfigs = FLOORS.flatMap((floor, level) =>
+  floor.map((folder) => {
+    const barred = FLOORS.slice(level).flat().filter((other) => other !== folder);
+    const patterns = barred.map((other) => ({
+      regex: `^(\\.\\./)+(activities/)?${other}(/|$)`,
+      message: `floors (activities/floors.json): activities/${folder}/ is on floor ${level}; activities/${other}/ is on floor ${FLOORS.findIndex((f) => f.includes(other))}: import only from lower floors`,
+    }));
+    return { files: [`activities/${folder}/**/*.ts`], rules: { 'no-restricted-imports': ['error', { patterns: [...upward('workflows', 'worker', 'client'), ...patterns] }] } };
+  }),
+);
 
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.venv/**', '.lockin/**', 'runs/**', 'test/fixtures/**', '**/*.js'] },
@@ -47,6 +65,8 @@ module.exports = tseslint.config(
     files: ['activities/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: upward('workflows', 'worker', 'client') }] },
   },
+  // Inside activities/, every import runs down a floor (activities/floors.json).
+  ...floorConfigs,
   {
     files: ['worker/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: upward('client') }] },

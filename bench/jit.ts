@@ -25,7 +25,7 @@ import { executeCandidate } from '../activities/execution/execute';
 import { runSuiteOnVariants } from '../activities/mutation/suites';
 import { stopAllSlots } from '../activities/execution/slots';
 import { loadTask } from '../activities/tasks/load';
-import { TABLES_FILE, tablesJson } from '../activities/obligations/check';
+import { TABLES_FILE, tablesJson } from '../activities/tasks/acceptanceTables';
 import { DEFAULT_SPARK_SETTINGS, SparkModeSchema } from '../protocol/settings';
 import { SPARK_JITS, type SparkJit } from '../activities/common/sparkJit';
 import { acceptanceVariants, arg, runBench, suiteOutcomes } from './abRounds';
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
         const label = `round ${r}, ${jit}`;
         let t = Date.now();
         for (let j = 1; j <= jobs; j++) {
-          const runs = await runSuiteOnVariants({ suiteFile, variants, settings: DEFAULT_SPARK_SETTINGS, outDir: path.join(work, `out-${jit}-${r}-${j}`), full: true, stopIfGoldFails: false, perTestTimeoutS: 300, extraFiles: { [TABLES_FILE]: tablesJson(task.task) }, sparkMode: mode });
+          const runs = await runSuiteOnVariants({ suiteFile, variants, settings: DEFAULT_SPARK_SETTINGS, outDir: path.join(work, `out-${jit}-${r}-${j}`), full: true, stopIfGoldFails: false, perTestTimeoutS: 300, extraFiles: { [TABLES_FILE]: tablesJson(task.task, task.obligations.obligations) }, sparkMode: mode });
           same(`suite job ${j}`, suiteOutcomes(runs), label);
         }
         ms[jit].suites = Date.now() - t;

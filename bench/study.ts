@@ -33,7 +33,7 @@ import { parseTasks } from '../client/studyInput';
 import { jvmStartCounts } from '../activities/execution/slots';
 import { collectVerdicts, verdictDifferences } from './verdicts';
 import { jobWorkLines, sparkJobLines, studyJobWork, suiteJobLines } from '../client/jobWork';
-import { studyDir } from '../activities/store/layout';
+import { studyDir } from '../activities/common/layout';
 import { studyBasics } from '../activities/mutation/study';
 
 const STEP_NAMES: Record<number, string> = { 1: 'Temporal server and worker', 2: 'database and references', 3: 'controls and SQL re-execution', 4: 'the study', 5: 'mutation analysis', 6: 'summary' };

@@ -22,7 +22,7 @@ import { tasksRoot } from '../activities/common/paths';
 import { runSuiteOnVariants } from '../activities/mutation/suites';
 import { stopAllSlots } from '../activities/execution/slots';
 import { loadTask } from '../activities/tasks/load';
-import { TABLES_FILE, tablesJson } from '../activities/obligations/check';
+import { TABLES_FILE, tablesJson } from '../activities/tasks/acceptanceTables';
 import { DEFAULT_SPARK_SETTINGS, SparkModeSchema } from '../protocol/settings';
 import { abRounds, acceptanceVariants, arg, runBench, suiteOutcomes } from './abRounds';
 
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-bench-suite-'));
   try {
     const { suiteFile, variants: files } = acceptanceVariants(task, copies, work);
-    const run = (processes: 1 | 2, variantsOf = files) => runSuiteOnVariants({ suiteFile, variants: variantsOf, settings: DEFAULT_SPARK_SETTINGS, outDir: path.join(work, `out-${processes}`), full: true, stopIfGoldFails: false, perTestTimeoutS: 300, extraFiles: { [TABLES_FILE]: tablesJson(task.task) }, sparkMode: mode, processes });
+    const run = (processes: 1 | 2, variantsOf = files) => runSuiteOnVariants({ suiteFile, variants: variantsOf, settings: DEFAULT_SPARK_SETTINGS, outDir: path.join(work, `out-${processes}`), full: true, stopIfGoldFails: false, perTestTimeoutS: 300, extraFiles: { [TABLES_FILE]: tablesJson(task.task, task.obligations.obligations) }, sparkMode: mode, processes });
     console.log(`${task.taskId}: its acceptance tests on gold and ${files.length - 1} violation(s) (${copies} cop${copies === 1 ? 'y' : 'ies'} of each), ${mode}`);
     if (mode === 'warm') await run(1, files.slice(0, 1)); // the slot's start-up, not timed
     const differ = await abRounds({

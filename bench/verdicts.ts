@@ -16,7 +16,7 @@ import * as path from 'path';
 import { loadOutput } from '../activities/compare/load';
 import { rowKey } from '../activities/compare/compare';
 import { parseJunit } from '../activities/execution/junit';
-import { recordsDir, studyDir } from '../activities/store/layout';
+import { recordsDir, studyDir } from '../activities/common/layout';
 import type { RunRecord } from '../protocol/types';
 
 /** A study's verdicts: verdict name → value (both plain strings). */

@@ -19,8 +19,8 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
-import { studyDir } from '../activities/store/layout';
-import { STUDY_TASKS } from '../activities/tasks/schema';
+import { studyDir } from '../activities/common/layout';
+import { STUDY_TASKS } from '../protocol/corpus';
 import { buildStudyInput } from './studyInput';
 import { resolveSparkMode } from '../activities/execution/slots';
 import { setProgressDisplay, setProgressSink } from '../activities/data/run';
@@ -29,6 +29,7 @@ import { printSummary, reportFailures, saveInput, studyUiUrl } from './studyRunn
 import { runningActivityLines, runOrAttach, withClientAndWorker } from './temporal';
 import { mainJobWorkflowId } from '../protocol/layout';
 import { sparkJitFromEnv } from '../activities/common/sparkJit';
+import { isReplaySpec } from '../protocol/model';
 import { restoreTerminal } from './terminal';
 import { defaultModel } from './studyInput';
 
@@ -225,7 +226,7 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
  * non-zero exit code instead.
  */
 export async function runMainJob(o: MainJobOptions): Promise<Record<number, number>> {
-  const replayed = o.model.startsWith('replay:');
+  const replayed = isReplaySpec(o.model);
   process.stderr.write(`[lockin] model: ${o.model}${replayed ? ' — no ANTHROPIC_API_KEY, so replies are REPLAYED from the corpus, not sampled from a live model; each reply file states its provenance (replay:lockin: authored by the project or generated from the obligations, none recorded from a model), and the report says what share was which: such replies demonstrate the instrument and are no evidence about any model' : ''}\n`);
   const studyId = o.studyId ?? mainStudyId(o.scale, o.model, o.tasks);
   const settings = DEFAULT_SPARK_SETTINGS;

@@ -25,6 +25,7 @@ const CATEGORY: Record<string, string> = {
   mutationTask: 'step 5 suites on gold and mutants',
   labellerAccuracy: 'step 5 labeller check',
   labellerCheckTask: 'step 5 labeller check',
+  labellerCalibration: 'step 5 labeller check',
 };
 
 /** The kinds of activity time that are Spark, pytest or model work (the rest is the harness's). */

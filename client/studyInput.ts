@@ -2,16 +2,17 @@
 import { checkCorpus } from '../activities/tasks/corpus';
 import { formatProblem } from '../activities/tasks/load';
 import { DEFAULT_SPARK_SETTINGS, STUDY_MODEL_PARAMS } from '../protocol/settings';
-import { STUDY_TASKS } from '../activities/tasks/schema';
+import { STUDY_TASKS } from '../protocol/corpus';
 import { CONDITIONS, ConditionId, PAPER_CONDITIONS } from '../protocol/conditions';
 import type { StudyInput } from '../protocol/inputs';
+import { DEFAULT_REPLAY_SPEC, PAPER_MODEL_SPEC } from '../protocol/model';
 import { sparkModeFromEnv } from '../activities/execution/slots';
 import { sparkJitFromEnv } from '../activities/common/sparkJit';
 
 
 /** The model used when none is named: the live model with ANTHROPIC_API_KEY, else the replay corpus. */
 export function defaultModel(): string {
-  return process.env.ANTHROPIC_API_KEY ? 'anthropic:claude-sonnet-4-6' : 'replay:lockin';
+  return process.env.ANTHROPIC_API_KEY ? PAPER_MODEL_SPEC : DEFAULT_REPLAY_SPEC;
 }
 
 /** Parses "q1,q4" or "all" into task ids. @throws on an unknown task id (names it). */
@@ -38,7 +39,7 @@ export function parseConditions(spec: string | undefined): ConditionId[] {
 
 /**
  * Parses `--models a,b,c`: model specs (each as `--model`), comma-separated, distinct.
- * @param validate checks one spec (activities/model/spec.ts parseModelSpec); its error is
+ * @param validate checks one spec (protocol/model.ts parseModelSpec); its error is
  *   reported with the flag.
  * @throws Error naming `--models` for an empty list, a repeated spec or an invalid one.
  */

@@ -11,7 +11,7 @@ import { studyWorkflowId } from '../protocol/layout';
 import * as fs from 'fs';
 import * as path from 'path';
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
-import { studyDir } from '../activities/store/layout';
+import { studyDir } from '../activities/common/layout';
 import { readRunRecords } from '../activities/store/records';
 import type { StudyInput } from '../protocol/inputs';
 import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';

@@ -13,60 +13,71 @@ import type {
   StageResult,
 } from './types';
 import type { SparkMode, SparkSettings } from './settings';
+import type { ModelParams, ModelSpec } from './model';
+import type { RunIdentity } from './run';
 import type { ConditionId } from './conditions';
 import type { StudyFailure, StudyInput, StudyManifestSummary } from './inputs';
 import type { AnalyzeResult, BuildResult, GenerateResult, LoadResult } from './data';
 
 export interface StudyActivities {
   /** Writes (or verifies on resume) runs/<id>/study.json; refuses changed inputs. */
-  initStudy(input: StudyInput): Promise<StudyManifestSummary>;
+  initStudy: (input: StudyInput) => Promise<StudyManifestSummary>;
   /** Creates a fresh directory for a condition (or the shared initial generation), optionally copying the snapshot's artifacts. */
-  prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; sample?: number; fromDir?: string }): Promise<string>;
+  prepareConditionDir: (req: RunIdentity<ConditionId | 'snapshot'> & { fromDir?: string }) => Promise<string>;
   /** Makes artifacts read-only and returns their sha256s. */
-  freezeArtifacts(req: { dir: string }): Promise<Record<string, string>>;
+  freezeArtifacts: (req: { dir: string }) => Promise<Record<string, string>>;
   /** Contract-First: freezes the contract_test.py C-0 wrote and keeps a sealed copy; null when there is none. */
-  sealContract(req: { dir: string }): Promise<{ sha256: string | null }>;
+  sealContract: (req: { dir: string }) => Promise<{ sha256: string | null }>;
   /** Contract-First: checks contract_test.py against its C-0 sha256 (before every pytest run, at freeze); restores it when changed. */
-  guardContract(req: { dir: string; sha256: string }): Promise<{ intact: boolean; foundSha256: string; restoredSha256: string }>;
+  guardContract: (req: { dir: string; sha256: string }) => Promise<{ intact: boolean; foundSha256: string; restoredSha256: string }>;
   /** Post-hoc diff of a condition's frozen artifacts against the shared initial generation (§2 intent-to-treat). */
-  classifyEdits(req: { snapshotDir: string; conditionDir: string; condition: ConditionId }): Promise<PermissionDeviation[]>;
+  classifyEdits: (req: { snapshotDir: string; conditionDir: string; condition: ConditionId }) => Promise<PermissionDeviation[]>;
   /** Writes one run record (idempotent per study/task/condition/replicate). */
-  writeRunRecord(record: RunRecord): Promise<string>;
+  writeRunRecord: (record: RunRecord) => Promise<string>;
   /** Task keys ("q4", "q4@r1") already recorded for every condition (skipped on resume). */
-  completedTasks(req: { studyId: string }): Promise<string[]>;
+  completedTasks: (req: { studyId: string }) => Promise<string[]>;
   /** Model calls used by those tasks, by key (for the progress of a resumed study). */
-  completedTaskCalls(req: { studyId: string }): Promise<Record<string, number>>;
+  completedTaskCalls: (req: { studyId: string }) => Promise<Record<string, number>>;
   /** Collects the run records into runs/<id>/records.jsonl and writes the report. */
-  finishStudy(req: { studyId: string; report?: boolean; failed?: StudyFailure[] }): Promise<{ reportDir: string | null; records: number; recordsFile?: string }>;
+  finishStudy: (req: { studyId: string; report?: boolean; failed?: StudyFailure[] }) => Promise<{ reportDir: string | null; records: number; recordsFile?: string }>;
   /** The end of a model matrix: runs/<id>/models.json and the combined report over the models' sub-studies. */
-  finishModels(req: { studyId: string; studies: { model: string; studyId: string }[]; report?: boolean }): Promise<{ reportDir: string | null; records: number }>;
+  finishModels: (req: { studyId: string; studies: { model: string; studyId: string }[]; report?: boolean }) => Promise<{ reportDir: string | null; records: number }>;
 
-  callModel(req: StageRequest): Promise<StageResult>;
-  runPytest(req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string; reuseScope?: string; suite?: 'test_solution.py' | 'contract_test.py'; suiteSha256?: string }): Promise<PytestOutcome>;
-  smokeCheck(req: { dir: string; scale: number; settings: SparkSettings }): Promise<SmokeOutcome>;
-  executeCandidate(req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string }): Promise<ExecutionOutcome>;
+  callModel: (req: StageRequest) => Promise<StageResult>;
+  /** A condition's suite in the sandbox (activities/execution/pytest.ts). sparkMode: the study's (study.json); absent = LOCKIN_SPARK_MODE or warm. */
+  runPytest: (req: { dir: string; outDir: string; settings: SparkSettings; timeoutMs: number; runLabel: string; reuseScope?: string; suite?: 'test_solution.py' | 'contract_test.py'; suiteSha256?: string; sparkMode?: SparkMode }) => Promise<PytestOutcome>;
+  /** The non-evaluative smoke check of a candidate (activities/execution/execute.ts). */
+  smokeCheck: (req: { dir: string; scale: number; settings: SparkSettings; sparkMode?: SparkMode }) => Promise<SmokeOutcome>;
+  /** The frozen candidate on the study database in the sandbox (activities/execution/execute.ts). */
+  executeCandidate: (req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string; sparkMode?: SparkMode }) => Promise<ExecutionOutcome>;
   /** The frozen candidate on each variant database at the study's scale (issue 23; [] databases: none built). Spark queue. */
-  executeOnVariants(req: { taskId: string; dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string; sparkMode?: SparkMode; skip?: boolean }): Promise<import('./records').DifferentialOutcome>;
+  executeOnVariants: (req: { taskId: string; dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string; sparkMode?: SparkMode; skip?: boolean }) => Promise<import('./records').DifferentialOutcome>;
   /** Executable code and test labels of a frozen run (issue 17), written to <conditionDir>/executable-labels.json. Spark queue. */
   /** reuseScope: the study id (identical runs of one study share their labels). */
-  labelByExecution(req: { taskId: string; conditionDir: string; condition?: ConditionId; settings: SparkSettings; sparkMode?: SparkMode; reuseScope?: string }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }>;
-  evaluateRun(req: { studyId: string; taskId: string; condition: ConditionId; conditionDir: string; scale: number; execution: ExecutionOutcome; replicate?: string; sample?: number; model?: string; params?: import('./types').ModelParams; labels?: boolean }): Promise<ComparisonOutcome>;
+  labelByExecution: (req: { taskId: string; conditionDir: string; condition?: ConditionId; settings: SparkSettings; sparkMode?: SparkMode; reuseScope?: string }) => Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }>;
+  /**
+   * Reference agreement of a frozen run's candidate output (with the robustness analyses), then,
+   * unless `labels` is false (the workflow schedules the judge itself: judgeRequest, callModel,
+   * labelRun), its obligation labels. `model`, `params`: the judge's (the study's); without a
+   * reply, the labels fall back to the documented heuristic.
+   */
+  evaluateRun: (req: RunIdentity & { conditionDir: string; scale: number; execution: ExecutionOutcome; model?: ModelSpec; params?: ModelParams; labels?: boolean }) => Promise<ComparisonOutcome>;
   /** The judge call of an evaluated run (judge-input.json written), or null when there is no judge; the workflow sends it with callModel. */
-  judgeRequest(req: Parameters<StudyActivities['evaluateRun']>[0] & { comparison: ComparisonOutcome }): Promise<StageRequest | null>;
+  judgeRequest: (req: Parameters<StudyActivities['evaluateRun']>[0] & { comparison: ComparisonOutcome }) => Promise<StageRequest | null>;
   /** labels.json of a run from the judge's reply (null: none), the executable labels and the heuristic. */
-  labelRun(req: Parameters<StudyActivities['evaluateRun']>[0] & { comparison: ComparisonOutcome; judged: StageResult | null }): Promise<{ method: 'judge' | 'heuristic'; obligations: number; judgeError?: string }>;
+  labelRun: (req: Parameters<StudyActivities['evaluateRun']>[0] & { comparison: ComparisonOutcome; judged: StageResult | null }) => Promise<{ method: 'judge' | 'heuristic'; obligations: number; judgeError?: string }>;
 }
 
 /** The activities of prepareDatabase (workflows/prepare.ts), implemented in activities/data/. */
 export interface DataActivities {
   /** Generates the 24 tables at `scale` with tpcgen-cli (skipped when done). */
-  generateTables(input: { scale: number }): Promise<GenerateResult>;
+  generateTables: (input: { scale: number }) => Promise<GenerateResult>;
   /** Loads them with the study's types into typed Parquet plus manifest.json (skipped when done). */
-  loadTables(input: { scale: number; settings: SparkSettings }): Promise<LoadResult>;
+  loadTables: (input: { scale: number; settings: SparkSettings }) => Promise<LoadResult>;
   /** Spark analysis of every query variant on the loaded tables (recorded, skipped when unchanged). */
-  analyzeQueries(input: { scale: number; settings: SparkSettings; ids?: string[] }): Promise<AnalyzeResult>;
+  analyzeQueries: (input: { scale: number; settings: SparkSettings; ids?: string[] }) => Promise<AnalyzeResult>;
   /** Builds (or resumes) the reference outputs. */
-  buildReferences(input: { scale: number; settings: SparkSettings; ids?: string[] }): Promise<BuildResult>;
+  buildReferences: (input: { scale: number; settings: SparkSettings; ids?: string[] }) => Promise<BuildResult>;
 }
 
 /** Table II as counts (activities/compare/controls.ts runControls). */
@@ -86,9 +97,9 @@ export interface ControlCounts {
 /** The activities of the evaluator checks (workflows/checks.ts: Table II and the SQL re-execution). */
 export interface CheckActivities {
   /** The 57 evaluator controls through the production comparator; writes controls.json/.md into outDir. */
-  runEvaluatorControls(req: { scale?: number; referencesDir?: string; outDir: string }): Promise<{ counts: ControlCounts; allAsExpected: boolean; controlsFile: string; markdownFile: string }>;
+  runEvaluatorControls: (req: { scale?: number; referencesDir?: string; outDir: string }) => Promise<{ counts: ControlCounts; allAsExpected: boolean; controlsFile: string; markdownFile: string }>;
   /** The SQL re-execution of the 33 references, recorded in outFile (skipped when recorded on this database). */
-  reexecuteReferences(req: { scale: number; settings: SparkSettings; outFile: string }): Promise<{ reproduced: number; total: number; recordedEarlier: boolean; resumed?: number }>;
+  reexecuteReferences: (req: { scale: number; settings: SparkSettings; outFile: string; ids?: string[] }) => Promise<{ reproduced: number; total: number; recordedEarlier: boolean; resumed?: number }>;
 }
 
 /** The options of one mutation analysis (README "Test-suite validity and mutation scores"). */
@@ -102,24 +113,35 @@ export interface MutationOptions {
 /** The activities of the mutation analysis (workflows/mutation.ts). */
 export interface MutationActivities {
   /** The study's tasks with records (optionally only `tasks`). */
-  mutationTasks(req: { studyId: string; tasks?: string[] }): Promise<string[]>;
+  mutationTasks: (req: { studyId: string; tasks?: string[] }) => Promise<string[]>;
   /** One task: its mutants' equivalence verdicts, then its suites against gold and the mutants (cached). */
-  mutationTask(req: MutationOptions & { taskId: string }): Promise<{ taskId: string; lines: string[]; skipped: boolean }>;
+  mutationTask: (req: MutationOptions & { taskId: string }) => Promise<{ taskId: string; lines: string[]; skipped: boolean }>;
   /** mutation.json from the cached parts, the report rewritten; the summary lines. */
-  finishMutationAnalysis(req: MutationOptions & { tasks?: string[]; report?: boolean; seconds?: number }): Promise<string>;
+  finishMutationAnalysis: (req: MutationOptions & { tasks?: string[]; report?: boolean; seconds?: number }) => Promise<string>;
   /** runs/<id>/labeller-accuracy.json: the code labellers measured on gold and the violations of the study's tasks at `scale` (cached per task). */
-  labellerAccuracy(req: { studyId: string; scale: number }): Promise<{ file: string; line: string }>;
+  labellerAccuracy: (req: { studyId: string; scale: number }) => Promise<{ file: string; line: string }>;
   /** The labeller check of one task, into the per-task cache labellerAccuracy reads (queued behind the mutation tasks in the same lanes). */
-  labellerCheckTask(req: { studyId: string; taskId: string; scale: number }): Promise<{ taskId: string; cached: boolean }>;
+  labellerCheckTask: (req: { studyId: string; taskId: string; scale: number }) => Promise<{ taskId: string; cached: boolean }>;
+  /** runs/<id>/labeller-calibration.json: the labellers measured on the realistic faults of the study's tasks (cached per task); null file when none of its tasks has faults. */
+  labellerCalibration: (req: { studyId: string }) => Promise<{ file: string | null; line: string }>;
 }
 
 /** The activities of the main job between its steps (workflows/mainJob.ts). */
 export interface MainJobActivities {
   /** Splits `tasks` into those with a reference at `scale` and those without (left out of the study). */
-  tasksWithReferences(req: { scale: number; tasks: string[] }): Promise<{ kept: string[]; missing: string[] }>;
+  tasksWithReferences: (req: { scale: number; tasks: string[] }) => Promise<{ kept: string[]; missing: string[] }>;
   /** The `lockin tasks check` rules for `tasks` (before the first model call): every problem as "taskId: file field: message" (empty: valid). */
-  checkStudyCorpus(req: { scale: number; tasks: string[] }): Promise<{ problems: string[] }>;
+  checkStudyCorpus: (req: { scale: number; tasks: string[] }) => Promise<{ problems: string[] }>;
 }
 
-/** Every activity a workflow may schedule; worker/activities.ts `satisfies` it. */
+/**
+ * Every activity a workflow may schedule; worker/activities.ts `satisfies` it, and checks that
+ * each implementation reads exactly the input fields declared here.
+ */
 export type WorkflowActivities = StudyActivities & DataActivities & CheckActivities & MutationActivities & MainJobActivities;
+
+/** The input of activity `K` as the contract declares it: implementations type their parameter with it. */
+export type ActivityInput<K extends keyof WorkflowActivities> = Parameters<WorkflowActivities[K]>[0];
+
+/** What activity `K` returns (its promise's value) as the contract declares it. */
+export type ActivityOutput<K extends keyof WorkflowActivities> = Awaited<ReturnType<WorkflowActivities[K]>>;

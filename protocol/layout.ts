@@ -12,6 +12,7 @@
  * Sample 1 has no suffix anywhere, so studies recorded before `--samples` read as they are.
  */
 import type { ConditionId } from './conditions';
+import type { RunIdentity } from './run';
 
 /**
  * Key of a task run in completedTasks, record names and progress: "q4", "q4@r1" (a targeted
@@ -59,6 +60,28 @@ export function taskRelDir(taskId: string, replicate?: string, sample?: number):
 export function evaluationDir(conditionDir: string, condition: ConditionId): string {
   const parent = conditionDir.replace(/\/+$/, '').replace(/\/[^/]+$/, '');
   return `${parent}/evaluation/${condition}`;
+}
+
+/**
+ * A condition's folder relative to the study folder: `<taskRelDir>/<condition>` (condition
+ * 'snapshot': the shared initial generation).
+ */
+export function conditionRelDir(run: Pick<RunIdentity<string>, 'taskId' | 'condition' | 'replicate' | 'sample'>): string {
+  return `${taskRelDir(run.taskId, run.replicate, run.sample)}/${run.condition}`;
+}
+
+/** A model call's file relative to its work folder: `calls/NN-<stage>.json` (NN = callIndex, two digits). */
+export function callRelPath(callIndex: number, stage: string): string {
+  return `calls/${String(callIndex).padStart(2, '0')}-${stage}.json`;
+}
+
+/**
+ * The files of one task's reference inside a references folder (`<home>/data/references/sf<S>`
+ * or a variant's, activities/common/paths.ts): `<taskId>/reference.arrow`, the reference output,
+ * and `<taskId>/schema.json`, its Spark schema (activities/python/references.py writes both).
+ */
+export function referenceRelPaths(taskId: string): { dir: string; data: string; schema: string } {
+  return { dir: taskId, data: `${taskId}/reference.arrow`, schema: `${taskId}/schema.json` };
 }
 
 /** Record file name of one (task, sample, condition): `<taskId>[@r][~s<k>]--<condition>.json`. */

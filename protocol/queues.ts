@@ -1,4 +1,6 @@
 /** Task queues (README "Architecture"; docs/protocol.md §7). */
+import { tryParseModelSpec } from './model';
+
 export const QUEUES = {
   /** Model calls of local backends (replay corpora, scripted test models): no network, no provider limits. */
   model: 'lockin-model',
@@ -24,11 +26,10 @@ export const MODEL_QUEUES: readonly string[] = [QUEUES.model, PROVIDER_MODEL_QUE
 /**
  * The task queue of a model call: the provider's queue for a live backend (`anthropic`,
  * `anthropic:<id>`, `openai:<id>`), else `lockin-model` (replay corpora, scripted models).
- * Input: a model spec as given to `--model` (activities/model/spec.ts). Pure; never throws
+ * Input: a model spec as given to `--model` (protocol/model.ts). Pure; never throws
  * (an invalid spec fails later, in the gateway, with its own error).
  */
 export function modelQueue(spec: string): string {
-  if (spec === 'anthropic' || spec.startsWith('anthropic:')) return PROVIDER_MODEL_QUEUES.anthropic;
-  if (spec.startsWith('openai:')) return PROVIDER_MODEL_QUEUES.openai;
-  return QUEUES.model;
+  const provider = tryParseModelSpec(spec)?.provider;
+  return provider === 'anthropic' || provider === 'openai' ? PROVIDER_MODEL_QUEUES[provider] : QUEUES.model;
 }

@@ -3,7 +3,7 @@
  * (docs/protocol.md §6). Never read from ambient defaults.
  */
 import { z } from 'zod';
-import type { ModelParams } from './types';
+import type { ModelParams } from './model';
 
 export const SparkSettingsSchema = z.object({
   /** spark.master; the paper: local[*]. */

@@ -137,3 +137,27 @@ export const LabellerAccuracyFileSchema = z.looseObject({
   labellers: z.array(LabellerAccuracySchema),
 });
 export type LabellerAccuracyFile = z.infer<typeof LabellerAccuracyFileSchema>;
+
+/**
+ * runs/<id>/labeller-calibration.json: the code, test, mechanism and plan labellers measured on
+ * the realistic faults of the study's tasks (tasks/<id>/faults/, hand-labelled before any
+ * labeller ran; activities/obligations/calibration.ts).
+ */
+export const LabellerCalibrationFileSchema = z.looseObject({
+  schemaVersion: z.literal(1),
+  tasks: z.array(z.looseObject({ taskId: z.string(), faults: z.array(z.string()), notExecutable: z.array(z.string()), cached: z.boolean(), problems: z.array(z.string()) })),
+  labellers: z.array(
+    z.looseObject({
+      labeller: z.enum(['code', 'test', 'mechanism', 'plan-heuristic']),
+      n: z.number(),
+      agree: z.number(),
+      /** Agreement with its Wilson 95 % interval (fractions; p null when n = 0). */
+      agreement: z.looseObject({ x: z.number(), n: z.number(), p: z.number().nullable(), lower: z.number(), upper: z.number() }),
+      /** confusion[hand label][labeller's label] = count. */
+      confusion: z.record(z.string(), z.record(z.string(), z.number())),
+      errors: z.array(z.looseObject({ task: z.string(), fault: z.string(), obligation: z.string(), truth: z.string(), label: z.string(), evidence: z.string().optional() })),
+    }),
+  ),
+  items: z.array(z.looseObject({ task: z.string(), fault: z.string(), obligation: z.string(), labeller: z.string(), truth: z.string(), label: z.string() })),
+});
+export type LabellerCalibrationFile = z.infer<typeof LabellerCalibrationFileSchema>;

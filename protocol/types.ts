@@ -5,22 +5,14 @@
  */
 import type { ConditionId } from './conditions';
 import type { Stage } from './stages';
+import type { RunIdentity } from './run';
 import type { TokenUsage } from './records';
 
 export { FAILURE_CATEGORIES, EXECUTION_STATUSES } from './records';
 export type { ComparisonOutcome, ExecutionOutcome, ExecutionStatus, FailureCategory, PermissionDeviation, PytestCounts, PytestOutcome, RunRecord, SandboxLimits, SmokeOutcome, SparkRun, TokenUsage } from './records';
 
-/** Which model backend answers: "anthropic:<model-id>", "openai:<model-id>" or "replay:<dir>" (activities/model/spec.ts). */
-export type ModelSpec = string;
-
-/** Sampling parameters as the study intends them (the paper: temperature 1.0, top-p 1.0). */
-export interface ModelParams {
-  temperature: number;
-  topP: number;
-  maxTokens: number;
-  /** Request the 1M-token context window (the paper's "[1m]" suffix). */
-  longContext: boolean;
-}
+export type { ModelParams, ModelSpec } from './model';
+import type { ModelParams, ModelSpec } from './model';
 
 /** A file on disk, identified by content. */
 export interface FileRef {
@@ -28,12 +20,13 @@ export interface FileRef {
   sha256: string;
 }
 
-/** One protocol-level model call, as the workflow asks for it. */
-export interface StageRequest {
-  studyId: string;
-  taskId: string;
-  /** 'shared' for the one initial generation that every condition inherits. */
-  condition: ConditionId | 'shared';
+/**
+ * One protocol-level model call, as the workflow asks for it: a call of one run (condition
+ * 'shared': the initial generation every condition inherits). Its replicate and sample are part
+ * of the call's identity: the cache key and the replay file include them, so two samples of one
+ * prompt are two backend requests (docs/protocol.md §6).
+ */
+export interface StageRequest extends RunIdentity<ConditionId | 'shared'> {
   stage: Stage;
   /** The directory whose artifacts the stage reads and into which artifact replies are written. */
   workDir: string;
@@ -48,14 +41,6 @@ export interface StageRequest {
     /** Prior structured outputs in this condition (PlanAudit stages): calls/NN-<stage>.json files. */
     priorCalls?: string[];
   };
-  /** Set for the targeted replication (Table VII): a fresh initial generation label, e.g. "r1". */
-  replicate?: string;
-  /**
-   * The sample index (1-based) of an independent generation of the same task (`--samples K`).
-   * Absent = sample 1. Part of the call's identity: the cache key and the replay file include
-   * it, so two samples of one prompt are two backend requests (docs/protocol.md §6).
-   */
-  sample?: number;
 }
 
 /** What a model call returns to the workflow (small; the full request and reply are in callFile). */

@@ -5,14 +5,15 @@
  */
 import type { WorkflowActivities } from '../protocol/activities';
 import { callModel } from '../activities/model';
-import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardContract, classifyEdits, writeRunRecord, completedTasks, completedTaskCalls, finishStudy, evaluateRun, judgeRequest, labelRun } from '../activities/store';
+import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardContract, classifyEdits, writeRunRecord, completedTasks, completedTaskCalls } from '../activities/store';
+import { evaluateRun, judgeRequest, labelRun } from '../activities/scoring';
 import { runPytest, smokeCheck, executeCandidate } from '../activities/execution';
 import { runEvaluatorControls } from '../activities/compare';
 import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences } from '../activities/data';
 import { executeOnVariants } from '../activities/data/differential';
-import { mutationTasks, mutationTask, finishMutationAnalysis } from '../activities/mutation';
-import { finishModels } from '../activities/report';
-import { labelByExecution, labellerAccuracy, labellerCheckTask } from '../activities/obligations';
+import { mutationTasks, mutationTask } from '../activities/mutation';
+import { finishModels, finishStudy, finishMutationAnalysis } from '../activities/report';
+import { labelByExecution, labellerAccuracy, labellerCalibration, labellerCheckTask } from '../activities/obligations';
 import { tasksWithReferences, checkStudyCorpus } from '../activities/tasks';
 
 /** Every registered activity, by the name workflows schedule it under. */
@@ -44,6 +45,7 @@ export const ACTIVITIES = {
   labelByExecution,
   labellerAccuracy,
   labellerCheckTask,
+  labellerCalibration,
   // database and references
   generateTables,
   loadTables,
@@ -65,3 +67,22 @@ export const ACTIVITIES = {
 type Unscheduled = Exclude<keyof typeof ACTIVITIES, keyof WorkflowActivities>;
 const NONE_UNSCHEDULED: Record<Unscheduled, never> = {};
 void NONE_UNSCHEDULED;
+
+/** The field names of an activity's input (never for an activity without one). */
+type InputFields<F> = F extends (req: infer R) => unknown ? (R extends object ? keyof R : never) : never;
+
+/**
+ * Compile-time: an implementation reads exactly the input fields its contract declares, no more
+ * (a field the workflow passes but the contract does not name, the way `sparkMode` once reached
+ * runPytest, is an error here) and no fewer. The types of the fields are checked by `satisfies`
+ * above (the contract's members are function-typed properties, so their inputs are checked
+ * contravariantly).
+ */
+type InputDrift = {
+  [K in keyof WorkflowActivities as [Exclude<InputFields<(typeof ACTIVITIES)[K]>, InputFields<WorkflowActivities[K]>> | Exclude<InputFields<WorkflowActivities[K]>, InputFields<(typeof ACTIVITIES)[K]>>] extends [never] ? never : K]: {
+    notInContract: Exclude<InputFields<(typeof ACTIVITIES)[K]>, InputFields<WorkflowActivities[K]>>;
+    notInImplementation: Exclude<InputFields<WorkflowActivities[K]>, InputFields<(typeof ACTIVITIES)[K]>>;
+  };
+};
+const NO_INPUT_DRIFT: Record<keyof InputDrift, never> = {};
+void NO_INPUT_DRIFT;

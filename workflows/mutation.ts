@@ -73,6 +73,15 @@ export async function mutationAnalysis(input: MutationAnalysisInput): Promise<st
         progress.lines.push(`labellers on known truth: FAILED (${(err as Error).message.split('\n')[0]})`);
       }
     }
+    // The labellers on the realistic faults (hand-labelled whole wrong programs), beside the violations.
+    if (patched('labeller-calibration')) {
+      try {
+        const cal = await spark.labellerCalibration({ studyId });
+        progress.lines.push(cal.line);
+      } catch (err) {
+        progress.lines.push(`labellers on realistic faults: FAILED (${(err as Error).message.split('\n')[0]})`);
+      }
+    }
     const seconds = (Date.now() - started) / 1000;
     return spark.finishMutationAnalysis({ studyId, equivalenceScale, confirmScale, maxPerOperator, tasks: input.tasks, report: input.report, seconds });
   });

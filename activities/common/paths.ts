@@ -6,6 +6,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
+import { referenceRelPaths } from '../../protocol/layout';
 
 /** Absolute path of the repository root (works from dist/ and from sources). */
 export const REPO_ROOT: string = (() => {
@@ -60,6 +61,16 @@ export function referencesDir(scale: number): string {
 }
 
 /**
+ * One task's reference in a references folder (`referencesDir(scale)`, a variant's, or another
+ * database's): its folder, its output (reference.arrow) and its Spark schema (schema.json), as
+ * absolute paths (protocol/layout.ts referenceRelPaths).
+ */
+export function referencePaths(refsDir: string, taskId: string): { dir: string; data: string; schema: string } {
+  const rel = referenceRelPaths(taskId);
+  return { dir: path.join(refsDir, rel.dir), data: path.join(refsDir, rel.data), schema: path.join(refsDir, rel.schema) };
+}
+
+/**
  * `<home>/data/variants/sf<S>`: one folder per variant database of the study database at S
  * (`<variant>/<table>/` + `<variant>/manifest.json`; activities/python/variants.py).
  */
@@ -88,4 +99,15 @@ export function tasksRoot(): string {
 /** `<repo>/replay`: the replay corpora. */
 export function replayRoot(): string {
   return path.join(REPO_ROOT, 'replay');
+}
+
+/**
+ * The folder of a replay corpus, from the model part of a `replay:<dir>` spec (protocol/model.ts):
+ * absolute as is; with a '/' relative to the repository root; else a bare name under replay/
+ * ("lockin" = `<repo>/replay/lockin`). Never throws; the folder need not exist.
+ */
+export function replayCorpusDir(dir: string): string {
+  if (path.isAbsolute(dir)) return dir;
+  if (dir.includes('/')) return path.resolve(REPO_ROOT, dir);
+  return path.join(replayRoot(), dir);
 }

@@ -8,7 +8,7 @@ import * as path from 'path';
 import { InputError, nonRetryable } from '../common/errors';
 import { referencesDir } from '../common/paths';
 import { ComparisonOutcome, ExecutionStatus } from '../../protocol/types';
-import { REFERENCE_INVENTORY } from '../tasks/schema';
+import { REFERENCE_INVENTORY } from '../../protocol/corpus';
 import { analyzeTables, ComparisonDetails, jsonReplacer } from './analyze';
 import { ControlReference, controlsMarkdown, ControlsReport, runControls } from './controls';
 import { loadOutputFiles, OutputFiles, resolveOutput } from './load';

@@ -14,7 +14,7 @@ import type { DifferentialOutcome, DifferentialDatabase } from '../../protocol/r
 import { compareOutputs } from '../compare/activity';
 import { executeCandidate } from '../execution/execute';
 import { listVariants, variantReference, type VariantInfo } from './variants';
-import { studyDir } from '../store/layout';
+import { studyDir } from '../common/layout';
 
 export { differentialAgreement } from '../../protocol/differential';
 
@@ -33,8 +33,6 @@ export interface ExecuteOnVariantsInput {
   sparkMode?: SparkMode;
   /** The candidate did not execute ok on the study database: every variant is `not-run`. */
   skip?: boolean;
-  /** The study: its study.json fixes the variant set (variantDatabases); absent = reuseScope. */
-  studyId?: string;
 }
 
 /** One variant database as study.json records it when the study starts. */
@@ -82,7 +80,7 @@ export function variantsForRun(found: VariantInfo[], recorded: RecordedVariant[]
  *   ([] when no variant was built: nothing recorded then).
  */
 export async function executeOnVariants(input: ExecuteOnVariantsInput): Promise<DifferentialOutcome> {
-  const studyId = input.studyId ?? input.reuseScope;
+  const studyId = input.reuseScope; // the study: its study.json fixes the variant set (variantDatabases)
   const chosen = variantsForRun(listVariants(input.scale), studyId ? studyVariantSet(studyId) : null);
   const databases: DifferentialDatabase[] = [];
   for (const { variant, info: v, why } of chosen) {

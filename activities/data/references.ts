@@ -9,7 +9,7 @@ import * as path from 'path';
 import { compareOutputs } from '../compare/activity';
 import { databaseDir, referencesDir } from '../common/paths';
 import type { SparkSettings } from '../../protocol/settings';
-import { REFERENCE_INVENTORY } from '../tasks/schema';
+import { REFERENCE_INVENTORY } from '../../protocol/corpus';
 import { checkScale, runDataScript, scaleArg, settingsArg, testsJar } from './run';
 import { BuildResult, GoldenResult, ReproduceResult } from '../../protocol/data';
 

@@ -7,10 +7,10 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { databaseDir, variantReferencesDir, variantsDir } from '../common/paths';
+import { databaseDir, variantReferencesDir, variantsDir, referencePaths } from '../common/paths';
 import { InputError } from '../common/errors';
 import type { SparkSettings } from '../../protocol/settings';
-import { REFERENCE_INVENTORY } from '../tasks/schema';
+import { REFERENCE_INVENTORY } from '../../protocol/corpus';
 import { checkScale, runDataScript, scaleArg, settingsArg, testsJar } from './run';
 import { BuildResult, VariantsBuildResult } from '../../protocol/data';
 
@@ -78,7 +78,8 @@ export function listVariants(scale: number): VariantInfo[] {
  */
 export function variantReference(v: VariantInfo, taskId: string): VariantReference {
   if (!v.references) return { status: 'missing' };
-  if (v.references.built.includes(taskId) && fs.existsSync(path.join(v.refsDir, taskId, 'schema.json'))) return { status: 'built', dir: path.join(v.refsDir, taskId) };
+  const reference = referencePaths(v.refsDir, taskId);
+  if (v.references.built.includes(taskId) && fs.existsSync(reference.schema)) return { status: 'built', dir: reference.dir };
   if (taskId in v.references.failed) return { status: 'failed', error: v.references.failed[taskId] };
   return { status: 'missing' };
 }

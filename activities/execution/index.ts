@@ -6,7 +6,7 @@
  */
 import { ZodError } from 'zod';
 import { InputError, nonRetryable } from '../common/errors';
-import type { ExecutionOutcome, PytestOutcome, SmokeOutcome } from '../../protocol/types';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 import * as exec from './execute';
 import * as pytest from './pytest';
 
@@ -23,17 +23,23 @@ async function boundary<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * The activities, typed from their contract (protocol/activities.ts): the inner functions
+ * (pytest.ts, execute.ts) take more options (another database, a per-test timeout) for callers
+ * outside the workflows.
+ */
+
 /** Runs a condition's test_solution.py in the sandbox (see pytest.ts runPytest). */
-export async function runPytest(input: pytest.RunPytestInput): Promise<PytestOutcome> {
+export async function runPytest(input: ActivityInput<'runPytest'>): Promise<ActivityOutput<'runPytest'>> {
   return boundary(() => pytest.runPytest(input));
 }
 
 /** The non-evaluative smoke check (see execute.ts smokeCheck). */
-export async function smokeCheck(input: exec.SmokeCheckInput): Promise<SmokeOutcome> {
+export async function smokeCheck(input: ActivityInput<'smokeCheck'>): Promise<ActivityOutput<'smokeCheck'>> {
   return boundary(() => exec.smokeCheck(input));
 }
 
 /** Executes the frozen candidate on the study database in the sandbox (see execute.ts executeCandidate). */
-export async function executeCandidate(input: exec.ExecuteCandidateInput): Promise<ExecutionOutcome> {
+export async function executeCandidate(input: ActivityInput<'executeCandidate'>): Promise<ActivityOutput<'executeCandidate'>> {
   return boundary(() => exec.executeCandidate(input));
 }

@@ -24,7 +24,7 @@ import { pytestVerdict } from './verdict';
 import { activityHooks, throwIfCancelled } from './activityContext';
 import { forbiddenPrefixes, stageArtifacts } from './staging';
 import { reuseKey, reuseRun } from './reuse';
-import { sha256File } from '../store/hash';
+import { sha256File } from '../common/hash';
 
 export interface RunPytestInput {
   /** The condition's artifact folder (holds solution.py and test_solution.py). */

@@ -15,7 +15,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { lockinHome } from '../common/paths';
-import { canonicalJson } from '../store/hash';
+import { canonicalJson } from '../common/hash';
 import type { BackendReply } from './backends/types';
 
 export { canonicalJson };

@@ -39,16 +39,18 @@ import { beginSend, endSend, OPENAI_IDEMPOTENCY_HEADER, type CallIdentity, type 
 import { callCost, PRICING_VERSION } from './pricing';
 import { renderTemplate, TemplateInfo } from './prompts';
 import { parseReply } from './reply';
-import { DEFAULT_MODEL_ID, parseModelSpec, ParsedSpec } from './spec';
+import { parseModelSpec, ModelSpecError, PAPER_MODEL_ID, type ParsedModelSpec } from '../../protocol/model';
+import { replayCorpusDir } from '../common/paths';
 import { loadTaskSpec, stageVars } from './stageInputs';
 import { STAGES } from '../../protocol/stages';
 import type { Provenance } from '../../protocol/provenance';
+import { callRelPath } from '../../protocol/layout';
 
 export const CALL_FILE_SCHEMA_VERSION = 1;
 
 /** `<workDir>/calls/NN-<stage>.json` (NN = callIndex, two digits). */
 export function callFilePath(workDir: string, callIndex: number, stage: string): string {
-  return path.join(workDir, 'calls', `${String(callIndex).padStart(2, '0')}-${stage}.json`);
+  return path.join(workDir, callRelPath(callIndex, stage));
 }
 
 /**
@@ -122,8 +124,8 @@ function validate(req: StageRequest): void {
 }
 
 /** The model id a spec sends ('replay' for a replay corpus). */
-function modelIdOf(spec: ParsedSpec): string {
-  return spec.backend === 'anthropic' || spec.backend === 'openai' ? spec.modelId : 'replay';
+function modelIdOf(spec: ParsedModelSpec): string {
+  return spec.provider === 'replay' ? 'replay' : spec.model;
 }
 
 /** The text the preflight checks: every message of the request, the system prompt included. */
@@ -134,16 +136,16 @@ function requestText(request: BackendRequest): string {
 }
 
 /** Builds the request as sent (anthropic, openai) or as it would be sent (replay). */
-function buildRequest(spec: ParsedSpec, req: StageRequest, system: string, user: string, replayPath: string | null): { request: BackendRequest; notes: string[] } {
+function buildRequest(spec: ParsedModelSpec, req: StageRequest, system: string, user: string, replayPath: string | null): { request: BackendRequest; notes: string[] } {
   const notes: string[] = [];
-  if (spec.backend === 'openai') {
+  if (spec.provider === 'openai') {
     if (req.params.longContext) notes.push('long context is an Anthropic request header; an OpenAI-compatible server uses its own context window (nothing sent)');
     const request: BackendRequest = {
       backend: 'openai',
       endpoint: `POST ${openaiBaseUrl()}/chat/completions`,
       headers: {},
       body: {
-        model: spec.modelId,
+        model: spec.model,
         max_tokens: req.params.maxTokens,
         temperature: req.params.temperature,
         top_p: req.params.topP,
@@ -156,14 +158,14 @@ function buildRequest(spec: ParsedSpec, req: StageRequest, system: string, user:
     return { request, notes };
   }
   const headers: Record<string, string> = {};
-  const modelId = spec.backend === 'anthropic' ? spec.modelId : 'replay';
+  const modelId = modelIdOf(spec);
   if (req.params.longContext) headers['anthropic-beta'] = LONG_CONTEXT_BETA;
   // Current Claude models reject temperature and top_p together: send temperature only.
   notes.push(`top_p ${req.params.topP} is the study's intended setting and is recorded, not sent (the API rejects temperature and top_p together)`);
   if (req.params.longContext) notes.push(`long context requested with anthropic-beta: ${LONG_CONTEXT_BETA}`);
   const request: BackendRequest = {
-    backend: spec.backend === 'anthropic' ? 'anthropic' : 'replay',
-    endpoint: spec.backend === 'anthropic' ? 'POST /v1/messages' : `replay ${replayPath}`,
+    backend: spec.provider === 'anthropic' ? 'anthropic' : 'replay',
+    endpoint: spec.provider === 'anthropic' ? 'POST /v1/messages' : `replay ${replayPath}`,
     headers,
     body: { model: modelId, max_tokens: req.params.maxTokens, temperature: req.params.temperature, system, messages: [{ role: 'user', content: user }] },
   };
@@ -177,7 +179,7 @@ function toFailure(err: unknown): Error {
       ? ApplicationFailure.retryable(err.message, err.name, { status: err.status, attempts: err.attempts })
       : ApplicationFailure.nonRetryable(err.message, err.name, { status: err.status, attempts: err.attempts });
   }
-  if (err instanceof InputError) return ApplicationFailure.nonRetryable(err.message, err.name);
+  if (err instanceof InputError || err instanceof ModelSpecError) return ApplicationFailure.nonRetryable(err.message, err.name);
   return err instanceof Error ? err : new Error(String(err));
 }
 
@@ -203,7 +205,7 @@ export async function callModel(req: StageRequest): Promise<StageResult> {
 async function callModelInner(req: StageRequest, ctx: Context | null): Promise<StageResult> {
   const started = Date.now();
   const startedAt = new Date(started).toISOString();
-  let spec: ParsedSpec;
+  let spec: ParsedModelSpec;
   let system: { text: string; template: TemplateInfo };
   let user: { text: string; template: TemplateInfo };
   let replayPath: string | null = null;
@@ -215,7 +217,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     const { template, vars } = stageVars(req, task);
     user = renderTemplate(template, vars);
     system = renderTemplate('system', {});
-    if (spec.backend === 'replay') ({ file: replayPath, repeated: replayRepeated } = resolveReplayFile(spec.dir, req.taskId, req.stage, req.condition, req.replicate, req.sample));
+    if (spec.provider === 'replay') ({ file: replayPath, repeated: replayRepeated } = resolveReplayFile(replayCorpusDir(spec.model), req.taskId, req.stage, req.condition, req.replicate, req.sample));
   } catch (e) {
     throw toFailure(e);
   }
@@ -232,7 +234,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     replicate: req.replicate ?? null,
     sample: req.sample ?? 1,
     model: req.model,
-    backend: spec.backend,
+    backend: spec.provider,
     modelId: modelIdOf(spec),
     intendedParams: req.params,
     paramNotes: notes,
@@ -272,7 +274,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
   let sendFields: Pick<LedgerLine, 'sendId' | 'idempotencyKey' | 'attempt' | 'idempotencyHeader' | 'repeatOf'> = {};
   const identity: CallIdentity = { studyId: req.studyId, taskId: req.taskId, condition: req.condition, stage: req.stage, callIndex: req.callIndex, replicate: req.replicate ?? null, sample: req.sample ?? 1, model: req.model };
   try {
-    if (spec.backend === 'replay') {
+    if (spec.provider === 'replay') {
       const replayed = readReplay(replayPath!);
       reply = replayed;
       provenance = replayed.provenance;
@@ -287,7 +289,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
         // Only the openai backend can carry the key (sends.ts: the Messages API has no such header).
         const idempotencyHeader = request.backend === 'openai' ? OPENAI_IDEMPOTENCY_HEADER : null;
         sendFields = { sendId: send.sendId, idempotencyKey: send.idempotencyKey, attempt: send.attempt, idempotencyHeader, ...(send.repeatOf ? { repeatOf: send.repeatOf } : {}) };
-        appendLedger({ ...ledgerIdentity(req, spec.backend, new Date().toISOString()), cacheHit: false, status: 'sent', ...ZERO_USAGE, costUsd: null, retries: 0, callFile, ...sendFields });
+        appendLedger({ ...ledgerIdentity(req, spec.provider, new Date().toISOString()), cacheHit: false, status: 'sent', ...ZERO_USAGE, costUsd: null, retries: 0, callFile, ...sendFields });
         reply =
           request.backend === 'openai'
             ? await callOpenAI(request, gatewayConfig(), ctx?.cancellationSignal, undefined, { [OPENAI_IDEMPOTENCY_HEADER]: send.idempotencyKey })
@@ -295,7 +297,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
         if (reply.stopReason !== 'refusal' && reply.text.trim()) cachePut(request, reply, draw);
         endSend(identity, send, 'paid');
       }
-      provenance = { provenance: 'generated', model: reply.responseModel || spec.modelId || DEFAULT_MODEL_ID, at: cachedAt ?? startedAt };
+      provenance = { provenance: 'generated', model: reply.responseModel || spec.model || PAPER_MODEL_ID, at: cachedAt ?? startedAt };
     }
   } catch (e) {
     const be = e instanceof BackendError ? e : null;
@@ -314,7 +316,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
       timing: { startedAt, finishedAt: new Date().toISOString(), durationMs },
     });
     appendLedger({
-      ...ledgerIdentity(req, spec.backend, startedAt),
+      ...ledgerIdentity(req, spec.provider, startedAt),
       cacheHit: false,
       status: 'failed',
       ...ZERO_USAGE,
@@ -342,10 +344,10 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
   // 6. Usage and cost; call file; ledger.
   const usage: TokenUsage = reply.usage;
   const priced =
-    spec.backend === 'anthropic'
-      ? callCost(reply.responseModel || spec.modelId || DEFAULT_MODEL_ID, usage)
-      : spec.backend === 'openai'
-        ? { costUsd: null, note: `openai-compatible: no price table (tokens recorded; ${spec.modelId})` }
+    spec.provider === 'anthropic'
+      ? callCost(reply.responseModel || spec.model || PAPER_MODEL_ID, usage)
+      : spec.provider === 'openai'
+        ? { costUsd: null, note: `openai-compatible: no price table (tokens recorded; ${spec.model})` }
         : { costUsd: 0, note: 'replay: no cost' };
   const billed = cacheHit ? 0 : priced.costUsd;
   const durationMs = Date.now() - started;
@@ -375,7 +377,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     timing: { startedAt, finishedAt: new Date().toISOString(), durationMs },
   });
   appendLedger({
-    ...ledgerIdentity(req, spec.backend, startedAt),
+    ...ledgerIdentity(req, spec.provider, startedAt),
     cacheHit,
     status,
     ...(cacheHit ? ZERO_USAGE : usage),
@@ -390,7 +392,7 @@ async function callModelInner(req: StageRequest, ctx: Context | null): Promise<S
     callFile,
     ok: parsed.ok,
     cacheHit,
-    backend: spec.backend,
+    backend: spec.provider,
     usage,
     costUsd: billed ?? 0,
     durationMs,

@@ -11,7 +11,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { REPO_ROOT } from '../common/paths';
-import type { TaskSpec } from '../tasks/schema';
+import type { TaskSpec } from '../../protocol/corpus';
 
 /** The folder of the templates (sources, also when running from dist/). */
 export function promptsDir(): string {

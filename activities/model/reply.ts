@@ -9,7 +9,7 @@
  * stage's zod schema.
  */
 import type { z } from 'zod';
-import { ARTIFACTS, ArtifactName } from '../tasks/schema';
+import { ARTIFACTS, ArtifactName } from '../../protocol/corpus';
 import { JSON_STAGE_SCHEMAS, JsonStage, Stage } from '../../protocol/stages';
 import { CONTRACT_SUITE } from '../../protocol/conditions';
 

@@ -26,7 +26,7 @@ import { InputError } from '../common/errors';
 import { tasksRoot } from '../common/paths';
 import type { StageRequest } from '../../protocol/types';
 import { TaskLoadError, parseYamlWith } from '../tasks/load';
-import { ARTIFACTS, TaskSpec } from '../tasks/schema';
+import { ARTIFACTS, TaskSpec } from '../../protocol/corpus';
 import { renderArtifacts, taskVars } from './prompts';
 import type { Stage } from '../../protocol/stages';
 import { CONTRACT_SUITE, scoredSuite } from '../../protocol/conditions';

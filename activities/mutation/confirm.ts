@@ -8,7 +8,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { referencesDir, scaleTag } from '../common/paths';
+import { referencesDir, scaleTag, referencePaths } from '../common/paths';
 import type { SparkSettings } from '../../protocol/settings';
 import { compareOutputs } from '../compare/activity';
 import { mutantOutputs, type EquivalenceResult, type MutantVerdict } from './generate';
@@ -28,8 +28,9 @@ interface ConfirmFile {
  */
 export async function confirmEquivalents(eq: EquivalenceResult, scale: number, settings: SparkSettings, timeoutMs?: number): Promise<EquivalenceResult> {
   const ids = eq.mutants.filter((m) => m.verdict === 'equivalent').map((m) => m.id);
-  const refDir = path.join(referencesDir(scale), eq.taskId);
-  if (ids.length === 0 || scale === eq.scale || !fs.existsSync(path.join(refDir, 'schema.json'))) return eq;
+  const reference = referencePaths(referencesDir(scale), eq.taskId);
+  const refDir = reference.dir;
+  if (ids.length === 0 || scale === eq.scale || !fs.existsSync(reference.schema)) return eq;
   const tag = scaleTag(scale);
   const file = path.join(eq.dir, `confirm-${tag}.json`);
   let saved: ConfirmFile | null = null;

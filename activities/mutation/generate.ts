@@ -15,7 +15,7 @@ import * as path from 'path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { InputError, SubprocessError } from '../common/errors';
-import { databaseDir, lockinHome, pythonDir, referencesDir, scaleTag, tasksRoot, venvPython } from '../common/paths';
+import { databaseDir, lockinHome, pythonDir, referencesDir, scaleTag, tasksRoot, venvPython, referencePaths } from '../common/paths';
 import { runPythonJson } from '../common/python';
 import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import { activityHooks, throwIfCancelled } from '../execution/activityContext';
@@ -27,7 +27,7 @@ import { sessionStateUse } from './sharedState';
 import { forbiddenPrefixes } from '../execution/staging';
 import { taskIdFromQid } from '../../protocol/sideFiles';
 import { compareOutputs } from '../compare/activity';
-import { sha256File } from '../store/hash';
+import { sha256File } from '../common/hash';
 import { listTaskIds, loadTask } from '../tasks/load';
 
 /** The operators of mutants.py, in the order mutants are listed (names are part of the data format). */
@@ -425,8 +425,9 @@ export async function checkEquivalence(opts: {
   const hit = cachedEquivalence(file, { taskId, scale, goldSha, maxPerOperator, generatorSha: genSha });
   if (hit && fs.existsSync(path.join(dir, 'gold', 'solution.py'))) return { ...hit, dir };
 
-  const refDir = path.join(referencesDir(scale), taskId);
-  if (!fs.existsSync(path.join(refDir, 'schema.json'))) throw new InputError(`no reference for ${taskId} at scale ${scale} (lockin data prepare --scale ${scale})`, refDir);
+  const reference = referencePaths(referencesDir(scale), taskId);
+  const refDir = reference.dir;
+  if (!fs.existsSync(reference.schema)) throw new InputError(`no reference for ${taskId} at scale ${scale} (lockin data prepare --scale ${scale})`, refDir);
   fs.rmSync(file, { force: true });
   // An attempt cut short leaves the variants it finished with their outputs (when its Spark job
   // ended at a time or memory limit or crashed; a worker killed mid-job takes that job's with it):

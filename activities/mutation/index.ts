@@ -1,3 +1,2 @@
 /** Activities of the test-suite validity and mutation analysis (workflows/mutation.ts). */
 export { mutationTasks, mutationTask } from './study';
-export { finishMutationAnalysis } from './finish';

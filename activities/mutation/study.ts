@@ -13,11 +13,11 @@
 import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import { lockinHome, referencesDir } from '../common/paths';
+import { lockinHome, referencesDir, referencePaths } from '../common/paths';
 import { InputError } from '../common/errors';
-import { recordsDir, studyDir, taskDir } from '../store/layout';
+import { recordsDir, studyDir, taskDir } from '../common/layout';
 import { readStudyBasics, type StudyBasics } from '../store/manifest';
-import { sha256File } from '../store/hash';
+import { sha256File } from '../common/hash';
 import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 import { checkEquivalence, mutantsCacheRoot, type EquivalenceResult } from './generate';
 import { runSuiteOnVariants, type VariantRun } from './suites';
@@ -118,7 +118,7 @@ function resolve(opts: Pick<MutationStudyOptions, 'equivalenceScale' | 'maxPerOp
  * checkEquivalence throws (e.g. a missing gold solution).
  */
 async function equivalenceOf(basics: StudyBasics, r: Resolved, taskId: string, confirmScale: number | undefined): Promise<{ eq: EquivalenceResult; scale: number; lines: string[] }> {
-  const scale = fs.existsSync(path.join(referencesDir(r.eqScale), taskId, 'schema.json')) ? r.eqScale : basics.scale;
+  const scale = fs.existsSync(referencePaths(referencesDir(r.eqScale), taskId).schema) ? r.eqScale : basics.scale;
   const lines: string[] = [];
   let eq = await checkEquivalence({ taskId, scale, settings: basics.settings, maxPerOperator: r.maxPerOperator });
   const before = eq.mutants.filter((m) => m.verdict === 'equivalent').length;

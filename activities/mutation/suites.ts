@@ -38,6 +38,8 @@ export function firstFailure(junitFile: string): string | undefined {
 export interface SuiteVariant {
   id: string;
   solutionFile: string;
+  /** Run only these tests (function names) on this variant, stopping at the first failure; each one's outcome is recorded as with `full`. */
+  only?: string[];
 }
 
 /** How the suite ended on one variant. */
@@ -181,6 +183,7 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
           ...(fds.goldJunit ? ['--gold-junit-fd', String(fds.goldJunit)] : []), '--settings', JSON.stringify(settings), '--per-test-timeout', String(input.perTestTimeoutS ?? 60),
           ...(stopIfGoldFails ? ['--stop-if-gold-fails'] : []),
           ...(input.full ? ['--full'] : []),
+          ...(input.variants.some((v) => v.only) ? ['--only', JSON.stringify(Object.fromEntries(input.variants.filter((v) => v.only).map((v) => [v.id, v.only])))] : []),
           ...(attemptProcesses > 1 ? ['--processes', String(attemptProcesses)] : []),
         ],
         env: () => ({ LOCKIN_SPARK_SETTINGS: JSON.stringify(settings), PYTHONPATH: pythonDir(), PYTEST_ADDOPTS: '' }),

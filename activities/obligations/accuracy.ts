@@ -11,11 +11,11 @@
  * Pure: the runs and outputs are passed in.
  */
 import type { FailureCategory } from '../../protocol/types';
-import { heuristicCode, keyTerms } from '../scoring/heuristic';
-import type { CodeLabel } from '../scoring/labels';
-import { checkRule, type OutputField } from '../scoring/schemaRules';
+import { heuristicCode, keyTerms } from './heuristic';
+import type { CodeLabel } from '../../protocol/labels';
+import { checkRule, type OutputField } from './schemaRules';
 import type { ObligationForm } from '../tasks/executable';
-import type { Obligation } from '../tasks/schema';
+import type { Obligation } from '../../protocol/corpus';
 import type { VariantRun } from '../mutation/suites';
 
 export const LABELLERS = ['executable', 'schema-rule', 'heuristic'] as const;

@@ -14,22 +14,31 @@
  *      compareOutputs): a violation that agrees with the reference is reported "equivalent" at
  *      that scale (a note, not a failure: no row of that database may expose it);
  *   3. the labellers are measured on this known truth (accuracy.ts): gold is satisfied on every
- *      obligation; a violation is violated on its own obligation and satisfied on the others.
+ *      obligation; a violation is violated on its own obligation and satisfied on the others;
+ *   4. with `swaps` (the discrimination check, tasks/README.md "Discriminating fixtures"): for every
+ *      input column an obligation names, gold reading each same-typed column of the same table
+ *      instead (tasks/columns.ts taskSwaps) must fail a test of every obligation naming the
+ *      column (the fixtures tell the right column from each alternative); a swap for a
+ *      *plausible* alternative (its family: another price column, another date key …) must also
+ *      pass every test of the obligations that do not name the column (one fault, one
+ *      obligation: the fixtures of the other obligations copy the alternative from the column).
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import type { SparkSettings } from '../../protocol/settings';
 import type { FailureCategory } from '../../protocol/types';
-import { referencesDir, tasksRoot } from '../common/paths';
+import { referencesDir, tasksRoot, referencePaths } from '../common/paths';
 import { compareOutputs } from '../compare/activity';
 import { mutantOutputs } from '../mutation/generate';
 import { runSuiteOnVariants, type TestOutcome, type VariantRun } from '../mutation/suites';
 import { readTaskForms, type FormStatus } from '../tasks/executable';
 import { applyViolation, GOLD_SOLUTION, VIOLATION_FILE } from '../tasks/violation';
 import { loadTask, type TaskProblem, formatProblem } from '../tasks/load';
-import type { Obligation, TaskSpec } from '../tasks/schema';
-import { parseSparkSchema, type OutputField } from '../scoring/schemaRules';
+import { TABLES_FILE, tablesJson } from '../tasks/acceptanceTables';
+import { swapColumn, taskSwaps, type Swap } from '../tasks/columns';
+import type { Obligation } from '../../protocol/corpus';
+import { parseSparkSchema, type OutputField } from './schemaRules';
 import { measureLabellers, type LabellerAccuracy, type VariantEvidence } from './accuracy';
 
 /** How a violation's output compares with the reference at the check's scale. */
@@ -56,6 +65,8 @@ export interface ObligationCheck {
   referenceSummary?: string;
   /** Failures of this obligation (empty = ok); "equivalent" is a note, not a failure. */
   failures: string[];
+  /** With the discrimination check: the column swaps of the columns it names, and those its tests did not tell from gold. */
+  swaps?: { checked: number; undetected: string[] };
 }
 
 /** The check of one task. */
@@ -71,6 +82,22 @@ export interface TaskObligationsCheck {
   goldFailures: string[];
   labellers: LabellerAccuracy[];
   notes: string[];
+  /** With the discrimination check: every swap run, and what it failed. */
+  swaps?: SwapResult[];
+}
+
+/** One column swap of gold run against the acceptance tests (the discrimination check). */
+export interface SwapResult {
+  id: string;
+  from: string;
+  to: string;
+  plausible: boolean;
+  /** The obligations naming `from` whose tests all passed on the swap (each a failure). */
+  undetectedBy: string[];
+  /** For a plausible swap: the other obligations whose tests failed on it (each a failure). */
+  alsoFails: { id: string; tests: string[] }[];
+  /** The run did not record its tests (crash or time-out): neither of the above can be told. */
+  notRun?: string;
 }
 
 /**
@@ -79,14 +106,6 @@ export interface TaskObligationsCheck {
  * can leave the shared session unusable for every later test of the run.
  */
 export const ACCEPTANCE_TEST_TIMEOUT_S = 300;
-
-/** The name of the input-table file staged beside an acceptance test (lockin_acceptance.TaskTables). */
-export const TABLES_FILE = 'tables.json';
-
-/** task.yaml's input tables as the JSON lockin_acceptance.TaskTables reads ([{name, columns: [{name, type, nullable}]}]). */
-export function tablesJson(task: TaskSpec): string {
-  return `${JSON.stringify(task.tables)}\n`;
-}
 
 /** Whether all tests named `names` passed in a run (false when any failed or is missing). */
 export function testsPass(run: VariantRun | undefined, names: string[]): boolean {
@@ -138,7 +157,7 @@ export function reasonLine(s: string | undefined, n = 240): string {
  * Returns: the TaskObligationsCheck. A task with no executable form at all is ok with a note.
  * @throws TaskLoadError for a task folder that does not load.
  */
-export async function checkTaskObligations(opts: { taskId: string; scale: number; settings: SparkSettings; root?: string; workDir?: string; skipReference?: boolean; onProgress?: (what: string) => void }): Promise<TaskObligationsCheck> {
+export async function checkTaskObligations(opts: { taskId: string; scale: number; settings: SparkSettings; root?: string; workDir?: string; skipReference?: boolean; swaps?: boolean; onProgress?: (what: string) => void }): Promise<TaskObligationsCheck> {
   const progress = opts.onProgress ?? (() => undefined);
   const root = opts.root ?? tasksRoot();
   const task = loadTask(opts.taskId, root);
@@ -166,21 +185,38 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
     }
   }
   const withViolation = forms.forms.filter((f) => solutions.has(f.id));
+  // The discrimination check's column swaps of gold: plausible ones run every test (isolation),
+  // the others only the tests of the obligations naming the column, to their first failure.
+  const tested = forms.forms.filter((f) => f.tests.length > 0);
+  const swaps = opts.swaps && forms.acceptance ? taskSwaps(obligations.filter((o) => tested.some((f) => f.id === o.id)), task.task, goldText) : [];
+  const testsOf = (ids: string[]) => [...new Set(tested.filter((f) => ids.includes(f.id)).flatMap((f) => f.tests))];
+  for (const sw of swaps) {
+    const file = path.join(work, 'swaps', sw.id, 'solution.py');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, swapColumn(goldText, sw.from, sw.to)!);
+    solutions.set(sw.id, file);
+  }
   let runs = new Map<string, VariantRun>();
   const outputs = new Map<string, { status: string; reason?: string; agree?: boolean; categories?: FailureCategory[]; summary?: string; schema?: OutputField[] }>();
   try {
     if (forms.acceptance) {
-      const variants = [{ id: 'gold', solutionFile: goldFile }, ...withViolation.map((f) => ({ id: f.id, solutionFile: solutions.get(f.id)! }))];
-      progress(`acceptance tests on gold and ${withViolation.length} violation(s)`);
-      const res = await runSuiteOnVariants({ suiteFile: forms.acceptance, variants, settings: opts.settings, outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task) } });
+      const variants = [
+        { id: 'gold', solutionFile: goldFile },
+        ...withViolation.map((f) => ({ id: f.id, solutionFile: solutions.get(f.id)! })),
+        ...swaps.map((sw) => ({ id: sw.id, solutionFile: solutions.get(sw.id)!, ...(sw.plausible ? {} : { only: testsOf(sw.obligations) }) })),
+      ];
+      progress(`acceptance tests on gold and ${withViolation.length} violation(s)${swaps.length ? ` and ${swaps.length} column swap(s) (${swaps.filter((x) => x.plausible).length} plausible)` : ''}`);
+      const res = await runSuiteOnVariants({ suiteFile: forms.acceptance, variants, settings: opts.settings, outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task, task.obligations.obligations) } });
       runs = new Map(res.map((r) => [r.variant, r]));
       // Kept (--keep): the tables the tests read, for a run of the acceptance tests by hand.
-      if (opts.workDir) fs.writeFileSync(path.join(work, 'acceptance', TABLES_FILE), tablesJson(task.task));
-      progress(`acceptance tests ran on ${res.length} program(s): gold ${res[0]?.passed ? 'passes' : 'FAILS'}, ${res.slice(1).filter((r) => !r.passed).length} of ${res.length - 1} violation(s) fail them`);
+      if (opts.workDir) fs.writeFileSync(path.join(work, 'acceptance', TABLES_FILE), tablesJson(task.task, task.obligations.obligations));
+      const vr = res.slice(1, 1 + withViolation.length);
+      progress(`acceptance tests ran on ${res.length} program(s): gold ${res[0]?.passed ? 'passes' : 'FAILS'}, ${vr.filter((r) => !r.passed).length} of ${vr.length} violation(s) fail them`);
     } else notes.push('no acceptance tests (acceptance/test_acceptance.py)');
-    const refDir = path.join(referencesDir(opts.scale), task.taskId);
+    const reference = referencePaths(referencesDir(opts.scale), task.taskId);
+    const refDir = reference.dir;
     if (opts.skipReference) notes.push('violations not compared with the reference (--skip-reference)');
-    else if (!fs.existsSync(path.join(refDir, 'schema.json'))) notes.push(`no reference for ${task.taskId} at SF=${opts.scale}: violations not compared`);
+    else if (!fs.existsSync(reference.schema)) notes.push(`no reference for ${task.taskId} at SF=${opts.scale}: violations not compared`);
     else {
       const ids = ['gold', ...withViolation.map((f) => f.id)];
       const dirs = ids.map((id) => {
@@ -243,6 +279,23 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
     if (f.status === 'incomplete') failures.push(f.note ?? 'incomplete');
     return { id: o.id, class: o.class, kind: o.kind, form: f.status, ...(f.note ? { note: f.note } : {}), tests: f.tests.length, goldPasses, killed, alsoFails: alsoFails.map((x) => x.id), alsoDeclared, reference, ...(referenceSummary ? { referenceSummary } : {}), failures };
   });
+  const swapResults = swaps.map((sw) => swapResult(sw, runs.get(sw.id), tested));
+  if (opts.swaps) {
+    for (const c of checks) {
+      const mine = swapResults.filter((r) => swaps.find((x) => x.id === r.id)!.obligations.includes(c.id));
+      if (!mine.length) continue;
+      const undetected = mine.filter((r) => r.undetectedBy.includes(c.id)).map((r) => `${r.from}→${r.to}`);
+      c.swaps = { checked: mine.length, undetected };
+      if (undetected.length) c.failures.push(`its tests do not tell ${undetected.length} column swap(s) from gold: ${undetected.slice(0, 6).join(', ')}${undetected.length > 6 ? ', …' : ''} (give the alternative a value that changes what the test asserts)`);
+    }
+    for (const r of swapResults) {
+      if (r.notRun) problems.push(`column swap ${r.from}→${r.to}: ${r.notRun}`);
+      for (const x of r.alsoFails) {
+        const c = checks.find((k) => k.id === x.id);
+        c?.failures.push(`the plausible swap ${r.from}→${r.to} (an obligation that ${x.id} does not name) fails its tests (${x.tests.join(', ')}): its fixtures must not depend on which of the two the candidate reads`);
+      }
+    }
+  }
   const evidence: VariantEvidence[] = [];
   if (gold) evidence.push({ variant: 'gold', violates: null, run: gold, solution: goldText, output: outputs.get('gold') });
   for (const f of withViolation) {
@@ -251,5 +304,22 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
   }
   const labellers = measureLabellers(obligations, forms.forms, evidence, task.taskId);
   const ok = problems.length === 0 && goldFailures.length === 0 && checks.every((c) => c.failures.length === 0);
-  return { taskId: task.taskId, scale: opts.scale, ok, obligations: checks, problems, goldFailures, labellers, notes };
+  return { taskId: task.taskId, scale: opts.scale, ok, obligations: checks, problems, goldFailures, labellers, notes, ...(opts.swaps ? { swaps: swapResults } : {}) };
+}
+
+/**
+ * What one column swap's acceptance run shows (pure): the obligations naming the swapped column
+ * none of whose tests failed on it, and for a plausible swap the other obligations whose tests
+ * failed. A run that recorded no test is `notRun`.
+ */
+export function swapResult(sw: Swap, run: VariantRun | undefined, tested: ReadonlyArray<{ id: string; tests: string[] }>): SwapResult {
+  const base = { id: sw.id, from: sw.from, to: sw.to, plausible: sw.plausible };
+  if (!run?.tests?.length) return { ...base, undetectedBy: [], alsoFails: [], notRun: run ? `the run recorded no test (${run.status}, exit ${run.exitCode})` : 'not run' };
+  const failed = new Set(run.tests.filter((t) => t.outcome === 'failed' || t.outcome === 'error').map((t) => t.name));
+  const own = new Set(tested.filter((f) => sw.obligations.includes(f.id)).flatMap((f) => f.tests));
+  const undetectedBy = sw.obligations.filter((id) => !(tested.find((f) => f.id === id)?.tests ?? []).some((t) => failed.has(t)));
+  const alsoFails = sw.plausible
+    ? tested.filter((f) => !sw.obligations.includes(f.id)).map((f) => ({ id: f.id, tests: f.tests.filter((t) => failed.has(t) && !own.has(t)) })).filter((x) => x.tests.length > 0)
+    : [];
+  return { ...base, undetectedBy, alsoFails };
 }

@@ -10,9 +10,10 @@ import * as path from 'path';
 import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 import { executableLabels } from './labels';
 import { studyLabellerAccuracy } from './studyAccuracy';
-import { studyDir } from '../store/layout';
+import { calibrateLabellers } from './calibration';
+import { studyDir } from '../common/layout';
 import { readStudyBasics, type StudyBasics } from '../store/manifest';
-import { LabellerAccuracyFileSchema } from '../../protocol/sideFiles';
+import { LabellerAccuracyFileSchema, LabellerCalibrationFileSchema } from '../../protocol/sideFiles';
 import { noteProgress } from '../common/progressBeat';
 import { sparkConcurrency } from '../common/sparkConcurrency';
 import { resolveSparkMode } from '../execution/slots';
@@ -62,6 +63,26 @@ export async function labellerAccuracy(req: { studyId: string; scale: number }):
   const pct = (c: number, n: number) => (n ? `${((100 * c) / n).toFixed(1)}%` : '—');
   const by = out.labellers.map((l) => `${l.labeller} ${pct(l.correct, l.n)} of ${l.n}`).join(', ');
   return { file, line: `labellers on known truth (${checked.length} of ${out.tasks.length} tasks have executable forms; each labeller's labels on gold and the obligation violations that match the truth, of all it gave): ${by}` };
+}
+
+/**
+ * Activity (Spark queue): the labellers measured on the realistic faults of the study's tasks
+ * (calibration.ts; tasks/<id>/faults/), written to `runs/<id>/labeller-calibration.json` for the
+ * report. Cached per task, so a resumed or second study reruns nothing whose files did not change.
+ * Returns the file (null when no task of the study has faults) and one line for the terminal.
+ * @throws InputError (non-retryable) when study.json is missing or malformed.
+ */
+export async function labellerCalibration(req: { studyId: string }): Promise<{ file: string | null; line: string }> {
+  const { dir, basics } = studyBasicsOf(req.studyId);
+  const out = LabellerCalibrationFileSchema.parse(await calibrateLabellers({ tasks: basics.tasks, settings: basics.settings, sparkMode: resolveSparkMode().mode, onProgress: (what) => noteProgress(`labellers on realistic faults: ${what}`) }));
+  if (!out.tasks.length) return { file: null, line: 'labellers on realistic faults: none of the study\'s tasks has faults (tasks/<id>/faults/)' };
+  const file = path.join(dir, 'labeller-calibration.json');
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(out, null, 1));
+  fs.renameSync(`${file}.tmp`, file);
+  const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
+  const by = out.labellers.map((l) => `${l.labeller} ${l.agree}/${l.n} ${pct(l.agreement.p)} [${pct(l.agreement.lower)}, ${pct(l.agreement.upper)}]`).join(', ');
+  const faults = out.tasks.reduce((s, t) => s + t.faults.length, 0);
+  return { file, line: `labellers on realistic faults (${faults} hand-labelled wrong program(s) of ${out.tasks.length} task(s); agreement with the hand labels, Wilson 95 %): ${by}` };
 }
 
 /**

@@ -16,7 +16,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { lockinHome, tasksRoot } from '../common/paths';
-import { canonicalJson } from '../store/hash';
+import { canonicalJson } from '../common/hash';
 import type { SparkSettings } from '../../protocol/settings';
 import type { LabellerAccuracyFile } from '../../protocol/sideFiles';
 import { checkTaskObligations, type TaskObligationsCheck } from './check';

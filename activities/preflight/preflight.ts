@@ -30,8 +30,8 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { ApplicationFailure } from '@temporalio/common';
-import { lockinHome } from '../common/paths';
-import { ARTIFACTS } from '../tasks/schema';
+import { lockinHome, referencePaths } from '../common/paths';
+import { ARTIFACTS } from '../../protocol/corpus';
 import { referenceSql } from './referenceSql';
 import { DEFAULT_SQL_THRESHOLDS, describeOverlap, findSqlLeaks, SqlIndex } from './sqlNgrams';
 import { decodedTexts } from './decode';
@@ -133,7 +133,7 @@ function referenceRowIndexes(taskId: string): { file: string; index: RowIndex }[
   if (!fs.existsSync(root)) return [];
   const out: { file: string; index: RowIndex }[] = [];
   for (const scale of fs.readdirSync(root)) {
-    const file = path.join(root, scale, taskId, 'reference.arrow');
+    const { data: file, schema } = referencePaths(path.join(root, scale), taskId);
     let st: fs.Stats;
     try {
       st = fs.statSync(file);
@@ -144,7 +144,6 @@ function referenceRowIndexes(taskId: string): { file: string; index: RowIndex }[
     let index = rowIndexCache.get(key);
     if (!index) {
       try {
-        const schema = path.join(root, scale, taskId, 'schema.json');
         index = buildRowIndex(readArrowTable(file, fs.existsSync(schema) ? schema : undefined).rows);
       } catch {
         continue;

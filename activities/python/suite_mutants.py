@@ -40,6 +40,10 @@ mutants' reports stay in the sandbox's private /tmp. Nothing is written through 
 `passed` is pytest exit code 0 (every collected test passed; exit 5 "no tests" is not a pass).
 The last stdout line is {"status": "ok", "variants": n}.
 
+With --only '{"<variant id>": ["test_a", ...]}' a variant runs only the named tests (by function
+name), stopping at the first failure, and its row lists their outcomes as with --full (the
+discrimination check's column swaps, activities/tasks/columns.ts).
+
 With --full every variant runs the whole suite (no -x), and each row also lists every test's
 outcome and the obligations its `@pytest.mark.obligation("O3")` markers name (issue 17, the
 acceptance tests of tasks/<taskId>/acceptance/):
@@ -98,16 +102,25 @@ class SharedSpark:
 
 
 class TestRecorder:
-    """pytest plugin object: each test's outcome and obligation markers, for one variant."""
+    """pytest plugin object: each test's outcome and obligation markers, for one variant. With
+    `only`, the tests whose function name (the last part of the node id) is not in it are
+    deselected before any runs."""
 
-    def __init__(self):
+    def __init__(self, only: list[str] | None = None):
         self.marks: dict[str, list[str]] = {}
         self.outcomes: dict[str, str] = {}
+        self.only = set(only) if only is not None else None
 
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "obligation(id): the obligation an acceptance test checks")
 
-    def pytest_collection_modifyitems(self, items):
+    def pytest_collection_modifyitems(self, config, items):
+        if self.only is not None:
+            keep = [i for i in items if i.nodeid.split("::")[-1] in self.only]
+            dropped = [i for i in items if i.nodeid.split("::")[-1] not in self.only]
+            if dropped:
+                config.hook.pytest_deselected(items=dropped)
+            items[:] = keep
         for item in items:
             self.marks[item.nodeid] = [str(a) for m in item.iter_markers("obligation") for a in m.args]
 
@@ -148,9 +161,10 @@ def run_variant(shared: SharedSpark, root: str, vid: str, args) -> dict:
         f"--junitxml=/proc/self/fd/{args.gold_junit_fd}" if vid == "gold" and args.gold_junit_fd is not None else f"--junitxml=/tmp/junit-{os.getpid()}-{vid}.xml",
         f"--timeout={args.per_test_timeout}", "-q", "--color=no", "-p", "no:randomly",
     ]
-    if vid != "gold" and not args.full:
+    only = args.only.get(vid)
+    if (vid != "gold" and not args.full) or only is not None:
         opts.append("-x")
-    recorder = TestRecorder() if args.full else None
+    recorder = TestRecorder(only) if args.full or only is not None else None
     print(f"[suite] {vid}: running the suite", file=sys.stderr, flush=True)
     try:
         shared.fresh()
@@ -279,10 +293,12 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--per-test-timeout", type=int, default=60)
     ap.add_argument("--stop-if-gold-fails", action="store_true")
     ap.add_argument("--full", action="store_true", help="run every test on every variant and record each outcome")
+    ap.add_argument("--only", default="{}", help="JSON {variant id: [test function names]}: run only these tests on that variant, stopping at the first failure")
     ap.add_argument("--processes", type=int, default=1, choices=(1, 2), help="variants at once (2: one more process on this JVM, beside the first variant)")
     ap.add_argument("--helper", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--rows-fd", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    args.only = json.loads(args.only)
     if args.helper:
         helper_main(args)
         return
@@ -305,7 +321,7 @@ def main(argv: list[str]) -> None:
     helper = None
     if args.processes > 1 and len(ids) >= 3:
         helper_argv = ["--variants", args.variants, "--order", "-", "--ini", args.ini, "--settings", args.settings,
-                       "--per-test-timeout", str(args.per_test_timeout)] + (["--full"] if args.full else [])
+                       "--per-test-timeout", str(args.per_test_timeout), "--only", json.dumps(args.only)] + (["--full"] if args.full else [])
         helper = Helper(helper_argv, spark)
     # The helper takes variants from the start, beside this process's first one. Under
     # --stop-if-gold-fails with gold first, what it finishes before gold's verdict waits for it

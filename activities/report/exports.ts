@@ -10,7 +10,7 @@
  * observed, so not false; findings #16), and its paired changes are null (not paired; #15).
  */
 import type { ConditionId } from '../../protocol/conditions';
-import { PLAN_WEIGHTS, CODE_WEIGHTS, TEST_WEIGHTS } from '../scoring/labels';
+import { PLAN_WEIGHTS, CODE_WEIGHTS, TEST_WEIGHTS } from '../../protocol/labels';
 import { isSCO } from '../scoring/scores';
 import type { ScoredRun, TrajectoryItem } from '../scoring/analysis';
 import type { LoadedRun } from '../scoring/study';

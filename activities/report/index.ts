@@ -1,4 +1,6 @@
-/** Activities of the report group (exported to the worker). finishStudy (activities/store) calls writeReport at the end of a study. */
+/** Activities of the report group (exported to the worker): finishStudy and finishMutationAnalysis end a study and its mutation analysis by writing the report. */
 export { writeReport } from './writeReport';
 export { finishModels } from './modelsReport';
+export { finishStudy } from './finishStudy';
+export { finishMutationAnalysis } from './finishMutation';
 export type { WriteReportInput, WriteReportResult } from './writeReport';

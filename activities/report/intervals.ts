@@ -10,7 +10,7 @@
  */
 import { CONDITIONS, BUDGETS, type ConditionId } from '../../protocol/conditions';
 import type { RunRecord } from '../../protocol/types';
-import { clusterBootstrap, discordantPairs, mcnemarExact, pooledRate, signTest, wilcoxonSignedRank, wilson, type BootstrapResult, type McNemarResult, type Proportion, type SignTestResult, type WilcoxonResult } from '../scoring/intervals';
+import { clusterBootstrap, discordantPairs, mcnemarExact, pooledRate, signTest, wilcoxonSignedRank, wilson, type BootstrapResult, type McNemarResult, type Proportion, type SignTestResult, type WilcoxonResult } from '../common/intervals';
 import { tukeyHinges } from '../scoring/scores';
 import { mdTable } from './tables';
 

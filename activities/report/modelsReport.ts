@@ -7,11 +7,12 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { studyDir } from '../store/layout';
+import { studyDir } from '../common/layout';
 import { readRunRecords } from '../store/records';
 import { intervalAnalysis, renderIntervals, type IntervalAnalysis } from './intervals';
 import { readCorpusFile } from '../model/backends/replay';
-import { parseModelSpec } from '../model/spec';
+import { isReplaySpec, tryParseModelSpec } from '../../protocol/model';
+import { replayCorpusDir } from '../common/paths';
 
 /**
  * Per model with more than one sample: a warning when its samples cannot vary (a replay corpus
@@ -20,10 +21,10 @@ import { parseModelSpec } from '../model/spec';
 export function sampleNotes(analysis: IntervalAnalysis): Record<string, string> {
   const notes: Record<string, string> = {};
   for (const m of analysis.models) {
-    if (m.samples < 2 || !m.model.startsWith('replay:')) continue;
+    const spec = tryParseModelSpec(m.model);
+    if (m.samples < 2 || spec?.provider !== 'replay') continue;
     try {
-      const spec = parseModelSpec(m.model);
-      if (spec.backend === 'replay' && readCorpusFile(spec.dir).samples === 'repeat') notes[m.model] = 'Its samples replay one reply per stage (corpus.json: samples "repeat"): they do not vary, so these intervals show no sampling variation.';
+      if (readCorpusFile(replayCorpusDir(spec.model)).samples === 'repeat') notes[m.model] = 'Its samples replay one reply per stage (corpus.json: samples "repeat"): they do not vary, so these intervals show no sampling variation.';
     } catch {
       /* an unreadable corpus is reported where it is used */
     }
@@ -68,7 +69,7 @@ export function renderModelsReport(studyId: string, studies: { model: string; st
     '',
   );
   out.push('## Samples and intervals', '', renderIntervals(analysis, sampleNotes(analysis)), '');
-  const own = studies.filter((s) => s.model.startsWith('replay:')).map((s) => `The replies of \`${s.model}\` were replayed, not sampled from claude-sonnet-4-6.`);
+  const own = studies.filter((s) => isReplaySpec(s.model)).map((s) => `The replies of \`${s.model}\` were replayed, not sampled from claude-sonnet-4-6.`);
   out.push('## Deviations from the paper', '', renderDeviations(own), '');
   return out.join('\n');
 }

@@ -10,10 +10,10 @@ import { sampleNotes } from './modelsReport';
 import { provenanceCaption, provenanceParagraph, type ReplyProvenance } from './provenance';
 import { renderDeviations, studyDeviations } from './deviations';
 import { oneLine, renderFailedRuns } from './failures';
-import { STUDY_TASKS } from '../tasks/schema';
+import { STUDY_TASKS } from '../../protocol/corpus';
 import { PAPER_NAMED_TASKS } from '../tasks/eligibility';
 import type { TaskDiscrimination } from '../mutation/discrimination';
-import type { LabellerAccuracyFile } from '../../protocol/sideFiles';
+import type { LabellerAccuracyFile, LabellerCalibrationFile } from '../../protocol/sideFiles';
 import type { AgreementRow } from '../scoring/raters';
 import { repeatsParagraph, type RepeatRow } from './repeats';
 import type { InspectLogsOutcome } from './inspect/writeLogs';
@@ -49,6 +49,8 @@ export interface ReportAnalyses {
   repeats?: RepeatRow[];
   /** runs/<id>/labeller-accuracy.json (the labellers on known truth); null or absent = not measured. */
   labellerAccuracy?: LabellerAccuracyFile | null;
+  /** The labellers measured on the realistic faults (labeller-calibration.json), when measured. */
+  labellerCalibration?: LabellerCalibrationFile | null;
   /** Cohen's kappa rows when human raters' labels were imported (activities/scoring/raters.ts); absent or empty = none. */
   agreement?: AgreementRow[];
   /** The Inspect logs written beside the report (inspect/writeLogs.ts), or why not; absent = not written. */
@@ -205,6 +207,12 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     'Each code labeller labels every obligation of every task\'s gold solution (truth: satisfied) and of each obligation violation (truth: its own obligation violated, and any it declares it cannot help breaking; the others satisfied): executable (the obligation\'s acceptance tests), schema-rule (the obligation\'s rule on the output schema) and the keyword heuristic (the last resort). These are the labellers that produce the study\'s code and test labels; the judge is not measured here. The heuristic\'s `partial` code label means some, not all, of the obligation\'s key terms are in the solution (or the statement has none): it weighs 0 like violated and is right against neither truth (activities/scoring/heuristic.ts).',
     '',
     T.tableLabellerAccuracy(a.labellerAccuracy ?? null),
+    '',
+    '### On realistic faults',
+    '',
+    'The violations above each break exactly the obligation they were written for. The realistic faults (tasks/<id>/faults/) are whole wrong programs as a model writes them, with several of the mistakes the paper documents at once (another price column, an inner join for an outer one, a channel label, a collapsed grain) and a suite that repeats them; every obligation of each was labelled by hand before any labeller ran on it (activities/tasks/faults.ts gives the rubric). The executable code and test labellers, the Table VI mechanism they imply and the plan heuristic are compared with those hand labels.',
+    '',
+    T.tableLabellerCalibration(a.labellerCalibration ?? null),
     '',
   );
   if (a.agreement?.length)

@@ -14,9 +14,9 @@ import type { FailureCategory } from '../../protocol/types';
 import type { DifferentialOutcome } from '../../protocol/records';
 import { FAILURE_CATEGORIES } from '../../protocol/types';
 import type { TaskDiscrimination } from '../mutation/discrimination';
-import type { LabellerAccuracyFile } from '../../protocol/sideFiles';
+import type { LabellerAccuracyFile, LabellerCalibrationFile } from '../../protocol/sideFiles';
 import type { AgreementRow } from '../scoring/raters';
-import { wilson } from '../scoring/intervals';
+import { wilson } from '../common/intervals';
 
 /** Renders a Markdown table ('|' in cells escaped). */
 export function mdTable(headers: string[], rows: (string | number)[][]): string {
@@ -70,7 +70,7 @@ export function tableII(controls: ControlRow[] | null): string {
   return mdTable(['Control category', 'Expected', 'Queries', 'Controls', 'As expected', 'Verified perturbations'], rows);
 }
 
-/** A rate x/n as "p% [lower%, upper%]" with its Wilson 95 % interval (activities/scoring/intervals.ts), two decimals; "—" for n = 0. */
+/** A rate x/n as "p% [lower%, upper%]" with its Wilson 95 % interval (activities/common/intervals.ts), two decimals; "—" for n = 0. */
 export function rateWithWilson(x: number, n: number): string {
   if (n === 0) return '—';
   const w = wilson(x, n);
@@ -205,16 +205,21 @@ export function tableVSensitivity(results: SensitivityResult[]): string {
 }
 
 /**
- * Table VI: mechanisms of violated obligations in false passes (scores.ts mechanisms). The last
- * column counts the obligations whose run's suite fails on gold: their coverage is not measured
- * (issue 17), so they are neither "no test covered it" nor "covered and passed anyway".
+ * Table VI: mechanisms of violated obligations in false passes (scores.ts mechanisms): the
+ * paper's two totals, "no test covered it" and "a test covered it and passed anyway", the second
+ * split into an inadequate check (a test passing gold checks it) and assertions repeating
+ * incorrect logic (a test fails gold and passes a program violating it). The last column, shown
+ * only when a condition has such obligations, counts those labelled before per-test validity as
+ * invalid-on-gold (a whole suite failing gold was not measured).
  */
 export function tableVI(mech: Record<ConditionId, ReturnType<typeof mechanisms> & { falsePassRuns: number }>): string {
+  const conds = reportedConditions(Object.keys(mech));
+  const legacy = conds.some((c) => mech[c].suiteInvalidOnGold > 0);
   return mdTable(
-    ['Condition', 'False-pass runs', 'Violated obligations', 'No test covered it', 'A test covered it and passed anyway', 'Suite fails on gold (coverage not measured)'],
-    reportedConditions(Object.keys(mech)).map((c) => {
+    ['Condition', 'False-pass runs', 'Violated obligations', 'No test covered it', 'A test covered it and passed anyway', '… a test passing gold checked it (inadequate check)', '… a test asserted its wrong value (repeats incorrect logic)', ...(legacy ? ['Suite fails on gold (coverage not measured)'] : [])],
+    conds.map((c) => {
       const m = mech[c];
-      return [NAME(c), m.falsePassRuns, m.violated, `${m.noTestCovered}/${m.violated}`, `${m.coveredPassedAnyway}/${m.violated}`, `${m.suiteInvalidOnGold}/${m.violated}`];
+      return [NAME(c), m.falsePassRuns, m.violated, `${m.noTestCovered}/${m.violated}`, `${m.coveredPassedAnyway}/${m.violated}`, `${m.inadequateCheck}/${m.violated}`, `${m.repeatsIncorrectLogic}/${m.violated}`, ...(legacy ? [`${m.suiteInvalidOnGold}/${m.violated}`] : [])];
     }),
   );
 }
@@ -520,8 +525,8 @@ export function tableLabellerAccuracy(file: LabellerAccuracyFile | null): string
       .map(([k, v]) => `${k} ${v}`)
       .join(', ') || '—';
   const labellers = mdTable(
-    ['Labeller', 'Labels', 'Right', 'Accuracy', 'Truth satisfied → labelled', 'Truth violated → labelled'],
-    file.labellers.map((l) => [l.labeller, l.n, l.correct, pct(l.correct, l.n), cell(l.confusion.satisfied), cell(l.confusion.violated)]),
+    ['Labeller', 'Labels', 'Right', 'Accuracy [Wilson 95 %]', 'Truth satisfied → labelled', 'Truth violated → labelled'],
+    file.labellers.map((l) => [l.labeller, l.n, l.correct, withInterval(l.correct, l.n), cell(l.confusion.satisfied), cell(l.confusion.violated)]),
   );
   const checked = file.tasks.filter((t) => t.checked);
   const obligations = checked.reduce((s, t) => s + (t.obligations ?? 0), 0);
@@ -537,6 +542,39 @@ export function tableLabellerAccuracy(file: LabellerAccuracyFile | null): string
       (failed.length ? ` **\`lockin obligations check\` fails for ${failed.join(', ')}**.` : ''),
   ];
   return lines.join('\n');
+}
+
+/** "97.0% [93.1%, 98.7%]": a proportion with its Wilson 95 % interval ("—" for n = 0). */
+function withInterval(x: number, n: number): string {
+  if (n === 0) return '—';
+  const w = wilson(x, n);
+  const f = (v: number) => `${(100 * v).toFixed(1)}%`;
+  return `${f(x / n)} [${f(w.lower)}, ${f(w.upper)}]`;
+}
+
+/**
+ * The labellers measured on the realistic faults (runs/<id>/labeller-calibration.json,
+ * activities/obligations/calibration.ts): per labeller the labels compared with the hand labels,
+ * the agreement with its Wilson 95 % interval, the confusion matrix (hand label → labeller's), and
+ * every disagreement named. Pure.
+ */
+export function tableLabellerCalibration(file: LabellerCalibrationFile | null): string {
+  if (!file) return '_Not measured for this study (labeller-calibration.json is written by the mutation analysis, step 5, for tasks with faults under tasks/<id>/faults/)._';
+  const names: Record<string, string> = { code: 'code (executable)', test: 'test (executable, per-test validity)', mechanism: 'Table VI mechanism (from the test label)', 'plan-heuristic': 'plan (keyword heuristic)' };
+  const table = mdTable(
+    ['Labeller', 'Labels compared', 'Agree', 'Agreement [Wilson 95 %]', 'Hand label → labelled'],
+    file.labellers.map((l) => [names[l.labeller] ?? l.labeller, l.n, l.agree, withInterval(l.agree, l.n), Object.entries(l.confusion).sort(([a], [b]) => a.localeCompare(b)).map(([t, row]) => `${t} → ${Object.entries(row).map(([k, v]) => `${k} ${v}`).join(', ')}`).join('; ') || '—']),
+  );
+  const programs = file.tasks.flatMap((t) => t.faults.map((f) => `${t.taskId}/${f}`));
+  const wrong = file.labellers.filter((l) => l.labeller !== 'plan-heuristic').flatMap((l) => l.errors.map((e) => `- ${l.labeller}: ${e.task}/${e.fault} ${e.obligation}: hand ${e.truth}, labelled ${e.label}${e.evidence ? ` (${e.evidence.slice(0, 200)})` : ''}`));
+  const problems = file.tasks.flatMap((t) => t.problems.map((p) => `- **${t.taskId}: ${p}**`));
+  return [
+    table,
+    '',
+    `${programs.length} program(s): ${programs.join(', ') || '—'}. Obligations without an executable form get no code or test label here (${file.tasks.filter((t) => t.notExecutable.length).map((t) => `${t.taskId}: ${t.notExecutable.join(', ')}`).join('; ') || 'none'}). The labels of one program are not independent, so the intervals understate the uncertainty.`,
+    ...(wrong.length ? ['', 'Disagreements of the code, test and mechanism labellers:', '', ...wrong] : []),
+    ...(problems.length ? ['', ...problems] : []),
+  ].join('\n');
 }
 
 /**

@@ -15,7 +15,7 @@ import { listVariants, variantReference } from '../data/variants';
 import { variantsForRun, type RecordedVariant } from '../data/differential';
 import { loadEvaluationSpec } from '../tasks/evaluation';
 import { runPythonJson } from '../common/python';
-import { LabellerAccuracyFileSchema, type LabellerAccuracyFile } from '../../protocol/sideFiles';
+import { LabellerAccuracyFileSchema, LabellerCalibrationFileSchema, type LabellerAccuracyFile, type LabellerCalibrationFile } from '../../protocol/sideFiles';
 import { InputError } from '../common/errors';
 import { agreementRows, readRaters } from '../scoring/raters';
 import { BUDGETS, REVISION_BRANCHES, type ConditionId } from '../../protocol/conditions';
@@ -31,6 +31,7 @@ import { renderReport, settingsJson, SETTINGS_FILE } from './render';
 import { PAPER_SENSITIVITY, SensitivitySubsets, type SensitivitySubset } from '../../protocol/sensitivity';
 import { readReplyProvenance, runReplyProvenance } from './provenance';
 import { readRepeats } from './repeats';
+import { isReplaySpec } from '../../protocol/model';
 import { inspectLogDir, writeInspectLogs, type InspectLogsOutcome } from './inspect/writeLogs';
 
 export interface WriteReportInput {
@@ -226,12 +227,13 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
   }
   const discrimination = await discriminationOf(study, tasks);
   const labellerAccuracy = readLabellerAccuracy(studyDir);
+  const labellerCalibration = readLabellerCalibration(studyDir);
   const raters = readRaters(studyDir);
   const agreement = raters.size ? agreementRows(study, raters) : [];
   const settingsFile = path.join(reportDir, SETTINGS_FILE);
   fs.writeFileSync(settingsFile, JSON.stringify(settingsJson(study), null, 2) + '\n');
   files.push(settingsFile);
-  const md = renderReport(study, isReplayed(study), { inspectLogs, primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination, repeats, labellerAccuracy, agreement, mutationVerdicts: study.mutation === null ? null : parseMutationVerdicts(study.mutation, path.join(studyDir, 'mutation.json')) });
+  const md = renderReport(study, isReplayed(study), { inspectLogs, primary, controls, reproduce, mutation, sensitivity, sensitivitySkipped: skipped, cats, mech, trajTab, highScores, cells, intervals, provenance, robustnessKeys, discrimination, repeats, labellerAccuracy, labellerCalibration, agreement, mutationVerdicts: study.mutation === null ? null : parseMutationVerdicts(study.mutation, path.join(studyDir, 'mutation.json')) });
   const mdFile = path.join(reportDir, 'report.md');
   fs.writeFileSync(mdFile, md);
   const readme = path.join(reportDir, 'README.md');
@@ -281,8 +283,20 @@ export function readLabellerAccuracy(studyDir: string): LabellerAccuracyFile | n
   return parsed.data;
 }
 
+/**
+ * runs/<id>/labeller-calibration.json when the mutation analysis wrote it, else null.
+ * @throws InputError naming the file and field when it does not match its schema.
+ */
+export function readLabellerCalibration(studyDir: string): LabellerCalibrationFile | null {
+  const file = path.join(studyDir, 'labeller-calibration.json');
+  if (!fs.existsSync(file)) return null;
+  const parsed = LabellerCalibrationFileSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new InputError(parsed.error.issues[0].message, file, parsed.error.issues[0].path.join('.'));
+  return parsed.data;
+}
+
 export function isReplayed(study: LoadedStudy): boolean {
-  return study.manifest.replayed === true || study.manifest.model.startsWith('replay:');
+  return study.manifest.replayed === true || isReplaySpec(study.manifest.model);
 }
 
 /**

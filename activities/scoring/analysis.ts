@@ -104,7 +104,7 @@ export function pairedForBranch(scored: ScoredRun[], branch: ConditionId, tasks:
 /** Table VI for one condition: violated obligations in its false-pass runs. */
 export function mechanismsFor(scored: ScoredRun[], condition: ConditionId, tasks: string[]): ReturnType<typeof mechanisms> & { falsePassRuns: number } {
   const fpRuns = runsOf(scored, condition, tasks).filter((s) => s.run.record?.falsePass);
-  return { ...mechanisms(fpRuns.map((s) => s.run.labels.map((l) => l.final))), falsePassRuns: fpRuns.length };
+  return { ...mechanisms(fpRuns.map((s) => s.run.labels.map((l) => ({ ...l.final, repeats: !!l.automated.repeats })))), falsePassRuns: fpRuns.length };
 }
 
 /** One obligation's trajectory from the one-pass snapshot to a revision branch. */

@@ -13,11 +13,11 @@
  *   5. heuristic: the documented fallback of heuristic.ts, a labelled last resort when no
  *      executable form and no judge reply covers the obligation. Marked `source: heuristic`.
  */
-import type { Obligation } from '../tasks/schema';
+import type { Obligation } from '../../protocol/corpus';
 import type { FailureCategory } from '../../protocol/types';
-import type { ObligationLabel, PlanLabel, CodeLabel, TestLabel, LabelSource } from './labels';
-import { checkRule, type OutputField } from './schemaRules';
-import { keyTerms, heuristicPlan, heuristicTest, heuristicCode } from './heuristic';
+import type { ObligationLabel, PlanLabel, CodeLabel, TestLabel, LabelSource } from '../../protocol/labels';
+import { checkRule, type OutputField } from '../obligations/schemaRules';
+import { keyTerms, heuristicPlan, heuristicTest, heuristicCode } from '../obligations/heuristic';
 import type { ExecutableLabelsFile } from '../obligations/labels';
 
 /** One judge label as validated by JudgeReply (protocol/stages.ts). */
@@ -97,6 +97,6 @@ export function autoLabels(input: AutoLabelInput): ObligationLabel[] {
       code = heuristicCode(ob, terms, input.artifacts.solution, agree, categories);
       codeSrc = 'heuristic';
     }
-    return { obligation: ob.id, plan, code, test, source: { plan: planSrc, code: codeSrc, test: testSrc }, evidence: evidence.join('; ') };
+    return { obligation: ob.id, plan, code, test, source: { plan: planSrc, code: codeSrc, test: testSrc }, evidence: evidence.join('; '), ...(xTest?.repeats ? { repeats: xTest.repeats } : {}) };
   });
 }

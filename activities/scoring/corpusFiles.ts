@@ -5,10 +5,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import YAML from 'yaml';
-import { ObligationsFile, type Obligation } from '../tasks/schema';
+import { ObligationsFile, type Obligation } from '../../protocol/corpus';
 import { tasksRoot } from '../common/paths';
 import { InputError } from '../common/errors';
-import { parseSparkSchema, type OutputField } from './schemaRules';
+import { parseSparkSchema, type OutputField } from '../obligations/schemaRules';
 
 /**
  * Loads and validates `<tasksRoot>/<taskId>/obligations.yaml`.

@@ -12,28 +12,29 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { JudgeReply } from '../../protocol/stages';
-import { replayRoot, REPO_ROOT } from '../common/paths';
+import { replayCorpusDir, REPO_ROOT } from '../common/paths';
 import { readCorpusFile } from '../model/backends/replay';
 import { InputError } from '../common/errors';
 import type { ModelParams, StageRequest, StageResult } from '../../protocol/types';
-import type { ConditionId } from '../../protocol/conditions';
 import { parseReplayText } from '../model/backends/replay';
 import type { JudgeLabel } from './autoLabels';
 import type { ComparisonOutcome, ExecutionOutcome } from '../../protocol/types';
-import type { Obligation } from '../tasks/schema';
-import type { OutputField } from './schemaRules';
+import type { Obligation } from '../../protocol/corpus';
+import type { OutputField } from '../obligations/schemaRules';
+import { tryParseModelSpec } from '../../protocol/model';
+import type { RunIdentity } from '../../protocol/run';
 
 /**
  * Path of the judge reply in a replay corpus, or null when `model` is not a replay spec.
- * The corpus resolves as in activities/model/spec.ts: absolute as is; with a '/' relative to
+ * The corpus resolves as every replay corpus does (activities/common/paths.ts replayCorpusDir): absolute as is; with a '/' relative to
  * the repo root; else under replay/. A targeted replication reads `<task>/replicate-<r>/judge/`;
  * sample k ≥ 2 reads `<condition>.s<k>.md`, or the sample-1 file in a corpus whose corpus.json
  * declares samples "repeat" (activities/model/backends/replay.ts).
  */
 export function replayJudgeFile(model: string, taskId: string, condition: string, replicate?: string, sample?: number): string | null {
-  if (!model.startsWith('replay:')) return null;
-  const corpus = model.slice('replay:'.length).trim();
-  const root = path.isAbsolute(corpus) ? corpus : corpus.includes('/') ? path.join(REPO_ROOT, corpus) : path.join(replayRoot(), corpus);
+  const spec = tryParseModelSpec(model);
+  if (spec?.provider !== 'replay') return null;
+  const root = replayCorpusDir(spec.model);
   const base = replicate ? path.join(root, taskId, `replicate-${replicate}`) : path.join(root, taskId);
   const own = path.join(base, 'judge', sample && sample > 1 ? `${condition}.s${sample}.md` : `${condition}.md`);
   if (sample && sample > 1 && !fs.existsSync(own) && readCorpusFile(root).samples === 'repeat') return path.join(base, 'judge', `${condition}.md`);
@@ -119,15 +120,9 @@ function loadGateway(): CallModel | null {
   }
 }
 
-export interface JudgeRequest {
-  studyId: string;
-  taskId: string;
-  condition: ConditionId;
+/** The judge call of one run (RunIdentity) and what the judge is shown. */
+export interface JudgeRequest extends RunIdentity {
   conditionDir: string;
-  /** Set for a targeted-replication run (Table VII). */
-  replicate?: string;
-  /** Sample index, 1-based (absent = 1). */
-  sample?: number;
   model: string;
   params: ModelParams;
   /** Evidence shown to the judge (obligations, execution status, output schema, comparison summary). */

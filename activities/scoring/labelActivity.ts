@@ -6,25 +6,23 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { ComparisonOutcome, ExecutionOutcome, ModelParams } from '../../protocol/types';
-import { scoredSuite, type ConditionId } from '../../protocol/conditions';
-import { LabelsFile } from './labels';
+import { scoredSuite } from '../../protocol/conditions';
+import { LabelsFile } from '../../protocol/labels';
 import { autoLabels } from './autoLabels';
 import { obtainJudge, judgeEvidence } from './judge';
 import type { JudgeLabel } from './autoLabels';
 import { loadObligations, readArtifacts, readOutputSchema } from './corpusFiles';
 import { STUDY_MODEL_PARAMS } from '../../protocol/settings';
 import { readExecutableLabels } from '../obligations/labels';
+import type { RunIdentity } from '../../protocol/run';
 
-export interface LabelObligationsInput {
-  studyId: string;
-  taskId: string;
-  condition: ConditionId;
+/**
+ * The run to label (RunIdentity: a replicate's judge reply is looked up under replicate-<r>/, sample
+ * k ≥ 2's is `judge/<condition>.s<k>.md`) and what labelling reads.
+ */
+export interface LabelObligationsInput extends RunIdentity {
   /** runs/<studyId>/tasks/<taskId>/<condition>/ with the frozen plan.md, solution.py, test_solution.py. */
   conditionDir: string;
-  /** Set for a targeted-replication run (Table VII): the judge reply is looked up under replicate-<r>/. */
-  replicate?: string;
-  /** Sample index (1-based; absent = 1): the judge reply of sample k ≥ 2 is `judge/<condition>.s<k>.md`. */
-  sample?: number;
   execution: ExecutionOutcome | null;
   comparison: ComparisonOutcome | null;
   /** The judge's model spec (e.g. "replay:lockin", "anthropic:claude-sonnet-4-6"); absent = heuristic only. */

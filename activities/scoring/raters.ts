@@ -23,10 +23,10 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { InputError } from '../common/errors';
 import { parseCsv, toCsv } from './csv';
-import { PLAN_LABELS, CODE_LABELS, TEST_LABELS } from './labels';
+import { PLAN_LABELS, CODE_LABELS, TEST_LABELS } from '../../protocol/labels';
 import { cohenKappa, type Kappa } from './agreement';
 import { FINAL_COLUMNS, importFinalLabels, labelKey, parseFinalLabels } from './finalLabels';
-import type { LoadedStudy } from './study';
+import type { LoadedStudy } from './loadedStudy';
 import { scoredSuite, type ConditionId } from '../../protocol/conditions';
 
 export const DIMENSIONS = ['plan', 'code', 'test'] as const;

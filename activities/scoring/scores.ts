@@ -7,7 +7,7 @@
  * Units: scores are fractions in [0, 1]; paired changes are percentage points (pp).
  */
 import type { FailureCategory } from '../../protocol/types';
-import { PLAN_WEIGHTS, CODE_WEIGHTS, TEST_WEIGHTS, type PlanLabel, type CodeLabel, type TestLabel } from './labels';
+import { PLAN_WEIGHTS, CODE_WEIGHTS, TEST_WEIGHTS, type PlanLabel, type CodeLabel, type TestLabel } from '../../protocol/labels';
 
 /** The three labels of one obligation in one run (final labels unless said otherwise). */
 export interface LabelTriple {
@@ -168,20 +168,31 @@ export function falsePassFigures(runs: RunOutcome[]): { runs: number; testPassed
 }
 
 /**
- * Mechanisms (Table VI): over the violated obligations (code = violated; execution failures
- * excluded) of false-pass runs, count "no test covered it" (test not-covered) versus "a test
- * covered it and passed anyway" (test covered or partially-covered). An obligation whose run's
- * suite fails on gold (test invalid-on-gold, issue 17: its coverage is not measured, never counted
- * as coverage) is in neither and counted apart, so violated = noTestCovered + coveredPassedAnyway
- * + suiteInvalidOnGold.
- * Input: per false-pass run, its final labels. Output: counts of obligations.
+ * Mechanisms (Table VI; the paper, "The mechanism analysis covers" and "Inadequate checks
+ * include … assertions repeating incorrect logic"): over the violated obligations (code =
+ * violated; execution failures excluded) of false-pass runs,
+ *   - noTestCovered: no test covered it (test not-covered, and no test asserted its wrong value);
+ *   - coveredPassedAnyway: a test covered it and the suite passed anyway, the paper's other
+ *     total, split into
+ *       inadequateCheck: a test that passes gold checks it (test covered or partially-covered)
+ *         and still passed on the candidate;
+ *       repeatsIncorrectLogic: a test fails gold and passes a program violating it (`repeats`,
+ *         activities/obligations/labels.ts): it asserts the candidate's wrong value;
+ *   - suiteInvalidOnGold: test label invalid-on-gold, recorded before per-test validity (whole
+ *     suites failing gold were not measured); counted apart.
+ * violated = noTestCovered + coveredPassedAnyway + suiteInvalidOnGold.
+ * Input: per false-pass run, its final labels, each with `repeats` when the automated test label
+ * found such a test. Output: counts of obligations.
  */
-export function mechanisms(falsePassRuns: LabelTriple[][]): { violated: number; noTestCovered: number; coveredPassedAnyway: number; suiteInvalidOnGold: number } {
+export function mechanisms(falsePassRuns: (LabelTriple & { repeats?: boolean })[][]): {
+  violated: number; noTestCovered: number; coveredPassedAnyway: number; inadequateCheck: number; repeatsIncorrectLogic: number; suiteInvalidOnGold: number;
+} {
   const violated = falsePassRuns.flat().filter((l) => l.code === 'violated');
-  const noTestCovered = violated.filter((l) => l.test === 'not-covered').length;
-  const coveredPassedAnyway = violated.filter((l) => l.test === 'covered' || l.test === 'partially-covered').length;
+  const inadequateCheck = violated.filter((l) => l.test === 'covered' || l.test === 'partially-covered').length;
+  const repeatsIncorrectLogic = violated.filter((l) => l.test === 'not-covered' && l.repeats).length;
+  const noTestCovered = violated.filter((l) => l.test === 'not-covered' && !l.repeats).length;
   const suiteInvalidOnGold = violated.filter((l) => l.test === 'invalid-on-gold').length;
-  return { violated: violated.length, noTestCovered, coveredPassedAnyway, suiteInvalidOnGold };
+  return { violated: violated.length, noTestCovered, coveredPassedAnyway: inadequateCheck + repeatsIncorrectLogic, inadequateCheck, repeatsIncorrectLogic, suiteInvalidOnGold };
 }
 
 /**

@@ -14,77 +14,18 @@ import type { RunRecord } from '../../protocol/types';
 import type { StudyFailure } from '../../protocol/inputs';
 import { parseRunRecord } from '../../protocol/records';
 import { studyConditions, type ConditionId } from '../../protocol/conditions';
-import type { Obligation } from '../tasks/schema';
-import { STUDY_TASKS } from '../tasks/schema';
-import { LabelsFile, type ObligationLabel, type FinalLabel } from './labels';
+import type { Obligation } from '../../protocol/corpus';
+import { STUDY_TASKS } from '../../protocol/corpus';
+import { LabelsFile, type FinalLabel } from '../../protocol/labels';
 import { loadObligations } from './corpusFiles';
 import { readFinalLabels, labelKey, mergeFinalLabel } from './finalLabels';
 import { readRaters, ratersAgreed } from './raters';
 import { labelObligations } from './labelActivity';
 
-/** study.json: the fields scoring reads; everything else is kept and printed in the report. */
-export const StudyManifest = z
-  .object({
-    studyId: z.string().min(1),
-    model: z.string().min(1),
-    replayed: z.boolean().optional(),
-    settings: z.record(z.string(), z.unknown()).optional(),
-    tasks: z.array(z.string()).optional(),
-    /** The study's conditions (the study input); absent in a hand-built fixture (then the paper's three). */
-    conditions: z.array(z.string()).optional(),
-    scale: z.number().optional(),
-  })
-  .passthrough();
-export type StudyManifest = z.infer<typeof StudyManifest>;
-
-
-/** One obligation's automated and final labels in one run. */
-export interface PairedLabel {
-  obligation: Obligation;
-  automated: ObligationLabel;
-  final: FinalLabel;
-}
-
-/** One assigned run (task × condition, or a replicate run). `record` is null when missing. */
-export interface LoadedRun {
-  taskId: string;
-  condition: ConditionId;
-  replicate: string | null;
-  record: RunRecord | null;
-  conditionDir: string | null;
-  labels: PairedLabel[];
-  labelMethod: 'judge' | 'heuristic' | 'none';
-  /** True when the labels were computed while reporting (labels.json was missing). */
-  labelledByReport: boolean;
-  /** sha256 of test_solution.py (from the record's artifacts, else the file), or null. */
-  testHash: string | null;
-}
-
-export interface LoadedStudy {
-  studyDir: string;
-  manifest: StudyManifest;
-  tasks: string[];
-  /** The study's conditions in Table I order (studyConditions): what every report table shows. */
-  conditions: ConditionId[];
-  runs: LoadedRun[];
-  replicates: LoadedRun[];
-  /** Every record of records.jsonl (all samples, replicates included): the input of the intervals. */
-  records: RunRecord[];
-  obligations: Map<string, Obligation[]>;
-  controls: unknown | null;
-  reproduce: unknown | null;
-  mutation: unknown | null;
-  finalLabelsImported: number;
-  /** The raters with imported labels (labels/raters/<name>/labels.csv), sorted. */
-  raterNames: string[];
-  /** Final labels (task|condition|obligation) that match no labelled primary run: reported, not used. */
-  finalLabelsUnmatched: string[];
-  /**
-   * Task runs or conditions that ended without a record, with their cause: runs/<id>/failures.json
-   * (`{failed: StudyFailure[]}`, written by finishStudy); [] when the file is absent.
-   */
-  failures: StudyFailure[];
-}
+export { StudyManifest, type PairedLabel, type LoadedRun, type LoadedStudy } from './loadedStudy';
+import { StudyManifest, type LoadedRun, type LoadedStudy } from './loadedStudy';
+import { isReplaySpec } from '../../protocol/model';
+import { conditionRelDir } from '../../protocol/layout';
 
 const FailuresFile = z.object({ failed: z.array(z.object({ task: z.string().min(1), error: z.string() }).passthrough()) }).passthrough();
 
@@ -139,10 +80,9 @@ export function resolveDir(studyDir: string, rec: RunRecord): string {
   return cands.find((d) => fs.existsSync(d)) ?? cands[0];
 }
 
-/** The run's folder by the study layout alone: <studyDir>/tasks/<taskId>/[replicate-<r>/][sample-<n>/]<condition> (n > 1). Pure. */
+/** The run's folder by the study layout alone (protocol/layout.ts conditionRelDir): <studyDir>/tasks/<taskId>/[replicate-<r>/][sample-<n>/]<condition> (n > 1). Pure. */
 export function layoutDir(studyDir: string, rec: Pick<RunRecord, 'taskId' | 'condition' | 'replicate' | 'sample'>): string {
-  const sampleDir = rec.sample && rec.sample > 1 ? [`sample-${rec.sample}`] : [];
-  return path.join(studyDir, 'tasks', rec.taskId, ...(rec.replicate ? [`replicate-${rec.replicate}`] : []), ...sampleDir, rec.condition);
+  return path.join(studyDir, conditionRelDir({ taskId: rec.taskId, condition: rec.condition, replicate: rec.replicate ?? undefined, sample: rec.sample }));
 }
 
 function sha256File(file: string): string | null {
@@ -202,7 +142,7 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
         sample: rec.sample,
         execution,
         comparison: rec.comparison,
-        model: manifest.model.startsWith('replay:') ? manifest.model : undefined,
+        model: isReplaySpec(manifest.model) ? manifest.model : undefined,
         tasksDir: opts.tasksDir,
       });
       base.labelledByReport = true;

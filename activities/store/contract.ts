@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ApplicationFailure } from '@temporalio/common';
 import { CONTRACT_SUITE } from '../../protocol/conditions';
-import { sha256File } from './hash';
+import { sha256File } from '../common/hash';
 
 /** The sealed copy of a condition directory's contract suite. */
 export function sealedContractPath(dir: string): string {

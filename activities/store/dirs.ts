@@ -1,10 +1,10 @@
 /** Condition directories: fresh copies of the shared initial generation, frozen after the protocol ends. */
 import * as fs from 'fs';
 import * as path from 'path';
-import { ARTIFACTS } from '../tasks/schema';
-import type { ConditionId } from '../../protocol/conditions';
-import { sha256File } from './hash';
-import { taskDir } from './layout';
+import { ARTIFACTS } from '../../protocol/corpus';
+import type { ActivityInput } from '../../protocol/activities';
+import { sha256File } from '../common/hash';
+import { taskDir } from '../common/layout';
 import { evaluationDir } from '../../protocol/layout';
 
 /**
@@ -14,7 +14,7 @@ import { evaluationDir } from '../../protocol/layout';
  * writable again. The snapshot's calls/ are not copied: each condition has its own context.
  * @returns the directory's absolute path.
  */
-export async function prepareConditionDir(req: { studyId: string; taskId: string; condition: ConditionId | 'snapshot'; replicate?: string; sample?: number; fromDir?: string }): Promise<string> {
+export async function prepareConditionDir(req: ActivityInput<'prepareConditionDir'>): Promise<string> {
   const dir = path.join(taskDir(req.studyId, req.taskId, req.replicate, req.sample), req.condition);
   fs.rmSync(dir, { recursive: true, force: true });
   if (req.condition !== 'snapshot') fs.rmSync(evaluationDir(dir, req.condition), { recursive: true, force: true });

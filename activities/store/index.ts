@@ -3,6 +3,4 @@ export { initStudy } from './manifest';
 export { prepareConditionDir, freezeArtifacts } from './dirs';
 export { classifyEdits } from './edits';
 export { writeRunRecord, completedTasks, completedTaskCalls } from './records';
-export { finishStudy } from './finish';
-export { evaluateRun, judgeRequest, labelRun } from './evaluate';
 export { sealContract, guardContract } from './contract';

@@ -8,14 +8,16 @@ import * as fs from 'fs';
 import { listVariants } from '../data/variants';
 import * as path from 'path';
 import { execSync } from 'child_process';
-import { databaseDir, referencesDir, REPO_ROOT, tasksRoot } from '../common/paths';
+import { databaseDir, referencesDir, replayCorpusDir, REPO_ROOT, tasksRoot, referencePaths } from '../common/paths';
 import { z } from 'zod';
 import { PINNED, SparkJitSchema, SparkModeSchema, SparkSettingsSchema, type SparkJit, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import { InputError } from '../common/errors';
 import type { StudyInput, StudyManifestSummary } from '../../protocol/inputs';
-import { canonicalJson, legacyCanonicalJson, sha256, sha256File } from './hash';
+import { canonicalJson, legacyCanonicalJson, sha256, sha256File } from '../common/hash';
 import { PAPER_SENSITIVITY, type SensitivitySubset } from '../../protocol/sensitivity';
-import { studyDir } from './layout';
+import { studyDir } from '../common/layout';
+import { isReplaySpec, tryParseModelSpec } from '../../protocol/model';
+import { referenceRelPaths } from '../../protocol/layout';
 
 export interface StudyManifest {
   studyId: string;
@@ -68,13 +70,13 @@ export function collectInputs(input: StudyInput): Record<string, string> {
     // manifests of tasks without one are unchanged.
     const evaluation = path.join(tasksRoot(), t, 'evaluation.yaml');
     if (fs.existsSync(evaluation)) inputs[`tasks/${t}/evaluation.yaml`] = sha256File(evaluation);
-    inputs[`references/${t}/reference.arrow`] = hashIfExists(path.join(referencesDir(input.scale), t, 'reference.arrow'));
+    inputs[`references/${referenceRelPaths(t).data}`] = hashIfExists(referencePaths(referencesDir(input.scale), t).data);
   }
   for (const f of listFiles(path.join(REPO_ROOT, 'activities', 'model', 'prompts')).sort()) inputs[path.relative(REPO_ROOT, f)] = sha256File(f);
   inputs['database/manifest.json'] = hashIfExists(path.join(databaseDir(input.scale), 'manifest.json'));
-  if (input.model.startsWith('replay:')) {
-    const dir = input.model.slice('replay:'.length);
-    const root = path.isAbsolute(dir) ? dir : fs.existsSync(path.join(REPO_ROOT, dir)) ? path.join(REPO_ROOT, dir) : path.join(REPO_ROOT, 'replay', dir);
+  const spec = tryParseModelSpec(input.model);
+  if (spec?.provider === 'replay') {
+    const root = replayCorpusDir(spec.model);
     for (const t of allTasks) for (const f of listFiles(path.join(root, t)).sort()) inputs[`replay/${path.relative(root, f)}`] = sha256File(f);
     // How the corpus answers samples ≥ 2 matters only to a study with samples (older manifests keep their hash).
     if ((input.samples ?? 1) > 1) inputs['replay/corpus.json'] = hashIfExists(path.join(root, 'corpus.json'));
@@ -106,7 +108,7 @@ export async function initStudy(input: StudyInput): Promise<StudyManifestSummary
   const body = {
     studyId: input.studyId,
     model: input.model,
-    replayed: input.model.startsWith('replay:'),
+    replayed: isReplaySpec(input.model),
     params: input.params,
     scale: input.scale,
     settings: input.settings,

@@ -4,7 +4,7 @@ import * as path from 'path';
 import { BUDGETS } from '../../protocol/conditions';
 import type { RunRecord } from '../../protocol/types';
 import { parseRunRecord } from '../../protocol/records';
-import { recordsDir, studyDir, taskKey } from './layout';
+import { recordsDir, studyDir, taskKey } from '../common/layout';
 import { recordFileName } from '../../protocol/layout';
 
 function recordFile(r: { studyId: string; taskId: string; replicate?: string; sample?: number; condition: string }): string {

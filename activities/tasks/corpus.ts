@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { databaseDir, referencesDir, tasksRoot } from '../common/paths';
+import { databaseDir, referencesDir, tasksRoot, referencePaths } from '../common/paths';
 import {
   checkOutputAgainstReference,
   checkRulesAgainstReference,
@@ -24,7 +24,7 @@ import { readTaskForms } from './executable';
 import { displayPath, listTaskIds, loadTaskFolder, TaskLoadError, type LoadedTask, type TaskProblem } from './load';
 import { readQueryTexts } from './queryTexts';
 import { checkEvaluationKeys, evaluationFile, loadEvaluationSpec } from './evaluation';
-import { OBLIGATION_CLASSES, OBLIGATION_KINDS } from './schema';
+import { OBLIGATION_CLASSES, OBLIGATION_KINDS } from '../../protocol/corpus';
 import { conventionNullable, manifestTables, structColumns, TPCDS_PRIMARY_KEYS, type ColumnType } from './sparkTypes';
 
 /** The verdict of one task. */
@@ -155,7 +155,7 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
       checked.manifest = true;
       problems.push(...checkTablesAgainstManifest(loaded, manifest, manifestHasNullability));
     }
-    const refSchemaPath = path.join(referencesDir(opts.scale), taskId, 'schema.json');
+    const refSchemaPath = referencePaths(referencesDir(opts.scale), taskId).schema;
     const refSchema = readJson(refSchemaPath);
     if (refSchema !== undefined) {
       const cols: ColumnType[] | null = structColumns(refSchema);

@@ -7,7 +7,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { tasksRoot } from '../common/paths';
 import { displayPath, parseYamlWith, type TaskProblem } from './load';
-import { REFERENCE_INVENTORY, STUDY_TASKS } from './schema';
+import { REFERENCE_INVENTORY, STUDY_TASKS } from '../../protocol/corpus';
 
 /** The 103 variant ids: q1..q99 with q14, q23, q24, q39 split into a/b. */
 export const ALL_VARIANTS: readonly string[] = (() => {

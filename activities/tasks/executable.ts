@@ -10,7 +10,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { Obligation } from './schema';
+import type { Obligation } from '../../protocol/corpus';
 import { displayPath, type TaskProblem } from './load';
 import { applyViolation, GOLD_SOLUTION, parseViolationDiff, VIOLATION_FILE, ViolationError } from './violation';
 

@@ -12,7 +12,7 @@ import YAML from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../common/errors';
 import { REPO_ROOT, tasksRoot } from '../common/paths';
-import { ObligationsFile, TaskSpec } from './schema';
+import { ObligationsFile, TaskSpec } from '../../protocol/corpus';
 
 /** One validation problem: the file, the field path inside it ('' for the whole file) and what is wrong. */
 export interface TaskProblem {

@@ -11,6 +11,7 @@ import * as os from 'os';
 import { isolationMode } from '../../activities/execution/sandbox';
 import { resolveSparkMode, sparkModeFromEnv, warmSlotLimit, warmUnavailable } from '../../activities/execution/slots';
 import { portOpen, serverStatus } from '../../infra/devServer';
+import { DEFAULT_REPLAY_SPEC, PAPER_MODEL_SPEC } from '../../protocol/model';
 
 interface Check {
   name: string;
@@ -111,7 +112,7 @@ export function define(cmd: Command): void {
       process.stdout.write('\nSpark settings in force (passed explicitly to every Spark process):\n');
       for (const [k, v] of Object.entries(DEFAULT_SPARK_SETTINGS)) process.stdout.write(`  ${k} = ${v}\n`);
       process.stdout.write(`\nTemporal: ${process.env.TEMPORAL_ADDRESS ? `cluster ${process.env.TEMPORAL_ADDRESS} (namespace ${process.env.TEMPORAL_NAMESPACE ?? 'default'})` : 'embedded dev server (lockin server start)'}\n`);
-      process.stdout.write(`Model: ${process.env.ANTHROPIC_API_KEY ? 'anthropic:claude-sonnet-4-6 (ANTHROPIC_API_KEY set)' : 'replay:lockin (no ANTHROPIC_API_KEY: replies are replayed, and reports say so)'}\n`);
+      process.stdout.write(`Model: ${process.env.ANTHROPIC_API_KEY ? `${PAPER_MODEL_SPEC} (ANTHROPIC_API_KEY set)` : `${DEFAULT_REPLAY_SPEC} (no ANTHROPIC_API_KEY: replies are replayed, and reports say so)`}\n`);
       process.stdout.write('\nMachine and limits:\n');
       for (const l of await machineLines()) process.stdout.write(`  ${l}\n`);
       const missing = checks.filter((c) => !c.version);

@@ -9,8 +9,8 @@
  */
 import { Command } from 'commander';
 import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
-import { checkGoldDifferential, goldCell, goldPasses, STUDY_DATABASE, type DifferentialGoldRow } from '../../activities/tasks/gold';
-import { STUDY_TASKS } from '../../activities/tasks/schema';
+import { checkGoldDifferential, goldCell, goldPasses, STUDY_DATABASE, type DifferentialGoldRow } from '../../activities/data/gold';
+import { STUDY_TASKS } from '../../protocol/corpus';
 import { listVariants } from '../../activities/data/variants';
 import { newTable } from '../table';
 

@@ -12,6 +12,7 @@ import * as path from 'path';
 import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
 import { databaseDir, tasksRoot } from '../../activities/common/paths';
 import { checkTaskObligations, type TaskObligationsCheck } from '../../activities/obligations/check';
+import { calibrateLabellers, type CalibrationFile } from '../../activities/obligations/calibration';
 import { startHeartbeat } from '../heartbeat';
 import { inLanes } from '../../protocol/pool';
 import { mergeAccuracy, type LabellerAccuracy } from '../../activities/obligations/accuracy';
@@ -23,9 +24,10 @@ const yn = (b: boolean | null): string => (b === null ? '-' : b ? 'yes' : 'NO');
 /** The table of one task, as printed. */
 export function formatTaskCheck(r: TaskObligationsCheck): string {
   const lines = [`${r.taskId} (SF=${r.scale}): ${r.ok ? 'OK' : 'FAILED'}`];
-  lines.push('  id   kind                form            tests  gold  killed  reference');
+  lines.push(`  id   kind                form            tests  gold  killed  ${r.swaps ? 'swaps told  ' : ''}reference`);
   for (const o of r.obligations) {
-    lines.push(`  ${o.id.padEnd(4)} ${o.kind.padEnd(19)} ${o.form.padEnd(15)} ${String(o.tests).padStart(5)}  ${yn(o.goldPasses).padEnd(4)}  ${yn(o.killed).padEnd(6)}  ${o.reference}`);
+    const sw = r.swaps ? `${o.swaps ? `${o.swaps.checked - o.swaps.undetected.length}/${o.swaps.checked}` : '-'}`.padEnd(12) : '';
+    lines.push(`  ${o.id.padEnd(4)} ${o.kind.padEnd(19)} ${o.form.padEnd(15)} ${String(o.tests).padStart(5)}  ${yn(o.goldPasses).padEnd(4)}  ${yn(o.killed).padEnd(6)}  ${sw}${o.reference}`);
     if (o.form === 'not-executable') lines.push(`       reason: ${o.note}`);
     if (o.alsoDeclared.length) lines.push(`       also violates (declared): ${o.alsoDeclared.join(', ')}`);
     for (const f of o.failures) lines.push(`       FAIL: ${f}`);
@@ -58,6 +60,22 @@ export function formatAccuracy(acc: ReadonlyArray<LabellerAccuracy>): string {
     }
   }
   lines.push('  judge: not measured here (no judge replies are made by this check)');
+  return lines.join('\n');
+}
+
+/** The labellers on the realistic faults, as printed: agreement with its interval, the confusion matrix, the disagreements. */
+export function formatCalibration(c: CalibrationFile): string {
+  const lines = ['labellers on realistic faults (tasks/<id>/faults/: whole wrong programs labelled by hand before any labeller ran)'];
+  for (const t of c.tasks) lines.push(`  ${t.taskId}: ${t.faults.length} fault program(s) ${t.faults.join(', ')}${t.cached ? ' (cached)' : ''}${t.notExecutable.length ? `; not executable: ${t.notExecutable.join(', ')}` : ''}${t.problems.map((p) => `
+    PROBLEM: ${p}`).join('')}`);
+  for (const l of c.labellers) {
+    const a = l.agreement;
+    const ci = a.p === null ? '-' : `${(100 * a.p).toFixed(1)} % [${(100 * a.lower).toFixed(1)}, ${(100 * a.upper).toFixed(1)}]`;
+    const conf = Object.entries(l.confusion).map(([t, row]) => `truth ${t} → ${Object.entries(row).map(([k, v]) => `${k} ${v}`).join(', ')}`).join('; ');
+    lines.push(`  ${l.labeller.padEnd(15)} ${String(l.agree).padStart(4)}/${String(l.n).padEnd(4)} agree  ${ci}   ${conf}`);
+    for (const e of l.errors.slice(0, 30)) lines.push(`      wrong: ${e.task}/${e.fault} ${e.obligation}: truth ${e.truth}, labelled ${e.label}${e.evidence ? ` (${e.evidence.slice(0, 160)})` : ''}`);
+    if (l.errors.length > 30) lines.push(`      and ${l.errors.length - 30} more (--json lists all)`);
+  }
   return lines.join('\n');
 }
 
@@ -104,6 +122,20 @@ export function define(cmd: Command): void {
       if (opts.out) fs.writeFileSync(opts.out, text);
       else process.stdout.write(text);
     });
+  ob.command('calibrate')
+    .description('measure the code, test, mechanism and plan labellers on the realistic faults (tasks/<id>/faults/) against their hand labels')
+    .option('--tasks <ids>', 'comma-separated task ids (default: every task folder with faults)')
+    .option('--root <dir>', 'corpus root (default: tasks/)')
+    .option('--json', 'print the calibration file (JSON) instead of the summary')
+    .action(async (opts: { tasks?: string; root?: string; json?: boolean }) => {
+      const root = opts.root ? path.resolve(opts.root) : tasksRoot();
+      const ids = opts.tasks ? opts.tasks.split(',').map((s) => s.trim()).filter(Boolean) : listTaskIds(root).filter((id) => fs.existsSync(path.join(root, id, 'faults')));
+      const beat = startHeartbeat((what) => process.stderr.write(`[calibrate] ${what}\n`));
+      const c = await calibrateLabellers({ tasks: ids, settings: DEFAULT_SPARK_SETTINGS, root, onProgress: (w) => beat.say(w) }).finally(() => beat.stop());
+      console.log(opts.json ? JSON.stringify(c, null, 2) : formatCalibration(c));
+      if (c.tasks.some((t) => t.problems.length)) process.exitCode = 1;
+    });
+
   ob.command('check')
     .description('run every acceptance test on gold and on the violations, and every violation against the reference')
     .option('--scale <S>', 'scale factor of the database and references (default: 1 when built, else 0.01)', (v) => Number(v))
@@ -114,7 +146,8 @@ export function define(cmd: Command): void {
     .option('--skip-reference', 'do not run the violations against the reference (a quicker check of the tests alone)')
     .option('--keep <dir>', 'keep the staged runs and outputs under this folder')
     .option('--concurrency <n>', 'tasks checked at once (each runs one Spark process at a time)', (v) => Number(v), 1)
-    .action(async (opts: { scale?: number; tasks?: string; root?: string; driverMemory: string; json?: boolean; skipReference?: boolean; keep?: string; concurrency: number }) => {
+    .option('--no-swaps', 'skip the discrimination check (gold reading each same-typed alternative of every column an obligation names)')
+    .action(async (opts: { scale?: number; tasks?: string; root?: string; driverMemory: string; json?: boolean; skipReference?: boolean; keep?: string; concurrency: number; swaps: boolean }) => {
       if (!Number.isInteger(opts.concurrency) || opts.concurrency < 1) throw new Error('--concurrency: not a positive integer');
       const scale = opts.scale ?? (fs.existsSync(path.join(databaseDir(1), 'manifest.json')) ? 1 : 0.01);
       if (!Number.isFinite(scale) || scale <= 0) throw new Error('--scale: not a positive number');
@@ -129,7 +162,7 @@ export function define(cmd: Command): void {
         // Progress on stderr (stdout stays the tables or the JSON document).
         // A phase that runs for minutes without a line (the acceptance tests) is repeated each minute.
         const beat = startHeartbeat((what) => process.stderr.write(`[obligations] ${taskId} (${i + 1}/${ids.length}, ${since(started)}): ${what}\n`));
-        const r = await checkTaskObligations({ taskId, scale, settings, root, skipReference: opts.skipReference, onProgress: (what) => beat.say(what), ...(opts.keep ? { workDir: path.resolve(opts.keep, taskId) } : {}) }).finally(() => beat.stop());
+        const r = await checkTaskObligations({ taskId, scale, settings, root, skipReference: opts.skipReference, swaps: opts.swaps, onProgress: (what) => beat.say(what), ...(opts.keep ? { workDir: path.resolve(opts.keep, taskId) } : {}) }).finally(() => beat.stop());
         beat.say(`${r.ok ? 'OK' : 'FAILED'} in ${since(t0)}`);
         beat.stop();
         byIndex[i] = r;

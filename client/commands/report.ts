@@ -4,7 +4,7 @@ import * as path from 'path';
 import * as fs from 'fs';
 import { writeReport } from '../../activities/report/writeReport';
 import { finishModels } from '../../activities/report/modelsReport';
-import { studyDir } from '../../activities/store/layout';
+import { studyDir } from '../../activities/common/layout';
 import { CONDITIONS } from '../../protocol/conditions';
 import { paperShapedSubsets } from '../../protocol/sensitivity';
 

@@ -5,14 +5,14 @@ import { CONDITIONS } from '../../protocol/conditions';
 import { mainJobProgressQuery, progressQuery } from '../../protocol/queries';
 import * as fs from 'fs';
 import * as path from 'path';
-import { referencesDir } from '../../activities/common/paths';
-import { studyDir } from '../../activities/store/layout';
+import { referencesDir, referencePaths } from '../../activities/common/paths';
+import { studyDir } from '../../activities/common/layout';
 import { Command } from 'commander';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { newTable, wrapText } from '../table';
 import { assertCorpusValid, buildStudyInput, DEFAULT_TASK_CONCURRENCY, defaultModel, parseConditions, parseModels, parseSamples, parseScale, parseTaskConcurrency, parseTasks, scaleDefault } from '../studyInput';
-import { parseModelSpec } from '../../activities/model/spec';
+import { isReplaySpec, parseModelSpec } from '../../protocol/model';
 import { mainJobWorkflowId, modelStudyId } from '../../protocol/layout';
 import type { StudyInput } from '../../protocol/inputs';
 import { loadInput, printSummary, reportFailures, runStudyWorkflow, studyWorkflowId, whileServerAway } from '../studyRunner';
@@ -52,10 +52,10 @@ const STATUS_RETRY_DELAYS_MS = [1000, 2000, 5000, 10_000];
  */
 function printStudySummary(input: StudyInput, finished = true): void {
   const assigned = finished ? { tasks: input.tasks, conditions: input.conditions } : undefined;
-  if (!input.models || input.models.length < 2) return printSummary(input.studyId, input.model.startsWith('replay:'), assigned);
+  if (!input.models || input.models.length < 2) return printSummary(input.studyId, isReplaySpec(input.model), assigned);
   for (const m of input.models) {
     process.stdout.write(`\nmodel ${m} (study ${modelStudyId(input.studyId, m)})\n`);
-    printSummary(modelStudyId(input.studyId, m), m.startsWith('replay:'), assigned);
+    printSummary(modelStudyId(input.studyId, m), isReplaySpec(m), assigned);
   }
 }
 
@@ -115,11 +115,11 @@ export function define(cmd: Command): void {
         ...(models && models.length > 1 ? { models } : {}),
         report: o.report,
       });
-      const noRef = [...input.tasks, ...(input.replicate?.tasks ?? [])].filter((q) => !fs.existsSync(path.join(referencesDir(scale), q, 'reference.arrow')));
+      const noRef = [...input.tasks, ...(input.replicate?.tasks ?? [])].filter((q) => !fs.existsSync(referencePaths(referencesDir(scale), q).data));
       if (noRef.length)
         throw new Error(`no reference at scale ${scale} for ${[...new Set(noRef)].join(', ')} (looked in ${referencesDir(scale)}): run \`lockin data prepare --scale ${scale}\` first; a reference that fails to build there (q12 at SF=0.01 divides by zero under ANSI) cannot be evaluated at that scale`);
       await assertCorpusValid(scale, [...input.tasks, ...(input.replicate?.tasks ?? [])]);
-      process.stderr.write(`[lockin] study ${input.studyId}: ${input.tasks.length} task(s) × ${samples} sample(s) × ${input.conditions.length} condition(s), ${input.models ? `models ${input.models.join(', ')}` : `model ${model}`}${(input.models ?? [model]).some((m) => m.startsWith('replay:')) ? ' (REPLAYED replies, no live model)' : ''}, scale ${scale}\n`);
+      process.stderr.write(`[lockin] study ${input.studyId}: ${input.tasks.length} task(s) × ${samples} sample(s) × ${input.conditions.length} condition(s), ${input.models ? `models ${input.models.join(', ')}` : `model ${model}`}${(input.models ?? [model]).some(isReplaySpec) ? ' (REPLAYED replies, no live model)' : ''}, scale ${scale}\n`);
       const res = await runStudyWorkflow(input);
       printStudySummary(input);
       if (res.reportDir) process.stdout.write(`report: ${res.reportDir}/report.md\n`);

@@ -10,11 +10,11 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { databaseDir, tasksRoot } from '../../activities/common/paths';
 import { InputError } from '../../activities/common/errors';
-import { STUDY_TASKS } from '../../activities/tasks/schema';
+import { STUDY_TASKS } from '../../protocol/corpus';
 import { checkCorpus } from '../../activities/tasks/corpus';
 import { formatProblem, loadTask } from '../../activities/tasks/load';
 import { renderTaskPrompt } from '../../activities/model/prompts';
-import { buildReplay } from '../../activities/tasks/replay';
+import { buildReplay } from '../../activities/model/replayCorpus';
 import { scaffoldTask } from '../../activities/tasks/scaffold';
 
 /** The scale used when --scale is not given: 1 when its database exists, else 0.01. */

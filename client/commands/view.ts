@@ -12,7 +12,7 @@ import * as fs from 'fs';
 import * as net from 'net';
 import * as path from 'path';
 import { venvPython } from '../../activities/common/paths';
-import { studyDir } from '../../activities/store/layout';
+import { studyDir } from '../../activities/common/layout';
 import { inspectLogDir } from '../../activities/report/inspect/writeLogs';
 
 /** The first port the viewer tries when LOCKIN_VIEW_PORT is not set (Inspect's own default; Temporal's are 7233 and 8233). */

@@ -1,7 +1,7 @@
 /** `lockin study status <id>`'s lines for the study's main job (client/mainJob.ts mainJobStatusLines), and its default study id (mainStudyId). */
 import * as crypto from 'crypto';
 import { mainJobStatusLines, mainStudyId, mutationStillLine } from '../../client/mainJob';
-import { STUDY_TASKS } from '../../activities/tasks/schema';
+import { STUDY_TASKS } from '../../protocol/corpus';
 import { liveTaskText } from '../../client/progress';
 import { referencesLine, smallReferencesNote } from '../../workflows/mainJob';
 

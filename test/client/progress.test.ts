@@ -3,7 +3,7 @@ import { headerLine, plainLine, taskLine, type LiveTask } from '../../client/pro
 import { fitWidth, firstThatFits, RESTORE_TERMINAL } from '../../client/terminal';
 import { mainResumeCommand } from '../../client/mainJob';
 import { dataBarLine, parseDataLine } from '../../client/dataProgress';
-import { STUDY_TASKS } from '../../activities/tasks/schema';
+import { STUDY_TASKS } from '../../protocol/corpus';
 
 const q3: LiveTask = {
   task: 'q3',

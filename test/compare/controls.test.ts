@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { runControls, bumpNumeric, ControlReference } from '../../activities/compare/controls';
 import { runControlsOnDisk } from '../../activities/compare/activity';
-import { REFERENCE_INVENTORY } from '../../activities/tasks/schema';
+import { REFERENCE_INVENTORY } from '../../protocol/corpus';
 import { FixtureSpec, fixtureDir, plain, SALES, writeFixture } from '../support/arrowFixtures';
 
 /** Synthetic references in inventory order; the first ones are deliberately unsuitable for some perturbations. */

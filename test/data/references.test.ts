@@ -13,7 +13,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { ensureTestDatabase, TEST_SPARK_SETTINGS, type TestDatabase } from '../support/database';
 import { buildReferences, reexecuteReferences, reproduceReferences } from '../../activities/data';
-import { REFERENCE_INVENTORY } from '../../activities/tasks/schema';
+import { REFERENCE_INVENTORY } from '../../protocol/corpus';
 
 let db: TestDatabase;
 let index: any;

@@ -12,7 +12,7 @@ import * as path from 'path';
 import { ensureTestDatabase, TEST_SPARK_SETTINGS, type TestDatabase } from '../support/database';
 import { buildVariantDatabases, buildVariantReferences } from '../../activities/data';
 import { listVariants } from '../../activities/data/variants';
-import { checkGold } from '../../activities/tasks/gold';
+import { checkGold } from '../../activities/data/gold';
 import { tasksRoot } from '../../activities/common/paths';
 
 const FULL = process.env.LOCKIN_TEST_FULL === '1';

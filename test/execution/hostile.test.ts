@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { runPytest } from '../../activities/execution';
+import { runPytest } from '../../activities/execution/pytest';
 import { DEFAULT_SPARK_SETTINGS, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import { MODES_UNDER_TEST } from '../support/modes';
 import { stopAllSlots } from '../../activities/execution/slots';

@@ -9,7 +9,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { executeCandidate } from '../../activities/execution';
+import { executeCandidate } from '../../activities/execution/execute';
 import { venvPython } from '../../activities/common/paths';
 import { nameFindings } from '../../activities/preflight/preflight';
 import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/settings';

@@ -8,7 +8,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { runPytest } from '../../activities/execution';
+import { runPytest } from '../../activities/execution/pytest';
 import { stopAllSlots } from '../../activities/execution/slots';
 import { sparkJitFromEnv } from '../../activities/common/sparkJit';
 import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/settings';

@@ -15,7 +15,7 @@ import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
 import { MODES_UNDER_TEST } from '../support/modes';
 import { venvPython } from '../../activities/common/paths';
 import { referenceSql } from '../../activities/preflight/referenceSql';
-import { REFERENCE_INVENTORY } from '../../activities/tasks/schema';
+import { REFERENCE_INVENTORY } from '../../protocol/corpus';
 
 /** Lower case, letters and digits only: the form both sides are compared in (formatting and punctuation do not hide a copy). */
 const squash = (t: string) => t.toLowerCase().replace(/[^a-z0-9]/g, '');

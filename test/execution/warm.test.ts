@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { runPytest } from '../../activities/execution';
+import { runPytest } from '../../activities/execution/pytest';
 import { liveSlots, runSparkJob, stopAllSlots } from '../../activities/execution/slots';
 import { SANDBOX_RUN_UID_BASE, SANDBOX_SLOT_UID_BASE } from '../../activities/execution/sandbox';
 import { REPO_ROOT, venvPython } from '../../activities/common/paths';

@@ -11,7 +11,7 @@ import { callModel } from '../../activities/model/gateway';
 import { cacheDir } from '../../activities/model/cache';
 import { readLedger } from '../../activities/model/ledger';
 import { idempotencyKey } from '../../activities/model/sends';
-import { parseModelSpec } from '../../activities/model/spec';
+import { parseModelSpec } from '../../protocol/model';
 import { parseChatCompletion } from '../../activities/model/backends/openai';
 import { generateReply, readJson, stageRequest, startStub, Stub, tempEnv } from './support';
 
@@ -144,7 +144,7 @@ test('parsing: usage without cache details; a refusal field; the spec needs a mo
   const r = parseChatCompletion(JSON.stringify({ model: 'm', choices: [{ message: { content: 'hi' }, finish_reason: 'length' }], usage: { prompt_tokens: 10, completion_tokens: 2 } }));
   expect([r.text, r.stopReason, r.usage.inputTokens, r.usage.cacheReadTokens, r.usage.outputTokens]).toEqual(['hi', 'length', 10, 0, 2]);
   expect(parseChatCompletion(JSON.stringify({ choices: [{ message: { content: null, refusal: 'I cannot help' }, finish_reason: 'stop' }] })).stopReason).toBe('refusal');
-  expect(parseModelSpec('openai:gpt-4.1')).toEqual({ backend: 'openai', modelId: 'gpt-4.1' });
+  expect(parseModelSpec('openai:gpt-4.1')).toEqual({ provider: 'openai', model: 'gpt-4.1', params: {} });
   expect(() => parseModelSpec('openai:')).toThrow('openai spec needs a model id');
 });
 

@@ -6,8 +6,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { callModel } from '../../activities/model/gateway';
 import { replayFile } from '../../activities/model/backends/replay';
 import { readLedger } from '../../activities/model/ledger';
-import { resolveReplayDir } from '../../activities/model/spec';
-import { REPO_ROOT } from '../../activities/common/paths';
+import { REPO_ROOT, replayCorpusDir } from '../../activities/common/paths';
 import { FIXTURES, readJson, stageRequest, tempEnv } from './support';
 
 const corpus = path.join(FIXTURES, 'replay');
@@ -23,9 +22,9 @@ test('replay file layout', () => {
   expect(replayFile('/c', 'q4', 'c5-revise-1', 'plan-audit')).toBe('/c/q4/plan-audit/c5-revise-1.md');
   expect(replayFile('/c', 'q4', 'judge', 'one-pass')).toBe('/c/q4/judge/one-pass.md');
   expect(replayFile('/c', 'q4', 'generate', 'shared', 'r1')).toBe('/c/q4/replicate-r1/generate.md');
-  expect(resolveReplayDir('lockin')).toBe(path.join(REPO_ROOT, 'replay', 'lockin'));
-  expect(resolveReplayDir('test/fixtures/x')).toBe(path.join(REPO_ROOT, 'test', 'fixtures', 'x'));
-  expect(resolveReplayDir('/abs/dir')).toBe('/abs/dir');
+  expect(replayCorpusDir('lockin')).toBe(path.join(REPO_ROOT, 'replay', 'lockin'));
+  expect(replayCorpusDir('test/fixtures/x')).toBe(path.join(REPO_ROOT, 'test', 'fixtures', 'x'));
+  expect(replayCorpusDir('/abs/dir')).toBe('/abs/dir');
 });
 
 test('a replayed generate writes the artifacts, records backend replay, zero usage and cost', async () => {

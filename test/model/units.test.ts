@@ -2,10 +2,10 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import YAML from 'yaml';
-import { TaskSpec } from '../../activities/tasks/schema';
+import { TaskSpec } from '../../protocol/corpus';
 import { fillTemplate, loadTemplate, renderTaskPrompt, renderTemplate } from '../../activities/model/prompts';
 import { callCost } from '../../activities/model/pricing';
-import { parseModelSpec } from '../../activities/model/spec';
+import { isReplaySpec, parseModelSpec, tryParseModelSpec } from '../../protocol/model';
 import { RpmLimiter } from '../../activities/model/rateLimit';
 import { cacheKey, canonicalJson } from '../../activities/model/cache';
 import { gatewayConfig } from '../../activities/model/config';
@@ -54,12 +54,19 @@ test('pricing: exact cost, long-context surcharge, unknown model', () => {
 });
 
 test('model specs', () => {
-  expect(parseModelSpec('anthropic')).toEqual({ backend: 'anthropic', modelId: 'claude-sonnet-4-6' });
-  expect(parseModelSpec('anthropic:')).toEqual({ backend: 'anthropic', modelId: 'claude-sonnet-4-6' });
-  expect(parseModelSpec('anthropic:claude-opus-4-6')).toEqual({ backend: 'anthropic', modelId: 'claude-opus-4-6' });
-  expect(parseModelSpec('replay:/x/y')).toEqual({ backend: 'replay', dir: '/x/y' });
+  expect(parseModelSpec('anthropic')).toEqual({ provider: 'anthropic', model: 'claude-sonnet-4-6', params: {} });
+  expect(parseModelSpec('anthropic:')).toEqual({ provider: 'anthropic', model: 'claude-sonnet-4-6', params: {} });
+  expect(parseModelSpec('anthropic:claude-opus-4-6')).toEqual({ provider: 'anthropic', model: 'claude-opus-4-6', params: {} });
+  expect(parseModelSpec('replay:/x/y')).toEqual({ provider: 'replay', model: '/x/y', params: {} });
+  expect(parseModelSpec('replay:lockin')).toEqual({ provider: 'replay', model: 'lockin', params: {} });
+  expect(parseModelSpec('openai:m?ctx=8192&seed=1')).toEqual({ provider: 'openai', model: 'm', params: { ctx: '8192', seed: '1' } });
   expect(() => parseModelSpec('replay:')).toThrow('replay spec needs a directory');
-  expect(() => parseModelSpec('gpt')).toThrow('unknown model spec "gpt"');
+  expect(() => parseModelSpec('gpt')).toThrow('unknown model spec "gpt" (expected anthropic:<model-id>, openai:<model-id>, or replay:<dir>)');
+  expect(() => parseModelSpec('openai:m?ctx')).toThrow('"ctx" is not name=value');
+  expect(() => parseModelSpec('openai:m?a=1&a=2')).toThrow('"a" is given twice');
+  expect(() => parseModelSpec('gpt')).toThrow(expect.objectContaining({ name: 'InputError', field: 'model' }));
+  expect(tryParseModelSpec('gpt')).toBeNull();
+  expect(['replay:lockin', 'replay:', 'anthropic', 'scripted', 'xreplay:a'].map(isReplaySpec)).toEqual([true, false, false, false, false]);
 });
 
 test('the RPM limiter admits rpm requests per 60 s window, then waits', async () => {

@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { checkEquivalence, equivalenceDir } from '../../activities/mutation/generate';
 import { pythonDir, tasksRoot } from '../../activities/common/paths';
-import { sha256File } from '../../activities/store/hash';
+import { sha256File } from '../../activities/common/hash';
 
 test('an equivalence.json naming the task `qid` is read as taskId and returned from the cache', async () => {
   const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-eqcache-'));

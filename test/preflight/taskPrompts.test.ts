@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import YAML from 'yaml';
 import { REPO_ROOT } from '../../activities/common/paths';
-import { TaskSpec } from '../../activities/tasks/schema';
+import { TaskSpec } from '../../protocol/corpus';
 import { renderTaskPrompt } from '../../activities/model/prompts';
 import { referenceSql } from '../../activities/preflight/referenceSql';
 import { describeOverlap, findSqlLeaks } from '../../activities/preflight/sqlNgrams';

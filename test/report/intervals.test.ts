@@ -3,7 +3,7 @@
  * 3 tasks × 2 samples × 2 conditions of model m1, and one condition of model m2.
  */
 import { intervalAnalysis, renderIntervals } from '../../activities/report/intervals';
-import { wilson } from '../../activities/scoring/intervals';
+import { wilson } from '../../activities/common/intervals';
 import type { RunRecord } from '../../protocol/types';
 
 /** A record with only the fields the section reads. */

@@ -1,8 +1,8 @@
 /**
- * Worked examples for the intervals and paired tests (activities/scoring/intervals.ts).
+ * Worked examples for the intervals and paired tests (activities/common/intervals.ts).
  * Expected values are published or computed by hand, never by the code under test.
  */
-import { binomialTwoSided, clusterBootstrap, discordantPairs, mcnemarExact, midRanks, mulberry32, pooledRate, signTest, wilcoxonSignedRank, wilson } from '../../activities/scoring/intervals';
+import { binomialTwoSided, clusterBootstrap, discordantPairs, mcnemarExact, midRanks, mulberry32, pooledRate, signTest, wilcoxonSignedRank, wilson } from '../../activities/common/intervals';
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
 

@@ -2,14 +2,14 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { parseSparkSchema, checkRule } from '../../activities/scoring/schemaRules';
-import { keyTerms, heuristicPlan, heuristicTest, heuristicCode, assertionText } from '../../activities/scoring/heuristic';
+import { parseSparkSchema, checkRule } from '../../activities/obligations/schemaRules';
+import { keyTerms, heuristicPlan, heuristicTest, heuristicCode, assertionText } from '../../activities/obligations/heuristic';
 import { autoLabels } from '../../activities/scoring/autoLabels';
 import { parseJudgeMarkdown, replayJudgeFile } from '../../activities/scoring/judge';
 import { parseFinalLabels, importFinalLabels, readFinalLabels } from '../../activities/scoring/finalLabels';
 import { labelObligations } from '../../activities/scoring/labelActivity';
-import { LabelsFile } from '../../activities/scoring/labels';
-import type { Obligation } from '../../activities/tasks/schema';
+import { LabelsFile } from '../../protocol/labels';
+import type { Obligation } from '../../protocol/corpus';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'study');
 const schema = parseSparkSchema({

@@ -124,7 +124,17 @@ describe('mechanisms (Table VI)', () => {
       [L('absent', 'violated', 'not-covered'), L('present', 'violated', 'covered'), L('present', 'satisfied', 'not-covered')],
       [L('present', 'violated', 'partially-covered'), L('present', 'execution-failed', 'not-covered')],
     ]);
-    expect(m).toEqual({ violated: 3, noTestCovered: 1, coveredPassedAnyway: 2, suiteInvalidOnGold: 0 });
+    expect(m).toEqual({ violated: 3, noTestCovered: 1, coveredPassedAnyway: 2, inadequateCheck: 2, repeatsIncorrectLogic: 0, suiteInvalidOnGold: 0 });
+  });
+
+  test('a violated obligation no valid test covers, with a test asserting its wrong value, repeats incorrect logic', () => {
+    // The paper's archetype: a wrong metric whose suite asserts the wrong totals (those tests fail
+    // gold). The grain is violated too and nothing asserts it: no test covered it.
+    const m = mechanisms([
+      [{ ...L('present', 'violated', 'not-covered'), repeats: true }, L('present', 'violated', 'not-covered'), L('present', 'satisfied', 'not-covered'), { ...L('present', 'satisfied', 'not-covered'), repeats: true }],
+      [{ ...L('present', 'violated', 'covered'), repeats: false }],
+    ]);
+    expect(m).toEqual({ violated: 3, noTestCovered: 1, coveredPassedAnyway: 2, inadequateCheck: 1, repeatsIncorrectLogic: 1, suiteInvalidOnGold: 0 });
   });
 
   test('an obligation whose suite fails on gold is neither covered nor not-covered: counted apart', () => {
@@ -132,7 +142,7 @@ describe('mechanisms (Table VI)', () => {
       [L('absent', 'violated', 'invalid-on-gold'), L('present', 'violated', 'invalid-on-gold'), L('present', 'satisfied', 'invalid-on-gold')],
       [L('absent', 'violated', 'not-covered'), L('present', 'violated', 'covered')],
     ]);
-    expect(m).toEqual({ violated: 4, noTestCovered: 1, coveredPassedAnyway: 1, suiteInvalidOnGold: 2 });
+    expect(m).toEqual({ violated: 4, noTestCovered: 1, coveredPassedAnyway: 1, inadequateCheck: 1, repeatsIncorrectLogic: 0, suiteInvalidOnGold: 2 });
   });
 });
 

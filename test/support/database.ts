@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { databaseDir, lockinHome, referencesDir } from '../../activities/common/paths';
 import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/settings';
-import { REFERENCE_INVENTORY } from '../../activities/tasks/schema';
+import { REFERENCE_INVENTORY } from '../../protocol/corpus';
 import { buildReferences, generateTables, loadTables } from '../../activities/data';
 
 /** The Spark settings the test database and references are built with (the study's, small memory). */

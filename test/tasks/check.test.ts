@@ -3,7 +3,7 @@ import * as path from 'path';
 import { checkOutputAgainstReference, checkRulesAgainstReference, checkTablesAgainstManifest, queryAliases, sqlFragmentProblems, sqlFragments } from '../../activities/tasks/check';
 import { checkCorpus } from '../../activities/tasks/corpus';
 import { checkConventionNullability } from '../../activities/tasks/corpus';
-import type { TaskSpec } from '../../activities/tasks/schema';
+import type { TaskSpec } from '../../protocol/corpus';
 import { conventionNullable, manifestTables, sparkJsonTypeToSql, structColumns, tpcdsSparkType } from '../../activities/tasks/sparkTypes';
 import { fixtureTask, writeFixtureCorpus } from './fixtures';
 

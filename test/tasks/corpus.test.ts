@@ -6,7 +6,7 @@ import { checkConventionNullability } from '../../activities/tasks/corpus';
 import { ALL_VARIANTS, loadEligibility } from '../../activities/tasks/eligibility';
 import { formatProblem, listTaskIds, loadTaskFolder, TaskLoadError } from '../../activities/tasks/load';
 import { tasksRoot } from '../../activities/common/paths';
-import { STUDY_TASKS } from '../../activities/tasks/schema';
+import { STUDY_TASKS } from '../../protocol/corpus';
 
 describe('the shipped task corpus', () => {
   const ids = listTaskIds();

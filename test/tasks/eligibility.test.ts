@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ensureTestDatabase } from '../support/database';
 import { readQueryTexts } from '../../activities/tasks/queryTexts';
-import { STUDY_TASKS } from '../../activities/tasks/schema';
+import { STUDY_TASKS } from '../../protocol/corpus';
 
 test('the screen excludes the forms the paper names and the other failures of (i) and (iii)', () => {
   expect(screenQueryText("select a from t where s = 'x;y';\n-- a comment; with a semicolon\n")).toEqual([]);

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { checkEvaluationKeys, EvaluationSpec, evaluationFile, loadEvaluationSpec } from '../../activities/tasks/evaluation';
 import { formatProblem, listTaskIds } from '../../activities/tasks/load';
-import { robustnessKeys } from '../../activities/store/evaluate';
+import { robustnessKeys } from '../../activities/scoring/evaluate';
 import { compareKeyAligned, TOLERANCE_LADDER } from '../../activities/compare/tolerance';
 import { loadOutput } from '../../activities/compare/load';
 import { isFloatingType } from '../../activities/compare/table';

@@ -7,7 +7,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { checkGold, failedReference, goldCell, goldPasses, type GoldVerdict } from '../../activities/tasks/gold';
+import { checkGold, failedReference, goldCell, goldPasses, type GoldVerdict } from '../../activities/data/gold';
 import { goldReport } from '../../client/commands/gold';
 
 const v = (taskId: string, verdict: GoldVerdict['verdict']): GoldVerdict => ({ taskId, verdict, summary: '' });

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { parseReply } from '../../activities/model/reply';
-import { buildReplay } from '../../activities/tasks/replay';
+import { buildReplay } from '../../activities/model/replayCorpus';
 import { parseReplayText } from '../../activities/model/backends/replay';
 import { fixtureObligations, fixtureTask, writeFixtureCorpus } from './fixtures';
 

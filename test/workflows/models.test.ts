@@ -13,7 +13,7 @@ import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput, parseModels } from '../../client/studyInput';
 import { readRunRecords } from '../../activities/store/records';
 import { finishModels } from '../../activities/report/modelsReport';
-import { parseModelSpec } from '../../activities/model/spec';
+import { parseModelSpec } from '../../protocol/model';
 import { modelStudyId } from '../../protocol/layout';
 import { gatewayConfig } from '../../activities/model/config';
 import { modelQueue } from '../../protocol/queues';

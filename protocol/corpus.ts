@@ -88,6 +88,12 @@ export const Obligation = z
     decided_by: z.string().min(1).optional(),
     rule: ObligationRule.optional(),
     /**
+     * The input columns the obligation is about, when its statement names others in passing or
+     * none (activities/tasks/columns.ts obligationColumns; default: the input columns its
+     * statement names). The discrimination check swaps each for its same-typed alternatives.
+     */
+    columns: z.array(z.string().min(1)).optional(),
+    /**
      * `false` for an obligation with no executable form (no violation, no acceptance test),
      * e.g. a plan-only obligation; `reason` then says why. Absent: the obligation is meant to
      * have a violation `obligations/<id>/violation.diff` (a diff against gold) and acceptance tests marked with its id
@@ -111,7 +117,7 @@ export type Obligation = z.infer<typeof Obligation>;
 
 export const ObligationsFile = z.object({
   task: z.string().regex(/^q\d+[ab]?$/),
-  obligations: z.array(Obligation).min(8).max(12),
+  obligations: z.array(Obligation).min(8).max(13),
 });
 export type ObligationsFile = z.infer<typeof ObligationsFile>;
 

@@ -7,7 +7,7 @@
  * and default to the automated ones.
  */
 import { z } from 'zod';
-import { PLAN_LABELS, CODE_LABELS, TEST_LABELS, RECORDED_TEST_LABELS } from '../../protocol/stages';
+import { PLAN_LABELS, CODE_LABELS, TEST_LABELS, RECORDED_TEST_LABELS } from './stages';
 
 export { PLAN_LABELS, CODE_LABELS, TEST_LABELS, RECORDED_TEST_LABELS };
 export type PlanLabel = (typeof PLAN_LABELS)[number];
@@ -40,6 +40,12 @@ export const ObligationLabel = z.object({
   source: z.object({ plan: Source, code: Source, test: Source }),
   /** Short evidence: the rule checked, the key terms found, or the judge's rationale. */
   evidence: z.string().optional(),
+  /**
+   * The executable test label's finding that tests of the suite fail gold and pass a program
+   * violating this obligation (they assert its wrong value; Table VI "repeats incorrect logic"):
+   * the tests, and the program (the violation's id or a column swap).
+   */
+  repeats: z.object({ tests: z.array(z.string()).min(1), via: z.string() }).optional(),
 });
 export type ObligationLabel = z.infer<typeof ObligationLabel>;
 

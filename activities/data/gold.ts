@@ -7,11 +7,11 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { lockinHome, referencesDir, scaleTag, tasksRoot } from '../common/paths';
+import { lockinHome, referencesDir, scaleTag, tasksRoot, referencePaths } from '../common/paths';
 import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/settings';
 import { compareOutputs } from '../compare/activity';
 import { executeCandidate } from '../execution/execute';
-import { listTaskIds } from './load';
+import { listTaskIds } from '../tasks/load';
 
 /** The verdict of one gold solution. */
 export interface GoldVerdict {
@@ -62,8 +62,9 @@ export async function checkGold(opts: {
   const { taskId, scale } = opts;
   const goldDir = path.join(opts.root ?? tasksRoot(), taskId, 'gold');
   if (!fs.existsSync(path.join(goldDir, 'solution.py'))) return { taskId, verdict: 'no-gold', summary: `${goldDir}/solution.py missing` };
-  const refDir = path.join(opts.database?.refsDir ?? referencesDir(scale), taskId);
-  if (!fs.existsSync(path.join(refDir, 'schema.json'))) {
+  const reference = referencePaths(opts.database?.refsDir ?? referencesDir(scale), taskId);
+  const refDir = reference.dir;
+  if (!fs.existsSync(reference.schema)) {
     const failed = failedReference(opts.database?.refsDir ?? referencesDir(scale), taskId);
     if (failed !== null) return { taskId, verdict: 'reference-failed', summary: `the reference SQL fails on this database: ${failed}` };
     return { taskId, verdict: 'no-reference', summary: `no reference at ${refDir} (build it: lockin data ${opts.database ? 'variants' : 'prepare'} --scale ${scale})` };

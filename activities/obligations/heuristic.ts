@@ -23,9 +23,9 @@
  *   no key terms → partial (undecided: weight 0 like violated, but never counted as a
  *   violation in SCOs or Table VI without evidence).
  */
-import type { Obligation } from '../tasks/schema';
+import type { Obligation } from '../../protocol/corpus';
 import type { FailureCategory } from '../../protocol/types';
-import type { PlanLabel, CodeLabel, TestLabel } from './labels';
+import type { PlanLabel, CodeLabel, TestLabel } from '../../protocol/labels';
 
 /** Extracts an obligation statement's key terms (see the module docstring). Output: lower-cased, unique, in order of appearance. */
 export function keyTerms(statement: string): string[] {

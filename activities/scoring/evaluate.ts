@@ -4,34 +4,19 @@
  */
 import * as path from 'path';
 import { compareWithReference } from '../compare/activity';
-import { labelObligations } from '../scoring/labelActivity';
-import { judgeEvidence, judgeFromResult, judgeStageRequest } from '../scoring/judge';
-import { loadObligations, readOutputSchema } from '../scoring/corpusFiles';
+import { labelObligations } from './labelActivity';
+import { judgeEvidence, judgeFromResult, judgeStageRequest } from './judge';
+import { loadObligations, readOutputSchema } from './corpusFiles';
 import { STUDY_MODEL_PARAMS } from '../../protocol/settings';
-import type { StageRequest, StageResult } from '../../protocol/types';
 import { referencesDir } from '../common/paths';
 import { InputError, nonRetryable } from '../common/errors';
 import { loadEvaluationSpec } from '../tasks/evaluation';
-import type { ComparisonOutcome, ExecutionOutcome, ModelParams } from '../../protocol/types';
-import type { ConditionId } from '../../protocol/conditions';
+import type { ComparisonOutcome } from '../../protocol/types';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 import { evaluationDir } from '../../protocol/layout';
 
-export interface EvaluateRunRequest {
-  studyId: string;
-  taskId: string;
-  condition: ConditionId;
-  conditionDir: string;
-  scale: number;
-  execution: ExecutionOutcome;
-  /** The targeted-replication label and the sample index (1-based) of the run: the judge reply is theirs. */
-  replicate?: string;
-  sample?: number;
-  /** The judge's model (the study's model); labels fall back to the documented heuristic without a reply. */
-  model?: string;
-  params?: ModelParams;
-  /** Label the obligations here too (default true); false when the workflow schedules the judge itself (judgeRequest, callModel, labelRun). */
-  labels?: boolean;
-}
+/** The input of evaluateRun as its contract declares it (protocol/activities.ts). */
+export type EvaluateRunRequest = ActivityInput<'evaluateRun'>;
 
 /**
  * Task-specific key columns for the key-aligned tolerance comparison, from the optional
@@ -86,7 +71,7 @@ export async function evaluateRun(req: EvaluateRunRequest): Promise<ComparisonOu
  * of scoring/judge.ts judgeEvidence) and returns the StageRequest, or null when there is no judge
  * (no model, or a replay corpus without the run's judge file: labels fall back to the heuristic).
  */
-export async function judgeRequest(req: EvaluateRunRequest & { comparison: ComparisonOutcome }): Promise<StageRequest | null> {
+export async function judgeRequest(req: ActivityInput<'judgeRequest'>): Promise<ActivityOutput<'judgeRequest'>> {
   if (!req.model) return null;
   const obligations = loadObligations(req.taskId);
   const schema = req.execution.status === 'ok' ? readOutputSchema(req.execution.schemaFile) : null;
@@ -102,7 +87,7 @@ export async function judgeRequest(req: EvaluateRunRequest & { comparison: Compa
  * executable labels and the documented heuristic; writes `<conditionDir>/labels.json`.
  * @returns the labelling method and the obligation count.
  */
-export async function labelRun(req: EvaluateRunRequest & { comparison: ComparisonOutcome; judged: StageResult | null }): Promise<{ method: 'judge' | 'heuristic'; obligations: number; judgeError?: string }> {
+export async function labelRun(req: ActivityInput<'labelRun'>): Promise<ActivityOutput<'labelRun'>> {
   const r = await labelObligations({
     studyId: req.studyId, taskId: req.taskId, condition: req.condition, conditionDir: req.conditionDir, replicate: req.replicate, sample: req.sample,
     execution: req.execution, comparison: req.comparison, judged: req.judged ? judgeFromResult(req.judged) : { labels: null },

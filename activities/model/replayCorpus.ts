@@ -21,13 +21,13 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { replayRoot, tasksRoot } from '../common/paths';
-import { renderArtifacts } from '../model/prompts';
-import { parseReplayText, renderFrontMatter } from '../model/backends/replay';
+import { renderArtifacts } from './prompts';
+import { parseReplayText, renderFrontMatter } from './backends/replay';
 import { isBuilderKind, type Provenance } from '../../protocol/provenance';
 import type { C1Reply, C25Reply, C2Reply, C3Reply, C4Reply } from '../../protocol/stages';
 import type { z } from 'zod';
-import { listTaskIds, loadTaskFolder, type LoadedTask } from './load';
-import type { Obligation } from './schema';
+import { listTaskIds, loadTaskFolder, type LoadedTask } from '../tasks/load';
+import type { Obligation } from '../../protocol/corpus';
 
 /** The comment in the front matter of every file the builder writes. */
 export const BUILDER_COMMENT = 'written by `lockin tasks build-replay`: edit the sources (tasks/<taskId>/), or set provenance: authored to keep a hand-edited copy';

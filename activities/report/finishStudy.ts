@@ -1,10 +1,10 @@
 /** The end of a study: records.jsonl, then the report. */
-import { writeReport } from '../report/writeReport';
+import { writeReport } from './writeReport';
 import * as fs from 'fs';
 import * as path from 'path';
 import type { StudyFailure } from '../../protocol/inputs';
-import { writeRecordsJsonl } from './records';
-import { studyDir } from './layout';
+import { writeRecordsJsonl } from '../store/records';
+import { studyDir } from '../common/layout';
 
 /**
  * Activity: gathers the run records into runs/<id>/records.jsonl, writes the runs that ended

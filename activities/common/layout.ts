@@ -11,7 +11,7 @@
  *   runs/<study>/report/
  */
 import * as path from 'path';
-import { runsRoot } from '../common/paths';
+import { runsRoot } from './paths';
 import { taskKey, taskRelDir } from '../../protocol/layout';
 
 export function studyDir(studyId: string): string {

@@ -4,10 +4,10 @@
  */
 import * as path from 'path';
 import { BUDGETS, CONDITIONS } from '../../protocol/conditions';
-import { writeReport } from '../report/writeReport';
-import { studyDir } from '../store/layout';
-import { aggregateByCondition } from './score';
-import { analyzeStudyMutation } from './study';
+import { writeReport } from './writeReport';
+import { studyDir } from '../common/layout';
+import { aggregateByCondition } from '../mutation/score';
+import { analyzeStudyMutation } from '../mutation/study';
 
 /** Input of finishMutationAnalysis (the analysis's options, as mutationTask had them). */
 export interface FinishMutationRequest {

@@ -4,8 +4,8 @@
  * StructType JSON). Pure functions.
  */
 import { InputError } from '../common/errors';
-import type { ObligationRule } from '../tasks/schema';
-import type { CodeLabel } from './labels';
+import type { ObligationRule } from '../../protocol/corpus';
+import type { CodeLabel } from '../../protocol/labels';
 
 /** One output column: lower-cased name and the Spark SQL type name (int, bigint, decimal(7,2), ...). */
 export interface OutputField {

@@ -1,0 +1,131 @@
+/**
+ * The model a study asks: its spec as given to `--model`, parsed once into an object, and the
+ * sampling parameters of a call. Pure (no Node built-ins): workflows, activities and the CLI
+ * parse a spec here and look at the object, never at the spec's text.
+ *
+ * Grammar of a model spec: `<provider>[:<model>][?<name>=<value>[&…]]`
+ *   anthropic[:<model-id>]   the Messages API; no model id = the paper's model (claude-sonnet-4-6)
+ *   openai:<model-id>        an OpenAI-compatible chat-completions server (OPENAI_BASE_URL,
+ *                            OPENAI_API_KEY); the model id is required
+ *   replay:<dir>             stored reply files (each states its provenance): <dir> absolute, or
+ *                            with a '/' relative to the repository, or a bare name under replay/
+ *                            ("replay:lockin" = replay/lockin; activities/model/backends/replay.ts)
+ * `?name=value` pairs are the backend's own options (`params`); none of today's backends reads one.
+ */
+
+/** Which model backend answers: a model spec as the user wrote it ("anthropic:claude-sonnet-4-6", "replay:lockin"). */
+export type ModelSpec = string;
+
+/** Sampling parameters as the study intends them (the paper: temperature 1.0, top-p 1.0). */
+export interface ModelParams {
+  temperature: number;
+  topP: number;
+  maxTokens: number;
+  /** Request the 1M-token context window (the paper's "[1m]" suffix). */
+  longContext: boolean;
+}
+
+/** The model the paper sampled, and the default model id of the `anthropic` provider. */
+export const PAPER_MODEL_ID = 'claude-sonnet-4-6';
+
+/**
+ * The providers a spec may name, each with what its model part must hold. `live`: a provider
+ * that sends requests over the network (paid, rate-limited; its own task queue,
+ * protocol/queues.ts); otherwise the answers are local (a replay corpus).
+ */
+export const PROVIDERS = {
+  anthropic: { live: true, form: 'anthropic:<model-id>', defaultModel: PAPER_MODEL_ID, modelHint: undefined },
+  openai: { live: true, form: 'openai:<model-id>', defaultModel: undefined, modelHint: 'openai spec needs a model id, e.g. openai:gpt-4.1 or openai:Qwen/Qwen2.5-Coder-32B-Instruct' },
+  replay: { live: false, form: 'replay:<dir>', defaultModel: undefined, modelHint: 'replay spec needs a directory, e.g. replay:lockin' },
+} as const satisfies Record<string, ProviderRules>;
+
+/** What the grammar knows of one provider. */
+interface ProviderRules {
+  live: boolean;
+  /** How its spec is written, for error messages. */
+  form: string;
+  /** The model when the spec names none (undefined: the model part is required). */
+  defaultModel: string | undefined;
+  /** The error when the model part is missing and there is no default. */
+  modelHint: string | undefined;
+}
+
+export type Provider = keyof typeof PROVIDERS;
+
+/** A model spec parsed once. */
+export interface ParsedModelSpec {
+  /** Who answers. */
+  provider: Provider;
+  /** The provider's model id (anthropic, openai) or the corpus directory as written (replay). */
+  model: string;
+  /** The backend's own options from `?name=value&…` ({} when none). */
+  params: Readonly<Record<string, string>>;
+}
+
+/**
+ * A spec that does not follow the grammar above. `field` is always "model" (the flag or input
+ * field). Named "InputError" like every bad-input error (activities/common/errors.ts,
+ * RecordError), so a failed activity's type reads the same whichever check refused the input.
+ */
+export class ModelSpecError extends Error {
+  readonly field = 'model';
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+/** The spec of the paper's model: `anthropic:claude-sonnet-4-6`. */
+export const PAPER_MODEL_SPEC: ModelSpec = `anthropic:${PAPER_MODEL_ID}`;
+
+/** The replay corpus a study uses without an API key: `replay:lockin`. */
+export const DEFAULT_REPLAY_SPEC: ModelSpec = 'replay:lockin';
+
+/**
+ * Parses a model spec (grammar in this file's header).
+ * @returns provider, model (the provider's default where it has one and none is written) and params.
+ * @throws ModelSpecError for an unknown provider, a missing model part, or a malformed `?name=value`.
+ */
+export function parseModelSpec(spec: ModelSpec): ParsedModelSpec {
+  const [head, query, ...rest] = spec.split('?');
+  const colon = head.indexOf(':');
+  const provider = colon < 0 ? head : head.slice(0, colon);
+  const model = colon < 0 ? '' : head.slice(colon + 1).trim();
+  if (!Object.hasOwn(PROVIDERS, provider)) {
+    const forms = Object.values(PROVIDERS).map((p) => p.form);
+    throw new ModelSpecError(`unknown model spec "${spec}" (expected ${forms.slice(0, -1).join(', ')}, or ${forms[forms.length - 1]})`);
+  }
+  const rules: ProviderRules = PROVIDERS[provider as Provider];
+  const chosen = model || rules.defaultModel;
+  if (!chosen) throw new ModelSpecError(rules.modelHint ?? `${provider} spec needs a model`);
+  if (rest.length > 0) throw new ModelSpecError(`model spec "${spec}": one '?' at most`);
+  return { provider: provider as Provider, model: chosen, params: parseSpecParams(spec, query) };
+}
+
+/** The `name=value&…` part of a spec. @throws ModelSpecError for a pair without '=' or a repeated name. */
+function parseSpecParams(spec: string, query: string | undefined): Readonly<Record<string, string>> {
+  const params: Record<string, string> = {};
+  if (query === undefined) return params;
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    const name = eq < 0 ? '' : pair.slice(0, eq).trim();
+    if (!name) throw new ModelSpecError(`model spec "${spec}": "${pair}" is not name=value`);
+    if (Object.hasOwn(params, name)) throw new ModelSpecError(`model spec "${spec}": "${name}" is given twice`);
+    params[name] = pair.slice(eq + 1).trim();
+  }
+  return params;
+}
+
+/** parseModelSpec, or null for a spec that does not parse (for code that must not throw: workflows, reports of old studies). */
+export function tryParseModelSpec(spec: ModelSpec): ParsedModelSpec | null {
+  try {
+    return parseModelSpec(spec);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether a spec names a replay corpus (its replies are stored files, not sampled from a model). False for a spec that does not parse. */
+export function isReplaySpec(spec: ModelSpec): boolean {
+  return tryParseModelSpec(spec)?.provider === 'replay';
+}
