@@ -21,6 +21,8 @@ export interface DataStep {
   item?: string;
   /** The phase is over (its last item done, or skipped as already built). */
   complete?: boolean;
+  /** Shown instead of the count ("already built"). */
+  note?: string;
 }
 
 /** The parse of one line: a step (`step`) and/or a line to print (`print`). */
@@ -54,7 +56,7 @@ export function parseDataLine(line: string, db: string | null, totals: Map<strin
   }
   if ((m = /^(generate|load): (.*)\((skipped)\)$/.exec(msg)) && !/^(generate|load): [a-z_]+: already typed/.test(msg)) {
     const d = dbOf(m[2]);
-    return { step: { db: d, phase: m[1], done: totals.get(key(d, m[1])) ?? 1, total: totals.get(key(d, m[1])) ?? 1, complete: true } };
+    return { step: { db: d, phase: m[1], done: 0, total: null, complete: true, note: 'already built' } };
   }
   if ((m = /^load: wrote (.*)$/.exec(msg))) {
     const d = dbOf(m[1]);
@@ -77,13 +79,13 @@ export function parseDataLine(line: string, db: string | null, totals: Map<strin
 }
 
 /** A bar's line: "  [data] sf0.01 references  ████████████░░░░░░░░ 19/33  q12  (2m41s)". Pure. */
-export function dataBarLine(s: { db: string | null; phase: string; done: number; total: number | null; item?: string; complete?: boolean }, seconds: number, width: number): string {
+export function dataBarLine(s: { db: string | null; phase: string; done: number; total: number | null; item?: string; complete?: boolean; note?: string }, seconds: number, width: number): string {
   const n = 20;
-  const full = s.total ? Math.min(n, Math.round((n * s.done) / s.total)) : 0;
+  const full = s.note && s.complete ? n : s.total ? Math.min(n, Math.round((n * s.done) / s.total)) : 0;
   const bar = `${'█'.repeat(full)}${'░'.repeat(n - full)}`;
-  const count = s.total !== null ? `${s.done}/${s.total}` : `${s.done}`;
+  const count = s.note ?? (s.total !== null ? `${s.done}/${s.total}` : `${s.done}`);
   const time = seconds >= 60 ? `${Math.floor(seconds / 60)}m${String(Math.floor(seconds % 60)).padStart(2, '0')}s` : `${seconds.toFixed(0)}s`;
-  return fitWidth(`  [data] ${s.db ? `${s.db} ` : ''}${s.phase.padEnd(10)} ${bar} ${count.padStart(7)}${s.complete ? '  done' : s.item ? `  ${s.item}` : ''}  (${time})`, width);
+  return fitWidth(`  [data] ${s.db ? `${s.db} ` : ''}${s.phase.padEnd(10)} ${bar} ${count.padStart(7)}${s.complete && !s.note ? '  done' : s.item ? `  ${s.item}` : ''}  (${time})`, width);
 }
 
 /**
@@ -143,13 +145,14 @@ export function createDataProgress(stream: NodeJS.WriteStream = process.stderr):
           b.bar ??= multi.create(1, 0, { line: '' });
           // "-1": one more item of a phase whose lines do not count (generate, load); a phase ended
           // without a known total ("load: wrote …" after a run that announced none) keeps its count.
-          const unknownEnd = p.step.complete && p.step.total === null;
+          const unknownEnd = p.step.complete && p.step.total === null && !p.step.note;
           const done = unknownEnd ? b.state.done : p.step.done < 0 ? b.state.done + 1 : p.step.done;
           const total = unknownEnd ? b.state.done : (p.step.total ?? b.state.total);
           b.state = { ...b.state, ...p.step, done, total };
         }
         if (b.state.total !== null && b.state.done >= b.state.total) b.state.complete = true;
         if (b.state.complete) b.state.item = undefined;
+        if (b.state.complete && b.state.note) b.state.total = null;
         draw(k);
       }
       if (p.print) multi.log(`[data] ${p.print}\n`);

@@ -150,7 +150,7 @@ export function referencesLine(refs: { count: number; failed: { id: string; erro
   const failed = unexpected.length ? `, ${unexpected.length} FAILED (${unexpected.map((f) => `${f.id}: ${f.error.split(/[.\n]/)[0]}`).join('; ')}; left out of the study at this scale)` : '';
   const known = expected.map((f) => `; ${f.id} has no reference at SF=${scale} (${expectedReferenceFailure(f.error, scale!)}): expected, left out of the study at this scale`).join('');
   const empty = refs.empty?.length
-    ? `, ${refs.empty.length} empty at this scale (${refs.empty.map((id) => (studyTasks.includes(id) ? `${id} (study task)` : id)).join(', ')}: an empty output agrees with them; the report's discrimination table flags them)`
+    ? `${known ? ';' : ','} ${refs.empty.length} empty at this scale (${refs.empty.map((id) => (studyTasks.includes(id) ? `${id} (study task)` : id)).join(', ')}: an empty output agrees with them; the report's discrimination table flags them)`
     : '';
   return `${refs.count} references stored${failed}${known}${empty}`;
 }

@@ -14,6 +14,8 @@ import { scoreRun } from '../../activities/scoring/analysis';
 import { analyse } from '../../activities/report/writeReport';
 import { writeInspectLogs } from '../../activities/report/inspect/writeLogs';
 import { comparisonMarkdown, ComparisonDetailsSchema } from '../../activities/report/inspect/markdown';
+import * as net from 'net';
+import { viewLogDir, viewPort } from '../../client/commands/view';
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'inspect');
 
@@ -120,4 +122,22 @@ test('the comparison shows a sample of the differing rows with their multiplicit
   expect(md).toContain('| 2 | 1 | a\\|b |');
   expect(md).toContain('**Candidate rows the reference lacks**: 2 (1 distinct):');
   expect(md).toContain('| 2 | 1 | NULL |');
+});
+
+test('lockin view finds a study folder\'s logs, says how to write them when there are none, and takes a free port', async () => {
+  expect(viewLogDir(path.join(tmp, 'ix1'))).toBe(path.join(tmp, 'ix1', 'report', 'logs'));
+  expect(viewLogDir(path.join(tmp, 'ix1', 'report', 'logs'))).toBe(path.join(tmp, 'ix1', 'report', 'logs'));
+  const empty = fs.mkdtempSync(path.join(tmp, 'empty-'));
+  expect(() => viewLogDir(empty)).toThrow(/no Inspect logs in .*report\/logs: .*npx lockin report/);
+  expect(await viewPort(7600, '127.0.0.1')).toBe(7600);
+  const first = await viewPort(undefined, '127.0.0.1');
+  const busy = net.createServer();
+  await new Promise<void>((r) => busy.listen(first, '127.0.0.1', () => r()));
+  try {
+    const next = await viewPort(undefined, '127.0.0.1');
+    expect(next).not.toBe(first);
+    expect(next).toBeGreaterThan(first);
+  } finally {
+    busy.close();
+  }
 });
