@@ -145,6 +145,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     ['Where the time went', `not in this report (it measures the study, not the machine): \`npx lockin study profile ${studyId}\` gives the time per step, condition and kind of work and the JVM start-ups (\`--csv\`, \`--jobs-csv\` for pandas); the Spark mode is \`sparkMode\` in the settings below`],
     ['Automated labels', `what no executable form or schema rule decides (the plan labels, and the code and test labels of obligations without an executable form): ${methods.judge} runs by judge, ${methods.heuristic} runs by heuristic fallback, ${methods.none} runs unlabelled; ${heuristicLabels} obligation labels have a heuristic dimension (source: heuristic in labels.csv)`],
     ['Labellers per dimension', `plan: ${bySource('plan')}; code: ${bySource('code')}; test: ${bySource('test')} (lockin obligations check measures each labeller on gold and the violations)`],
+    ...unlabelledRow(study.unlabelled ?? []),
     ['Final labels', study.finalLabelsImported || study.raterNames.length ? `${describeOrigins(study.runs.flatMap((r) => r.labels.map((l) => l.final)))} (docs/protocol.md §5 "Final labels": ${study.finalLabelsImported - study.finalLabelsUnmatched.length} decided rows of labels/final.csv used; ${study.raterNames.length ? `else the label all raters who labelled it agree on (raters: ${study.raterNames.join(', ')})` : 'no rater labels imported'}; else automated)${study.finalLabelsUnmatched.length ? `; ${study.finalLabelsUnmatched.length} decided rows match no labelled run and were ignored: ${study.finalLabelsUnmatched.slice(0, 20).map((k) => k.split('|').join(' ')).join(', ')}` : ''}` : 'none imported: final = automated'],
   ]));
   out.push('', `**Settings**: [${SETTINGS_FILE}](${SETTINGS_FILE}) (the study's Spark settings, model parameters, versions and the other fields of study.json, its input files counted)`, '');
@@ -301,4 +302,10 @@ export function equivalentViolationsLine(file: LabellerAccuracyFile | null, stud
   const count = hits.reduce((n, t) => n + t.equivalentViolations!.length, 0);
   if (!hits.length) return `Obligation violations against the reference on ${where}: every one of the ${total} checked violations disagrees with it.`;
   return `Obligation violations against the reference on ${where}: ${count} of ${total} agree with it, so a candidate whose only mistake is one of them agrees with the reference there: ${hits.map((t) => `${t.taskId} ${t.equivalentViolations!.join(', ')}`).join('; ')}.`;
+}
+
+/** The settings row naming the run × obligation pairs a study has no label for (runs labelled before the obligation was added), or none. */
+function unlabelledRow(unlabelled: string[]): [string, string][] {
+  if (!unlabelled.length) return [];
+  return [['Obligations not labelled', `${unlabelled.length} run × obligation pair(s) have no label: the runs were labelled before the obligation was added to the corpus, and their scores are over the obligations they were labelled on (${unlabelled.slice(0, 12).join('; ')}${unlabelled.length > 12 ? '; …' : ''})`]];
 }

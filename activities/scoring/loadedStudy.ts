@@ -68,6 +68,8 @@ export interface LoadedStudy {
   raterNames: string[];
   /** Final labels (task|condition|obligation) that match no labelled primary run: reported, not used. */
   finalLabelsUnmatched: string[];
+  /** Obligations of the corpus a run has no label for (labelled before they were added), as "q3/one-pass: O13": its scores are over the others. */
+  unlabelled?: string[];
   /**
    * Task runs or conditions that ended without a record, with their cause: runs/<id>/failures.json
    * (`{failed: StudyFailure[]}`, written by finishStudy); [] when the file is absent.

@@ -115,6 +115,7 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
   const finals = readFinalLabels(studyDir);
   const raters = readRaters(studyDir);
   const usedFinals = new Set<string>();
+  const unlabelled: string[] = [];
   const obligations = new Map<string, Obligation[]>();
   const obligationsOf = (t: string) => {
     if (!obligations.has(t)) obligations.set(t, loadObligations(t, opts.tasksDir));
@@ -151,9 +152,15 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
     if (!lf.success) throw new InputError(lf.error.issues[0].message, labelsPath, lf.error.issues[0].path.join('.'));
     base.labelMethod = lf.data.method;
     const byId = new Map(lf.data.labels.map((l) => [l.obligation, l]));
-    base.labels = obs.map((o) => {
-      const a = byId.get(o.id);
-      if (!a) throw new InputError(`no label for obligation ${o.id}`, labelsPath, 'labels');
+    // A run labelled before an obligation was added to the corpus (e.g. q3's O13, 2026-12-06)
+    // has no label for it: its scores are over the obligations it was labelled on, and the report
+    // names what is left out (LoadedStudy.unlabelled); a labels.json with a label for an obligation
+    // the corpus does not have is an error.
+    const unknown = lf.data.labels.filter((l) => !obs.some((o) => o.id === l.obligation));
+    if (unknown.length) throw new InputError(`a label for obligation ${unknown[0].obligation}, which ${taskId} does not have`, labelsPath, 'labels');
+    for (const o of obs) if (!byId.has(o.id)) unlabelled.push(`${taskId}/${condition}${replicate ? ` (replicate ${replicate})` : ''}: ${o.id}`);
+    base.labels = obs.filter((o) => byId.has(o.id)).map((o) => {
+      const a = byId.get(o.id)!;
       const key = labelKey(taskId, condition, o.id);
       const f = replicate ? undefined : finals.get(key);
       if (f) usedFinals.add(key);
@@ -192,6 +199,7 @@ export async function loadStudy(studyDir: string, opts: { tasksDir?: string } = 
     finalLabelsImported: finals.size,
     raterNames: [...raters.keys()],
     finalLabelsUnmatched: [...finals.keys()].filter((k) => !usedFinals.has(k)),
+    unlabelled,
     failures: readFailures(studyDir),
   };
 }

@@ -49,3 +49,25 @@ test('records.jsonl errors name the line and field', () => {
   expect(() => parseRecords(`${JSON.stringify({ ...full, schemaVersion: 2 })}\n`, 'r.jsonl')).toThrow(/r\.jsonl \(line 1: referenceAgreement\)/);
   expect(() => parseRecords('\n{nope\n', 'r.jsonl')).toThrow(/r\.jsonl \(line 2\): not JSON/);
 });
+
+test('a run labelled before an obligation existed scores over the obligations it has labels for, and says so; an unknown label is an error', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-study-'));
+  try {
+    fs.cpSync(path.join(FIXTURE, 'runs', 'fx1'), dir, { recursive: true });
+    const file = path.join(dir, 'tasks', 'q3', 'one-pass', 'labels.json');
+    const lf = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const all = lf.labels;
+    // Drop O8 (the fixture's q3 has eight obligations): as if O8 had been added after labelling.
+    lf.labels = all.filter((l: { obligation: string }) => l.obligation !== 'O8');
+    fs.writeFileSync(file, JSON.stringify(lf));
+    const study = await loadStudy(dir, { tasksDir: path.join(FIXTURE, 'tasks') });
+    expect(study.unlabelled).toEqual(['q3/one-pass: O8']);
+    const run = study.runs.find((r) => r.taskId === 'q3' && r.condition === 'one-pass')!;
+    expect(run.labels.map((l) => l.obligation.id)).toEqual(['O1', 'O2', 'O3', 'O4', 'O5', 'O6', 'O7']);
+    lf.labels = [...all, { ...all[0], obligation: 'O99' }];
+    fs.writeFileSync(file, JSON.stringify(lf));
+    await expect(loadStudy(dir, { tasksDir: path.join(FIXTURE, 'tasks') })).rejects.toThrow(/a label for obligation O99, which q3 does not have/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
