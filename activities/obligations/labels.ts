@@ -1,5 +1,5 @@
 /**
- * Executable code and test labels of one frozen run (issue 17, "Executable labels"; the data
+ * Executable code and test labels of one frozen run (tasks/README.md "Executable obligations"; the data
  * flow is /work/shared/design/ARCHITECTURE.md "Data flow of a label"):
  *   - code label of obligation O = the candidate's solve run against O's acceptance tests:
  *     satisfied (all pass) / violated (one fails) / execution-failed (no test could run: the

@@ -1,5 +1,5 @@
 /**
- * Human raters (issue 17 "Human adjudication with agreement"; docs/protocol.md §5 "Human raters"
+ * Human raters (docs/protocol.md §5 "Human raters"
  * and "Final labels"):
  *   export     `runs/<id>/labels/raters/<rater>/`: a blinded CSV to fill (one row per primary run
  *              and obligation, the run named by an opaque id, no condition, no automated label,

@@ -171,7 +171,7 @@ export function falsePassFigures(runs: RunOutcome[]): { runs: number; testPassed
  * Mechanisms (Table VI): over the violated obligations (code = violated; execution failures
  * excluded) of false-pass runs, count "no test covered it" (test not-covered) versus "a test
  * covered it and passed anyway" (test covered or partially-covered). An obligation whose run's
- * suite fails on gold (test invalid-on-gold, issue 17: its coverage is not measured, never counted
+ * suite fails on gold (test invalid-on-gold, executable labels: its coverage is not measured, never counted
  * as coverage) is in neither and counted apart, so violated = noTestCovered + coveredPassedAnyway
  * + suiteInvalidOnGold.
  * Input: per false-pass run, its final labels. Output: counts of obligations.
