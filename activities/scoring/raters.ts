@@ -22,7 +22,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { InputError } from '../common/errors';
-import { parseCsv, toCsv } from './csv';
+import { parseCsv, toCsv } from '../common/csv';
 import { PLAN_LABELS, CODE_LABELS, TEST_LABELS } from '../../protocol/labels';
 import { cohenKappa, type Kappa } from './agreement';
 import { FINAL_COLUMNS, importFinalLabels, labelKey, parseFinalLabels } from './finalLabels';

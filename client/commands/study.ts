@@ -27,7 +27,7 @@ import { runMutationAnalysis } from '../mutation';
 import type { StudyFailure, StudyProgress } from '../../protocol/inputs';
 import { failureLines, failureWorkflowId, innermostMessage, readStudyFailures, studyProgressLine } from '../studyStatus';
 import { readStudyBasics } from '../../activities/store/manifest';
-import { toCsv } from '../../activities/scoring/csv';
+import { toCsv } from '../../activities/common/csv';
 
 interface RunOpts {
   tasks?: string;
