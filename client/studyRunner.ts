@@ -12,13 +12,12 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { studyDir } from '../activities/common/layout';
-import { readRunRecords } from '../activities/store/records';
+import { ledgerFile, ledgerRepeats, readLedger, readRunRecords, type LedgerLine } from '../activities/results';
 import type { StudyInput } from '../protocol/inputs';
 import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { showProgress } from './progress';
 import { renderSummary, summarize, type AssignedRuns } from './summary';
 import { TemporalTarget, withClientAndWorker } from './temporal';
-import { ledgerFile, ledgerRepeats, readLedger, type LedgerLine } from '../activities/model/ledger';
 
 export { studyWorkflowId };
 

@@ -26,7 +26,7 @@ import { mainJobStatusLines, runMainJob } from '../mainJob';
 import { runMutationAnalysis } from '../mutation';
 import type { StudyFailure, StudyProgress } from '../../protocol/inputs';
 import { failureLines, failureWorkflowId, innermostMessage, readStudyFailures, studyProgressLine } from '../studyStatus';
-import { readStudyBasics } from '../../activities/store/manifest';
+import { readStudyBasics } from '../../activities/results';
 import { toCsv } from '../../activities/common/csv';
 
 interface RunOpts {
