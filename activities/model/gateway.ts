@@ -50,7 +50,7 @@ export function callFilePath(workDir: string, callIndex: number, stage: string):
 }
 
 /**
- * The directories the preflight compares, from the run layout (activities/store/layout.ts):
+ * The directories the preflight compares, from the run layout (activities/common/layout.ts):
  * `<task dir>/snapshot` is the shared initial generation, `<task dir>/<condition>` the conditions.
  */
 export function preflightLayout(req: Pick<StageRequest, 'workDir' | 'condition'>): { sharedSnapshotDir: string; otherConditionDirs: string[] } {

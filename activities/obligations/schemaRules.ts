@@ -1,5 +1,5 @@
 /**
- * Rule-decided code labels: obligations with a `rule` (activities/tasks/schema.ts) are checked
+ * Rule-decided code labels: obligations with a `rule` (protocol/corpus.ts) are checked
  * on the candidate output's Spark schema (`schema.json` written next to output.arrow, Spark's
  * StructType JSON). Pure functions.
  */
