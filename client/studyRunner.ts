@@ -14,7 +14,7 @@ import * as os from 'os';
 import { clearInterrupted, markInterrupted, readInterrupted } from './interrupted';
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { studyDir } from '../activities/common/layout';
-import { readRunRecords } from '../activities/store/records';
+import { ledgerFile, ledgerRepeats, readLedger, readRunRecords, type LedgerLine } from '../activities/results';
 import type { StudyInput } from '../protocol/inputs';
 import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { showProgress } from './progress';
@@ -23,7 +23,6 @@ import { renderSummary, summarize, type AssignedRuns } from './summary';
 import { TemporalTarget, withClientAndWorker } from './temporal';
 import { RECONNECT_DELAYS_MS, resumeHint, whileServerAway } from './serverWait';
 export { RECONNECT_DELAYS_MS, resumeHint, whileServerAway };
-import { ledgerFile, ledgerRepeats, readLedger, type LedgerLine } from '../activities/model/ledger';
 
 export { studyWorkflowId };
 

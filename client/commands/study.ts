@@ -28,8 +28,8 @@ import { mainJobStatusLines, runMainJob } from '../mainJob';
 import { runMutationAnalysis } from '../mutation';
 import type { StudyFailure, StudyProgress } from '../../protocol/inputs';
 import { failureLines, failureWorkflowId, innermostMessage, readStudyFailures, studyProgressLine } from '../studyStatus';
-import { readStudyBasics } from '../../activities/store/manifest';
-import { toCsv } from '../../activities/scoring/csv';
+import { readStudyBasics } from '../../activities/results';
+import { toCsv } from '../../activities/common/csv';
 
 interface RunOpts {
   tasks?: string;

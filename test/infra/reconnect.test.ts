@@ -1,4 +1,4 @@
-/** The CLI survives a Temporal server restart (issue 21, hole 8): the result is asked for again; a server that stays away ends with the resume command. */
+/** The CLI survives a Temporal server restart (surviving a server restart): the result is asked for again; a server that stays away ends with the resume command. */
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { awaitStudyResult } from '../../client/studyRunner';
