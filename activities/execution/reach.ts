@@ -24,6 +24,8 @@ export interface ReachResult {
   refusals: ReachRefusal[];
   /** Per file (base name): its test functions ("test_x", "TestC::test_y"), sorted; absent for a file that does not parse. */
   tests: Record<string, string[]>;
+  /** Per file: names pytest may also collect (a test defined under a condition, rebound, or bound by an assignment or import). */
+  maybeTests?: Record<string, string[]>;
 }
 
 /**
@@ -36,11 +38,12 @@ export interface ReachResult {
 export function reachCheck(files: string[]): ReachResult {
   const r = spawnSync(venvPython(), [path.join(pythonDir(), 'reach_check.py'), ...files], { encoding: 'utf8', maxBuffer: 16 << 20, timeout: 120_000 });
   if (r.status !== 0) throw new Error(`reach_check.py failed (exit ${r.status ?? r.signal}): ${(r.stderr || r.error?.message || '').slice(-2000)}`);
-  const parsed = JSON.parse(r.stdout) as { files: Record<string, { refusals: Omit<ReachRefusal, 'file'>[]; tests: string[]; syntaxError?: string }> };
+  const parsed = JSON.parse(r.stdout) as { files: Record<string, { refusals: Omit<ReachRefusal, 'file'>[]; tests: string[]; maybeTests?: string[]; syntaxError?: string }> };
   const out: ReachResult = { refusals: [], tests: {} };
   for (const [file, v] of Object.entries(parsed.files)) {
     out.refusals.push(...v.refusals.map((x) => ({ file, ...x })));
     if (!v.syntaxError) out.tests[file] = v.tests;
+    if (!v.syntaxError && v.maybeTests?.length) (out.maybeTests ??= {})[file] = v.maybeTests;
   }
   return out;
 }

@@ -455,11 +455,42 @@ def _mark_type_ok(tree: ast.AST) -> None:
                 c._lockin_type_ok = True  # type: ignore[attr-defined]
 
 
-def test_functions(tree: ast.Module) -> list[str]:
+def _module_level(tree: ast.Module):
+    """Statements at module level, the bodies of module-level if/try/with blocks included (a test
+    defined under a condition is still the file's), main blocks aside; each with whether it is
+    unconditional."""
+    todo = [(n, True) for n in tree.body]
+    while todo:
+        n, sure = todo.pop(0)
+        yield n, sure
+        if isinstance(n, ast.If) and not is_main_block(n):
+            todo.extend((x, False) for x in n.body + n.orelse)
+        elif isinstance(n, ast.Try):
+            todo.extend((x, False) for x in n.body + n.orelse + n.finalbody + [y for h in n.handlers for y in h.body])
+        elif isinstance(n, ast.With):
+            todo.extend((x, sure) for x in n.body)
+
+
+def test_functions(tree: ast.Module) -> tuple[list[str], list[str]]:
     """The test functions pytest would collect from the file, by name ("test_x", "TestC::test_y"),
-    read from the tree: module-level `test_*` functions and `test_*` methods of `Test*` classes
-    without `__init__` (methods of bases defined in the file included)."""
-    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    read from the tree: `test_*` functions and `test_*` methods of `Test*` classes without
+    `__init__` or `__test__ = False` (methods of bases defined in the file included). Returns
+    (required, maybe): `required` are defined unconditionally and never rebound or deleted at
+    module level; `maybe` are the others, and module-level names bound otherwise (an assignment)."""
+    nodes = list(_module_level(tree))
+    classes = {n.name: n for n, _ in nodes if isinstance(n, ast.ClassDef)}
+    bound: dict[str, int] = {}
+    for n, _ in nodes:
+        names = []
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names = [n.name]
+        elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Delete)):
+            for t in (n.targets if isinstance(n, (ast.Assign, ast.Delete)) else [n.target]):
+                names += [x.id for x in ast.walk(t) if isinstance(x, ast.Name)]
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            names = [(a.asname or a.name).split(".")[0] for a in n.names]
+        for name in names:
+            bound[name] = bound.get(name, 0) + 1
 
     def methods(cls: ast.ClassDef, seen: set) -> dict:
         out: dict = {}
@@ -469,18 +500,24 @@ def test_functions(tree: ast.Module) -> list[str]:
         for n in cls.body:
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 out[n.name] = n
+            elif isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__test__" for t in n.targets):
+                out["__test__"] = n
         return out
 
-    names = []
-    for n in tree.body:
+    required, maybe = set(), set()
+    for n, sure in nodes:
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test"):
-            names.append(n.name)
+            (required if sure and bound.get(n.name) == 1 else maybe).add(n.name)
         elif isinstance(n, ast.ClassDef) and n.name.startswith("Test"):
             ms = methods(n, {n.name})
-            if "__init__" in ms:
+            if "__init__" in ms or "__test__" in ms:
                 continue
-            names.extend(f"{n.name}::{m}" for m in ms if m.startswith("test"))
-    return sorted(set(names))
+            for m in ms:
+                if m.startswith("test"):
+                    (required if sure and bound.get(n.name) == 1 else maybe).add(f"{n.name}::{m}")
+        elif isinstance(n, (ast.Assign, ast.AnnAssign, ast.Import, ast.ImportFrom)):
+            maybe.update(x for x in bound if x.startswith("test"))
+    return sorted(required), sorted(maybe - required)
 
 
 def check_text(text: str) -> dict:
@@ -528,7 +565,8 @@ def check_text(text: str) -> dict:
         if key not in seen:
             seen.add(key)
             unique.append(r)
-    return {"refusals": unique, "tests": test_functions(tree)}
+    required, maybe = test_functions(tree)
+    return {"refusals": unique, "tests": required, "maybeTests": maybe}
 
 
 def main(argv: list[str]) -> None:
