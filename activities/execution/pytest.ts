@@ -55,6 +55,8 @@ export interface RunPytestInput {
   suiteSha256?: string;
   /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else warm (sparkModeFromEnv). */
   sparkMode?: SparkMode;
+  /** false only in the tests of the layers behind the reach check (test/execution/hostile.test.ts): runs a suite the check would refuse. Default true. */
+  reachCheck?: boolean;
 }
 
 const ZERO: PytestCounts = { passed: 0, failed: 0, errored: 0, collectionFailed: 0, skipped: 0, total: 0 };
@@ -101,7 +103,7 @@ export async function runPytest(input: RunPytestInput): Promise<PytestOutcome> {
   const perTest = input.perTestTimeoutS ?? Math.max(10, Math.floor(timeoutMs / 2000));
   // The reach check (docs/verdicts.md layer 1): a refused file is never run.
   const reach = reachCheck([suiteFile, path.join(dir, 'solution.py')].filter((f) => fs.existsSync(f)));
-  const refused = refusalsReason(reach.refusals);
+  const refused = input.reachCheck === false ? undefined : refusalsReason(reach.refusals);
   if (refused) {
     const why = `not run: ${refused}. lockin runs a suite only when neither it nor solution.py reaches the process, the interpreter's internals or pytest's machinery (docs/verdicts.md)`;
     replaceFile(failuresFile, formatFailures(`pytest was not run: ${refused}.`, []));

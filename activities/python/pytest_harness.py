@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import pytest
 
-_ALLOWED_MODULES = ("_pytest", "pytest", "pluggy", "pytest_timeout", "pytest_harness", "verdict_runner")
+ALLOWED_HOOK_MODULES = ("_pytest", "pytest", "pluggy", "pytest_timeout", "pytest_harness", "verdict_runner")
 
 
 def clip(text, limit=4000):
@@ -47,6 +47,7 @@ class Harness:
         self._settings = settings
         self._warm = warm
         self._only = set(only) if only is not None else None
+        self._allowed = tuple(ALLOWED_HOOK_MODULES)  # a copy taken before any candidate code: patching the module changes nothing
         self.foreign: list[str] = []
 
     @pytest.fixture(scope="session")
@@ -104,10 +105,10 @@ class Harness:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session, exitstatus):
-        self.foreign = foreign_hooks(session.config.pluginmanager)
+        self.foreign = foreign_hooks(session.config.pluginmanager, self._allowed)
 
 
-def foreign_hooks(pluginmanager) -> list[str]:
+def foreign_hooks(pluginmanager, allowed=ALLOWED_HOOK_MODULES) -> list[str]:
     """Every hook implementation registered from a module that is not pytest's, pluggy's,
     pytest-timeout's or lockin's, as "module.function (hook)", sorted."""
     found = []
@@ -121,6 +122,6 @@ def foreign_hooks(pluginmanager) -> list[str]:
         for impl in get():
             fn = getattr(impl, "function", None)
             module = getattr(fn, "__module__", None) or getattr(impl.plugin, "__name__", "?")
-            if str(module).split(".")[0] not in _ALLOWED_MODULES:
+            if str(module).split(".")[0] not in allowed:
                 found.append(f"{module}.{getattr(fn, '__name__', '?')} ({name})")
     return sorted(set(found))

@@ -106,6 +106,7 @@ def install_guard(send, code_files: list[str], channel_fd: int, allowed_paths=()
     pickle_builtins = frozenset(_PICKLE_BUILTINS)
     pickle_other = frozenset(_PICKLE_OTHER)
     realpath = os.path.realpath
+    exists = os.path.exists
     fstat = os.fstat
     isfifo = stat.S_ISFIFO
     proc_prefixes = ("/proc/self/", "/proc/thread-self/", f"/proc/{own}/", "/dev/fd/", "/dev/stdin", "/dev/stdout", "/dev/stderr")
@@ -153,7 +154,10 @@ def install_guard(send, code_files: list[str], channel_fd: int, allowed_paths=()
             mode = args[1] if len(args) > 1 and isinstance(args[1], str) else "r"
             if full.endswith((".py", ".pyc", ".so")) and not any(c in mode for c in "wax+"):
                 real = realpath(full)
-                if real not in code and not real.startswith(trusted):
+                if real not in code and not real.startswith(trusted) and exists(real):
+                    # (an attempt on a missing file is harmless: pytest and the import system look
+                    # for cached bytecode first; no bytecode is ever written, so any found beside a
+                    # checked file was written by the run itself)
                     return f"code read from {path} (neither a checked file nor lockin's, Python's or the venv's)"
         return None
 
