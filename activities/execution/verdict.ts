@@ -43,8 +43,12 @@ export interface PytestVerdict {
   passed: boolean;
   /** Why the run is not a pass although pytest might say so (first reason first); absent when nothing was vetoed. */
   notPassedBecause?: string;
-  /** Each collected test by node id, with its outcome and its obligation markers (acceptance tests). */
+  /** Each test with an outcome, by node id, with its obligation markers (acceptance tests). */
   tests: { id: string; outcome: 'passed' | 'failed' | 'error' | 'skipped'; obligations: string[] }[];
+  /** The collected node ids, in order (the first `collected` message). */
+  collected: string[];
+  /** Per collected node id, its obligation markers' arguments. */
+  marks: Record<string, string[]>;
 }
 
 /** "test_solution.py::TestX::test_y[1]" → "test_solution.TestX::test_y[1]" (the JUnit id form). */
@@ -181,5 +185,5 @@ export function pytestVerdict(channel: string, end: PytestProcessEnd, expect: Ve
     reasons.push(collected.length ? `no test ran: all ${collected.length} collected tests were skipped` : 'no test was collected');
   }
   const passed = status === 'completed' && suitePassed(exitCode, counts) && reasons.length === 0;
-  return { status, exitCode, counts, cases, passed, tests, ...(reasons.length ? { notPassedBecause: reasons.join('; ') } : {}) };
+  return { status, exitCode, counts, cases, passed, tests, collected, marks: collects[0]?.marks ?? {}, ...(reasons.length ? { notPassedBecause: reasons.join('; ') } : {}) };
 }

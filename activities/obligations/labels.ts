@@ -155,7 +155,7 @@ async function codeLabels(
   }
   const [run] = await runSuiteOnVariants({
     suiteFile: acceptance, variants: [{ id: 'candidate', solutionFile: solution }], settings: input.settings,
-    outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task, task.obligations.obligations) }, sparkMode: input.sparkMode,
+    outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task, task.obligations.obligations) }, sparkMode: input.sparkMode, untrusted: 'solutions',
   });
   for (const f of executable) {
     const label = executableLabel(run, f.tests);
