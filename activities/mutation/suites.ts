@@ -19,7 +19,8 @@ import { pythonDir, venvPython } from '../common/paths';
 import { InputError } from '../common/errors';
 import { SparkSettingsSchema, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import { ownedTempDir, replaceFile, toMiB } from '../execution/sandbox';
-import { runSparkJob } from '../execution/slots';
+import { resolveSparkMode, runSparkJob } from '../execution/slots';
+import { suiteProcesses } from '../common/sparkConcurrency';
 import type { SandboxTalk } from '../execution/sandbox';
 import * as crypto from 'crypto';
 import { pytestVerdict } from '../execution/verdict';
@@ -105,7 +106,7 @@ export interface RunSuiteInput {
   extraFiles?: Record<string, string>;
   /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else warm (sparkModeFromEnv). */
   sparkMode?: SparkMode;
-  /** Ignored since issue 47: variants run one at a time, each in a process of its own (docs/verdicts.md "Blindness"). */
+  /** Jobs at once (each its own sandbox and JVM, taking variants from one queue); default suiteProcesses(mode). Within a job variants run one at a time (docs/verdicts.md "Blindness"). */
   processes?: 1 | 2;
   /** Which text is the candidate's, checked by the reach check before anything runs: the suite
    *  (default: test labels, mutation analysis), the solutions (code labels: lockin's acceptance
@@ -202,11 +203,16 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
   const order = [...input.variants].map((v) => ({ v, k: crypto.randomBytes(4).readUInt32BE(0) })).sort((a, b) => a.k - b.k).map((x) => x.v);
   log.push(`--- order: ${order.map((v) => v.id).join(',')} ---`);
   const goldStopped = () => stopIfGoldFails && done.get('gold') !== undefined && !done.get('gold')!.passed;
-  try {
-    let attempts = 0;
-    while (order.some((v) => !done.has(v.id)) && !goldStopped()) {
+  // Variants taken by a job (running or done there); a variant whose JVM was lost is given back.
+  const taken = new Set<string>();
+  const untaken = () => order.filter((v) => !done.has(v.id) && !taken.has(v.id));
+  let attempts = 0;
+  /** One lane: jobs one after another, each taking variants from the shared queue until none is left. */
+  const lane = async (laneNo: number): Promise<void> => {
+    while (untaken().length && !goldStopped()) {
       attempts += 1;
-      const rest = order.filter((v) => !done.has(v.id));
+      const attempt = attempts;
+      const rest = untaken();
       let current: { v: SuiteVariant; token: string; text: string; started: number } | undefined;
       let chain = Promise.resolve();
       const ran: string[] = [];
@@ -226,11 +232,12 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
           // Called on each "waiting" (a child forked, reading its command): the next variant, or the end.
           const next = () => {
             if (closed) return;
-            const v = goldStopped() ? undefined : order.find((x) => !done.has(x.id) && !ran.includes(x.id));
+            const v = goldStopped() ? undefined : untaken()[0];
             if (!v) return close();
             const token = crypto.randomBytes(32).toString('hex');
             const files: Record<string, string> = { 'solution.py': fs.readFileSync(v.solutionFile, 'utf8'), 'test_solution.py': suiteText, ...(input.extraFiles ?? {}) };
             current = { v, token, text: '', started: Date.now() };
+            taken.add(v.id);
             ran.push(v.id);
             talk.send(JSON.stringify({ token, dir: `v${crypto.randomBytes(16).toString('hex')}`, files, only: v.only ?? null, exitFirst: v.only !== undefined || (!input.full && v.id !== 'gold'), timeout }));
           };
@@ -238,9 +245,12 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
             const c = current!;
             current = undefined;
             let check = m.check;
+            const t0 = Date.now();
             if (talk.checkSlot) check = await talk.checkSlot();
+            log.push(`--- ${c.v.id}: ${m.ms} ms in its process, ${Date.now() - t0} ms the slot's check ---`);
             if (check?.jvmLost) {
               log.push(`--- the JVM was lost during ${c.v.id}: it runs again in a new job (${check.problems.join('; ')}) ---`);
+              taken.delete(c.v.id);
               ran.splice(ran.indexOf(c.v.id), 1);
               return close();
             }
@@ -270,17 +280,23 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
       }, { mode: input.sparkMode, settings });
       await chain;
       throwIfCancelled(run.cancelled);
-      log.push(`--- attempt ${attempts} over ${rest.map((v) => v.id).join(',')} (exit ${run.exitCode}, ${run.timedOut ? 'timed out' : 'ended'}) ---`, run.stderr.split('\n').slice(-60).join('\n'));
+      log.push(`--- attempt ${attempt} (lane ${laneNo}) took ${ran.join(',') || 'nothing'} (exit ${run.exitCode}, ${run.timedOut ? 'timed out' : 'ended'}) ---`, run.stderr.split('\n').slice(-60).join('\n'));
       const charged = current as { v: SuiteVariant; started: number } | undefined;
-      fs.appendFileSync(sparkLog, `${JSON.stringify({ ...run.spark, order: rest.map((v) => v.id), ran, ...(charged ? { charged: charged.v.id } : {}) })}\n`);
+      fs.appendFileSync(sparkLog, `${JSON.stringify({ ...run.spark, order: rest.map((v) => v.id), ran, lane: laneNo, ...(charged ? { charged: charged.v.id } : {}) })}\n`);
       if (charged) {
         // The job ended while this variant ran: it is charged with the end.
         const status = run.timedOut ? 'timeout' : 'crash';
         record({ variant: charged.v.id, exitCode: null, passed: false, status, ms: Date.now() - charged.started, notPassedBecause: run.timedOut ? 'the job ran out of time on it' : run.memoryExceeded ? 'the job was stopped for using too much memory on it' : `the job ended on it (exit ${run.exitCode ?? run.signal})` });
-      } else if (!ran.length && order.some((v) => !done.has(v.id))) {
+      } else if (!ran.length && untaken().length && !goldStopped()) {
         throw new Error(`the suite job ran no variant (exit ${run.exitCode ?? run.signal}): ${run.stderr.split('\n').slice(-15).join('\n')}`);
       }
     }
+  };
+  // Jobs at once: each its own sandbox and JVM, so two variants side by side never share a file
+  // view or a JVM (issue 22's two processes on one JVM could read each other's files).
+  const lanes = Math.max(1, Math.min(input.processes ?? suiteProcesses(resolveSparkMode(input.sparkMode).mode), Math.floor(order.length / 2)));
+  try {
+    await Promise.all(Array.from({ length: lanes }, (_, i) => lane(i + 1)));
   } finally {
     fs.rmSync(harness, { recursive: true, force: true });
     replaceFile(path.join(outDir, 'suite.log'), log.join('\n'));
