@@ -74,7 +74,7 @@ export interface VariantRun {
   tests?: TestOutcome[];
 }
 
-/** One test's outcome in a `full` run (suite_mutants.py --full). */
+/** One test's outcome in a `full` or `only` run (its collected test, by function name with its parameters). */
 export interface TestOutcome {
   name: string;
   obligations: string[];
