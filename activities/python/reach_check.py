@@ -239,6 +239,9 @@ class Checker(ast.NodeVisitor):
     def visit_Name(self, node: ast.Name) -> None:
         if node.id == "__name__" and not isinstance(node.ctx, ast.Load):
             self.refuse(node, "a store into __name__")
+        if (isinstance(node.ctx, ast.Load) and not getattr(node, "_lockin_called", False) and node.id not in self.defined
+                and node.id not in self.strings and (node.id in DENIED_BUILTINS or node.id in ("getattr", "hasattr", "open", "type"))):
+            self.refuse(node, f"the builtin {node.id} used as a value (only a direct call is read)")
         if node.id in DENIED_NAMES and DENIED_NAMES[node.id]:
             self.refuse(node, DENIED_NAMES[node.id])
         elif isinstance(node.ctx, ast.Load) and node.id in self.modules and self.modules[node.id] != "solution":
@@ -248,6 +251,8 @@ class Checker(ast.NodeVisitor):
         mod = self.module_of(node.value)
         if mod is not None:
             full = f"{mod}.{node.attr}"
+            if mod == "operator" and node.attr in ("attrgetter", "methodcaller") and not getattr(node, "_lockin_called", False):
+                self.refuse(node, f"operator.{node.attr} used as a value (only a direct call is read)")
             if isinstance(node.ctx, (ast.Store, ast.Del)) and mod != "solution":
                 self.refuse(node, f"a store into {full} (what the module {mod} owns)")
             if full not in ALLOWED_MODULES:
@@ -341,16 +346,30 @@ class Checker(ast.NodeVisitor):
                     self.refuse(node, "a format string that looks up attributes or keys")
             elif not (isinstance(f.value, ast.Name) and f.value.id in self.modules):
                 self.refuse(node, f".{f.attr} on a computed format string (its fields could look up attributes)")
-        # monkeypatch / mock targets
+        # monkeypatch / mock targets, and the names they set
         if f.attr in PATCH_METHODS and isinstance(f.value, ast.Name) and f.value.id not in self.modules and node.args:
-            self.check_patch_target(node, node.args[0], f"{f.value.id}.{f.attr}")
+            strict = f.attr in ("setattr", "delattr") and not (isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+            self.check_patch_target(node, node.args[0], f"{f.value.id}.{f.attr}", strict)
+            if strict and len(node.args) > 1:
+                name = node.args[1]
+                if isinstance(name, ast.Constant) and isinstance(name.value, str):
+                    self.attr_ok(node, name.value)
+                else:
+                    self.refuse(node, f"{f.value.id}.{f.attr} with a computed name")
+        # string conditions of skipif/xfail wherever the mark is made (pytest evaluates them)
+        if dotted.endswith(("mark.skipif", "mark.xfail")) and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            self.refuse(node, "a string condition in skipif/xfail (pytest evaluates it with its config in scope)")
+        if dotted.endswith("mark.parametrize") and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            for a in re.split(r"[,\s]+", node.args[0].value):
+                if a in DENIED_FIXTURES:
+                    self.refuse(node, f"the fixture {a} (pytest's config, plugins or reports)")
         if dotted.endswith("patch.object") or dotted.endswith("patch.dict") or dotted.endswith("patch.multiple"):
             if node.args:
                 self.check_patch_target(node, node.args[0], dotted)
         if f.attr == "patch" and mod in ("unittest.mock",) and node.args:
             self.check_patch_target(node, node.args[0], dotted)
 
-    def check_patch_target(self, node: ast.Call, target: ast.AST, what: str) -> None:
+    def check_patch_target(self, node: ast.Call, target: ast.AST, what: str, strict: bool = False) -> None:
         if isinstance(target, ast.Constant) and isinstance(target.value, str):
             if "." in target.value and not target.value.startswith("solution."):
                 self.refuse(node, f"{what} of {target.value} (only solution's own names may be patched)")
@@ -358,8 +377,8 @@ class Checker(ast.NodeVisitor):
         root = self.root(target)
         if isinstance(root, ast.Name) and (self.modules.get(root.id) == "solution" or root.id in self.defined or root.id in ("self", "cls")):
             return
-        if isinstance(root, ast.Name) and root.id not in self.imported and isinstance(target, ast.Name):
-            return  # a local dict or object the test made (a store into it is a store into its own)
+        if not strict and isinstance(root, ast.Name) and root.id not in self.imported and isinstance(target, ast.Name):
+            return  # a local dict the test made (setitem/delitem: a store into its own)
         self.refuse(node, f"{what} on {self.dotted(target) or 'an object'} (only solution and the file's own objects may be patched)")
 
     # -- definitions -----------------------------------------------------------------------
@@ -443,8 +462,11 @@ def walk(tree: ast.AST):
 
 
 def _mark_type_ok(tree: ast.AST) -> None:
-    """Marks `type(x)` calls used in a comparison or for their name (the admitted uses)."""
+    """Marks `type(x)` calls used in a comparison or for their name (the admitted uses), and the
+    function of every call (a builtin named directly as the callee is read with its arguments)."""
     for n in ast.walk(tree):
+        if isinstance(n, ast.Call):
+            n.func._lockin_called = True  # type: ignore[attr-defined]
         if isinstance(n, ast.Compare):
             for side in [n.left, *n.comparators]:
                 if isinstance(side, ast.Call) and isinstance(side.func, ast.Name) and side.func.id == "type":
@@ -508,6 +530,8 @@ def test_functions(tree: ast.Module) -> tuple[list[str], list[str]]:
     for n, sure in nodes:
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test"):
             (required if sure and bound.get(n.name) == 1 else maybe).add(n.name)
+        elif isinstance(n, ast.ClassDef) and not n.name.startswith("Test") and any((getattr(b, "id", None) or getattr(b, "attr", "")).endswith("TestCase") for b in n.bases):
+            maybe.update(f"{n.name}::{m}" for m in methods(n, {n.name}) if m.startswith("test"))
         elif isinstance(n, ast.ClassDef) and n.name.startswith("Test"):
             ms = methods(n, {n.name})
             if "__init__" in ms or "__test__" in ms:

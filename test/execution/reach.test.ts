@@ -56,6 +56,10 @@ const HOSTILE: [string, string, number, string][] = [
   ['a Java method', 'from pyspark.sql import functions as F\nF.reflect(F.lit("java.lang.System"), F.lit("exit"), F.lit(0))\n', 2, '.reflect: a process or code the JVM or Python would start or load'],
   ['__name__ rebound', '__name__ = "__main__"\n', 1, 'a store into __name__'],
   ['a star import', 'from pyspark.sql.functions import *\n', 1, 'from pyspark.sql.functions import * (names the check cannot see)'],
+  ['getattr passed as a value', 'import functools\ndef test_x(monkeypatch):\n    g = functools.partial(getattr, monkeypatch)\n', 3, 'the builtin getattr used as a value (only a direct call is read)'],
+  ["patching pytest's Failed class through a local name", 'import pytest\ndef test_x(monkeypatch):\n    with pytest.raises(pytest.fail.Exception) as e:\n        pytest.fail("x")\n    c = e.type\n    monkeypatch.setattr(c, "errisinstance", 1)\n', 6, "monkeypatch.setattr on c (only solution and the file's own objects may be patched)"],
+  ['a string skipif in a param', 'import pytest\n@pytest.mark.parametrize("x", [pytest.param(1, marks=pytest.mark.skipif("config.x"))])\ndef test_x(x):\n    pass\n', 2, 'a string condition in skipif/xfail (pytest evaluates it with its config in scope)'],
+  ['a dunder set by monkeypatch', 'import solution\ndef test_x(monkeypatch):\n    monkeypatch.setattr(solution, "__dict__", {})\n', 3, "the attribute __dict__ (a name starting with '_': internals)"],
 ];
 
 describe('refused', () => {
