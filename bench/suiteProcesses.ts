@@ -1,6 +1,7 @@
 /**
- * Benchmark (a script, not a test): one suite job over many variants in one process against two
- * processes on the same JVM (activities/python/suite_mutants.py --processes; warm Spark slots, README "How long it takes";
+ * Benchmark (a script, not a test): a suite over many variants in one job against two jobs at once
+ * (runSuiteOnVariants `processes`: since issue 47 two lanes, each its own sandbox and JVM taking
+ * variants from one queue; until then two processes on one JVM, issue 22 "Speed";
  * docs/protocol.md §7 "How a suite meets its variants").
  *
  *   npm run build && node dist/bench/suiteProcesses.js [--task q36] [--copies 4] [--rounds 2] [--mode warm|cold]

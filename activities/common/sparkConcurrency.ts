@@ -39,14 +39,13 @@ export function defaultSparkConcurrency(cores: number, mode: SparkMode): number 
 }
 
 /**
- * Processes one suite job runs its variants in (activities/python/suite_mutants.py
- * --processes): 2 when the worker's Spark jobs at once leave two cores per job, else 1;
- * LOCKIN_SUITE_PROCESSES (1 or 2) overrides. Why: one query on small fixtures keeps about one
- * core busy (its plan is built and its stages run one after another), so a second process on
- * the same JVM runs a second variant on the idle core. Measured on this 2-core machine
- * (2026-12-04, bench/suiteProcesses.ts: q36's acceptance tests on gold and its 11 violations
- * four times each, warm, second round): 101.3 s in one process, 61.1 s in two (1.66×), every
- * test outcome the same.
+ * Jobs one suite run spreads its variants over (activities/mutation/suites.ts `processes`: since
+ * blind variants, two lanes, each a sandbox and JVM of its own taking variants from one queue;
+ * until 2026-12-06 two processes on one JVM): 2 when the worker's Spark jobs at once leave two
+ * cores per job, else 1; LOCKIN_SUITE_PROCESSES (1 or 2) overrides. Why: one query on small
+ * fixtures keeps about one core busy (its plan is built and its stages run one after another).
+ * Measured on this 2-core machine (2026-12-04, bench/suiteProcesses.ts, two processes on one JVM:
+ * 1.66× over one); for two lanes see docs/verdicts.md "Cost".
  *
  * Inputs: the mode (the worker's Spark jobs at once come from sparkConcurrency(mode)); the
  * environment; the core count. Returns 1 or 2. An unset or other LOCKIN_SUITE_PROCESSES value

@@ -2,13 +2,16 @@
  * The pytest activity: runs a condition's test_solution.py against its solution.py inside the
  * sandbox and records the test outcome (docs/protocol.md §4 "Test outcome").
  *
- * How the harness stays in charge: only solution.py and test_solution.py are staged into the
- * sandbox; pytest runs with `--noconftest` (no conftest.py is loaded, the model's included),
- * `-c <harness pytest.ini>` (no pytest.ini / pyproject.toml / setup.cfg of the folder is read;
- * `--rootdir` is the staged folder), `-p pytest_harness` (lockin's plugin, from
- * activities/python, provides the session-scoped `spark` fixture from the study's Spark
- * settings) and `-p no:cacheprovider` (nothing written next to the artifacts). `solution` is
- * importable because the staged folder is on PYTHONPATH and is pytest's rootdir.
+ * How the harness stays in charge (docs/verdicts.md): both files first pass the reach check
+ * (activities/execution/reach.ts; a refused file is never run: "not passed: reaches …"); only
+ * solution.py and the suite are staged into the sandbox; the program is lockin's runner
+ * (activities/python/verdict_runner.py: reads the run's token on stdin, keeps the channel private,
+ * makes itself non-dumpable and installs its runtime guard before any candidate code, then calls
+ * pytest with `--noconftest`, `-c <harness pytest.ini>`, `--rootdir` the staged folder, lockin's
+ * plugin object (the `spark` fixture) and `-p no:cacheprovider`, and reports after pytest
+ * returned); the verdict is decided here (verdict.ts) from the tokened messages, cross-checked
+ * with the test functions the reach check read from the suite. `solution` is importable because
+ * the staged folder is on PYTHONPATH and is pytest's rootdir.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -21,6 +24,8 @@ import { clipBytes } from '../common/bytes';
 import { replaceFile, toMiB } from './sandbox';
 import { runSparkJob } from './slots';
 import { pytestVerdict } from './verdict';
+import { reachCheck, refusalsReason } from './reach';
+import * as crypto from 'crypto';
 import { activityHooks, throwIfCancelled } from './activityContext';
 import { forbiddenPrefixes, stageArtifacts } from './staging';
 import { reuseKey, reuseRun } from './reuse';
@@ -50,6 +55,8 @@ export interface RunPytestInput {
   suiteSha256?: string;
   /** cold or warm (activities/execution/slots.ts); default LOCKIN_SPARK_MODE, else warm (sparkModeFromEnv). */
   sparkMode?: SparkMode;
+  /** false only in the tests of the layers behind the reach check (test/execution/hostile.test.ts): runs a suite the check would refuse. Default true. */
+  reachCheck?: boolean;
 }
 
 const ZERO: PytestCounts = { passed: 0, failed: 0, errored: 0, collectionFailed: 0, skipped: 0, total: 0 };
@@ -94,20 +101,30 @@ export async function runPytest(input: RunPytestInput): Promise<PytestOutcome> {
   }
 
   const perTest = input.perTestTimeoutS ?? Math.max(10, Math.floor(timeoutMs / 2000));
+  // The reach check (docs/verdicts.md layer 1): a refused file is never run.
+  const reach = reachCheck([suiteFile, path.join(dir, 'solution.py')].filter((f) => fs.existsSync(f)));
+  const refused = input.reachCheck === false ? undefined : refusalsReason(reach.refusals);
+  if (refused) {
+    const why = `not run: ${refused}. lockin runs a suite only when neither it nor solution.py reaches the process, the interpreter's internals or pytest's machinery (docs/verdicts.md)`;
+    replaceFile(failuresFile, formatFailures(`pytest was not run: ${refused}.`, []));
+    replaceFile(logFile, `${why}\n${reach.refusals.map((r) => `${r.file} line ${r.line}: ${r.what}: ${r.text}`).join('\n')}\n`);
+    return { passed: false, exitCode: null, counts: ZERO, status: 'crash', notPassedBecause: refused, failuresFile, durationMs: Date.now() - started };
+  }
+  const expected = { tests: reach.tests[suite], maybeTests: reach.maybeTests?.[suite] };
   return reuseRun<PytestOutcome>({
     scope: input.reuseScope,
     kind: 'pytest',
-    key: reuseKey([{ file: path.join(dir, 'solution.py') }, { file: suiteFile }, JSON.stringify(settings), String(timeoutMs), String(perTest), String(input.memoryMb ?? 2048)]),
+    key: reuseKey(['verdict-runner-v2', { file: path.join(dir, 'solution.py') }, { file: suiteFile }, JSON.stringify(settings), String(timeoutMs), String(perTest), String(input.memoryMb ?? 2048)]),
     outDir,
     files: [['junit.xml', `junit-${runLabel}.xml`], ['failures.md', `failures-${runLabel}.md`], ['pytest.log', `pytest-${runLabel}.log`]],
     run: async () => {
-      const first = await pytestOnce(input, suite, settings, outDir, junitFile, failuresFile, logFile, perTest, started);
+      const first = await pytestOnce(input, suite, settings, outDir, junitFile, failuresFile, logFile, perTest, started, expected);
       if (first.passed || !ranOutOfTime(first)) return first;
       // Out of time (the wall clock, or a test's own limit): on a loaded machine that is the
       // machine's doing as often as the candidate's, so pytest runs once more and the second
       // attempt is the outcome; the first attempt's files are kept beside it (§4 "Test outcome").
       for (const f of [junitFile, failuresFile, logFile]) if (fs.existsSync(f)) fs.renameSync(f, firstAttemptFile(f));
-      const second = await pytestOnce(input, suite, settings, outDir, junitFile, failuresFile, logFile, perTest, Date.now());
+      const second = await pytestOnce(input, suite, settings, outDir, junitFile, failuresFile, logFile, perTest, Date.now(), expected);
       return { ...second, rerunAfterTimeout: { status: first.status, counts: first.counts, timedOutTests: first.timedOutTests ?? [], durationMs: first.durationMs } };
     },
     reusable: (o) => o.status === 'completed',
@@ -115,8 +132,9 @@ export async function runPytest(input: RunPytestInput): Promise<PytestOutcome> {
   });
 }
 
-async function pytestOnce(input: RunPytestInput, suite: string, settings: SparkSettings, outDir: string, junitFile: string, failuresFile: string, logFile: string, perTest: number, started: number): Promise<PytestOutcome> {
+async function pytestOnce(input: RunPytestInput, suite: string, settings: SparkSettings, outDir: string, junitFile: string, failuresFile: string, logFile: string, perTest: number, started: number, expected: { tests?: string[]; maybeTests?: string[] }): Promise<PytestOutcome> {
   const { dir, timeoutMs } = input;
+  const token = crypto.randomBytes(32).toString('hex');
   const staged = stageArtifacts(dir, ['solution.py', suite]);
   const harness = stageArtifacts(dir, []);
   fs.writeFileSync(path.join(harness, 'pytest.ini'), '[pytest]\naddopts =\njunit_family = xunit2\njunit_logging = no\n', { mode: 0o644 });
@@ -128,11 +146,10 @@ async function pytestOnce(input: RunPytestInput, suite: string, settings: SparkS
       outputs: { junit: junitFile },
       cwd: 'candidate',
       command: (at, fds) => [
-        venvPython(), '-m', 'pytest', suite,
-        '-c', `${at.harness}/pytest.ini`, '--rootdir', at.candidate, '--noconftest',
-        '-p', 'pytest_harness', '-p', 'pytest_timeout', '-p', 'no:cacheprovider',
-        `--junitxml=/proc/self/fd/${fds.junit}`, `--timeout=${perTest}`, '-q', '-rfE', '--color=no',
+        venvPython(), path.join(pythonDir(), 'verdict_runner.py'), '--suite', suite,
+        '--ini', `${at.harness}/pytest.ini`, '--rootdir', at.candidate, '--junit-fd', String(fds.junit), '--timeout', String(perTest),
       ],
+      stdin: `${token}\n`,
       env: (at) => ({
         LOCKIN_SPARK_SETTINGS: JSON.stringify(settings),
         PYTHONPATH: `${at.candidate}:${pythonDir()}`,
@@ -151,7 +168,7 @@ async function pytestOnce(input: RunPytestInput, suite: string, settings: SparkS
   throwIfCancelled(run.cancelled);
   replaceFile(logFile, `${run.stdout}\n--- stderr (tail) ---\n${run.stderr}`);
 
-  const v = pytestVerdict(run.channel, run);
+  const v = pytestVerdict(run.channel, run, { token, ...expected });
   const header = summaryLine(v.status, v.exitCode, v.counts, timeoutMs, run.memoryExceeded ? memLimit : 0) + (v.notPassedBecause ? `\nNot a pass: ${v.notPassedBecause}.` : '');
   let text = formatFailures(header, v.cases);
   if (v.status !== 'completed') {

@@ -75,6 +75,13 @@ export interface SandboxSpec {
   /** Called every 5 s while the process runs (e.g. an activity heartbeat). */
   onAlive?: () => void;
   /**
+   * The process's stdin (default: none). A string is written and stdin closed (a run's token:
+   * never in the environment, argv or a file). A function is called once the process started,
+   * with a SandboxTalk to write lines on its stdin while it runs, and is told each complete line
+   * of the channel as it arrives (a conversation: activities/mutation/suites.ts).
+   */
+  stdin?: string | ((talk: SandboxTalk) => void);
+  /**
    * Run as a job of a warm Spark slot (activities/execution/slots.ts), never set by callers
    * directly: the process starts inside the slot's mount, network and pid namespaces, with a
    * fresh bubblewrap of its own (same read-only runtime, the slot's /lockin mounts, the slot's
@@ -98,6 +105,20 @@ export interface SlotBinding {
 }
 
 export type { SandboxLimits };
+
+/** A conversation with a running sandboxed process (SandboxSpec.stdin as a function). */
+export interface SandboxTalk {
+  /** Writes one line (a newline is added) on the process's stdin; ignored once it ended. */
+  send(line: string): void;
+  /** Closes the process's stdin. */
+  close(): void;
+  /** Registers the receiver of each complete channel line (fd 3), in order. */
+  onLine(f: (line: string) => void): void;
+  /** Ends the process (its group: SIGTERM, then SIGKILL). */
+  stop(): void;
+  /** Warm jobs only (set by runSparkJob): resets the slot's JVM and compares it with its snapshot, as after a job. */
+  checkSlot?: () => Promise<{ clean: boolean; problems: string[]; resets: string[]; jvmLost: boolean }>;
+}
 
 /** What a named output became. */
 export type SandboxOutput = { file: string; bytes: number } | { refused: string };
@@ -600,8 +621,11 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
     cwd: mode === 'bwrap' ? '/' : cwd,
     env,
     detached: true,
-    stdio: ['ignore', 'pipe', 'pipe', 'pipe', ...opened.map((o) => o.fd)],
+    stdio: [spec.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', 'pipe', ...opened.map((o) => o.fd)],
   });
+  child.stdin?.on('error', () => undefined);
+  let lineBuf = '';
+  let lineReceiver: ((line: string) => void) | undefined;
   let stdout = '';
   let stderr = '';
   let channel = '';
@@ -609,7 +633,17 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
   child.stderr!.on('data', (b: Buffer) => (stderr = (stderr + b.toString()).slice(-STDERR_CAP)));
   const channelPipe = child.stdio[3] as NodeJS.ReadableStream | null;
   channelPipe?.on('data', (b: Buffer) => {
-    if (channel.length < CHANNEL_CAP) channel += b.toString();
+    const text = b.toString();
+    if (channel.length < CHANNEL_CAP) channel += text;
+    if (lineReceiver) {
+      lineBuf += text;
+      let i: number;
+      while ((i = lineBuf.indexOf('\n')) >= 0) {
+        const line = lineBuf.slice(0, i);
+        lineBuf = lineBuf.slice(i + 1);
+        lineReceiver(line);
+      }
+    }
   });
   channelPipe?.on('error', () => undefined);
   let timedOut = false;
@@ -643,6 +677,19 @@ export async function runSandboxed(spec: SandboxSpec): Promise<SandboxRun> {
   if (spec.signal?.aborted) onAbort();
   spec.signal?.addEventListener('abort', onAbort);
   const alive = spec.onAlive ? setInterval(spec.onAlive, 5000) : undefined;
+  if (typeof spec.stdin === 'string') child.stdin?.end(spec.stdin);
+  else if (spec.stdin) {
+    let open = true;
+    child.on('exit', () => (open = false));
+    spec.stdin({
+      send: (line) => {
+        if (open && child.stdin?.writable) child.stdin.write(`${line}\n`);
+      },
+      close: () => child.stdin?.end(),
+      onLine: (f) => (lineReceiver = f),
+      stop: () => terminate(),
+    });
+  }
   const ended = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
     child.on('error', (err) => {
       stderr += `\nsandbox: ${cmd} could not start: ${err.message}`;

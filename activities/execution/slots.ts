@@ -48,7 +48,7 @@ import { sparkJitFromEnv, type SparkJit } from '../common/sparkJit';
 import { envChoice } from '../common/envChoice';
 import {
   DEFAULT_PROCESSES, DEFAULT_SCRATCH_MB, SCRATCH_PREFIX, dropPrivileges, isolationMode, javaHome, killGroup, namespaceArgs, ownedTempDir, prlimit,
-  runSandboxed, runtimeBinds, slotHostUid, treeRssKb, withTraversableParents, writeEtc, type SandboxRun, type SandboxSpec,
+  runSandboxed, runtimeBinds, slotHostUid, treeRssKb, withTraversableParents, writeEtc, type SandboxRun, type SandboxSpec, type SandboxTalk,
 } from './sandbox';
 
 /** What a Spark job asks of runSparkJob besides its sandbox: the mode and the settings its JVM runs with. */
@@ -563,6 +563,10 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
       ...spec,
       mounts: Object.fromEntries(Object.keys(spec.mounts).map((n) => [n, { source: fixed.has(n) ? profile.fixed[n] : slot.mountDir(n) }])),
       slot: { nsPid: slot.nsPid, uid: slot.uid, env: { PYSPARK_GATEWAY_PORT: String(slot.port), PYSPARK_GATEWAY_SECRET: slot.secret, LOCKIN_SPARK_WARM: '1' }, rssKb: () => slot.rssKb(), baselineKb: slot.baselineKb },
+      // A conversation (a suite job's zygote) may ask for the slot's reset and check between its variants.
+      // Its check also kills and names what is left running in the slot (a process the JVM
+      // started for a script), as after a job, so nothing outlives the variant it ran beside.
+      stdin: typeof spec.stdin === 'function' ? ((talk: SandboxTalk) => (spec.stdin as (t: SandboxTalk) => void)({ ...talk, checkSlot: () => checkBetween(slot) })) : spec.stdin,
     });
     const problems: string[] = [];
     if (run.timedOut) problems.push('the job timed out');
@@ -585,6 +589,13 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
     pool.release(slot, restart !== undefined);
   }
   return rerunCold(spec, lost);
+}
+
+/** The slot's reset and check between the variants of one job (SandboxTalk.checkSlot), stray processes killed and counted as problems. */
+async function checkBetween(slot: Slot): Promise<CheckReply> {
+  const c = await slot.check();
+  const strays = await strayProcesses(slot);
+  return strays.length ? { ...c, clean: false, problems: [...c.problems, ...strays] } : c;
 }
 
 /**

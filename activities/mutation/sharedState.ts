@@ -1,6 +1,13 @@
 /**
- * Whether a suite's variants may run two at a time on one JVM (warm Spark slots, README "How long it takes";
- * activities/python/suite_mutants.py --processes; docs/protocol.md §7 "How a suite meets its variants").
+ * What a program's text reaches of the state the sessions of one JVM share. Until issue 47 this
+ * decided whether a suite's variants could run two at a time on one JVM (issue 22's
+ * suite_mutants.py --processes); since then a suite job runs its variants one at a time, each in
+ * a child process of its own, with the JVM reset and checked between them (docs/verdicts.md
+ * "Blindness"), and two variants side by side are in two jobs with two JVMs, so suites no longer
+ * consult it. SESSION_STATE_PATTERNS below still decide which of lockin's own programs may share a
+ * session (activities/python/mutant_outputs.py --at-once).
+ *
+ * The original rationale, for the record:
  *
  * Two variants at once each run in a SparkSession of their own (temp views, UDFs, SQL conf and
  * current database apart), but the sessions of one JVM share its SparkContext, its catalog's

@@ -166,9 +166,10 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
   }
   const suiteSha = sha256File(suiteFile);
   // v3: a suite that fails gold is not run on the mutants, and gold's first failure is kept
-  // (runs cached before that are not reused).
+  // (runs cached before that are not reused). v4-blind (issue 47): variants blind, verdicts
+  // decided outside the suite's process (docs/verdicts.md); runs cached before are not reused.
   // A warm run is cached apart from a cold one (so the equivalence run of bench/study.ts measures both).
-  const key = crypto.createHash('sha256').update(JSON.stringify(['v3', suiteSha, eq.goldSha, killable.map((x) => x.id), basics.settings, ...(basics.sparkMode === 'warm' ? ['warm'] : [])])).digest('hex').slice(0, 24);
+  const key = crypto.createHash('sha256').update(JSON.stringify(['v4-blind', suiteSha, eq.goldSha, killable.map((x) => x.id), basics.settings, ...(basics.sparkMode === 'warm' ? ['warm'] : [])])).digest('hex').slice(0, 24);
   const cache = suiteRunCache(key);
   const outDir = path.join(basics.sdir, 'mutation', taskId, rec.replicate ? `${rec.condition}-${rec.replicate}` : rec.condition);
   let runs: Promise<VariantRun[]>;

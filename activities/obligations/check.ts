@@ -206,7 +206,7 @@ export async function checkTaskObligations(opts: { taskId: string; scale: number
         ...swaps.map((sw) => ({ id: sw.id, solutionFile: solutions.get(sw.id)!, ...(sw.plausible ? {} : { only: testsOf(sw.obligations) }) })),
       ];
       progress(`acceptance tests on gold and ${withViolation.length} violation(s)${swaps.length ? ` and ${swaps.length} column swap(s) (${swaps.filter((x) => x.plausible).length} plausible)` : ''}`);
-      const res = await runSuiteOnVariants({ suiteFile: forms.acceptance, variants, settings: opts.settings, outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task, task.obligations.obligations) } });
+      const res = await runSuiteOnVariants({ suiteFile: forms.acceptance, variants, settings: opts.settings, outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task, task.obligations.obligations) }, untrusted: 'none' });
       runs = new Map(res.map((r) => [r.variant, r]));
       // Kept (--keep): the tables the tests read, for a run of the acceptance tests by hand.
       if (opts.workDir) fs.writeFileSync(path.join(work, 'acceptance', TABLES_FILE), tablesJson(task.task, task.obligations.obligations));

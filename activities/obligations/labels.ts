@@ -113,10 +113,10 @@ export async function executableLabels(input: ExecutableLabelsInput): Promise<{ 
   // a condition that revised only its solution (or only its suite) reruns only that half.
   const common = [task.taskId, JSON.stringify(input.settings), input.sparkMode ?? 'default-mode', JSON.stringify(tablesJson(task.task, task.obligations.obligations))];
   const codeKey = reuseKey([
-    'executable-labels-code-v1', ...common, { file: solution }, forms.acceptance ? { file: forms.acceptance } : 'no-acceptance', ...executable.flatMap((f) => [f.id, f.tests.join(',')]),
+    'executable-labels-code-v2-blind', ...common, { file: solution }, forms.acceptance ? { file: forms.acceptance } : 'no-acceptance', ...executable.flatMap((f) => [f.id, f.tests.join(',')]),
   ]);
   const testKey = reuseKey([
-    'executable-labels-test-v2', ...common, `suite:${suiteName}`, { file: suite }, { file: gold }, ...executable.flatMap((f) => [f.id, { file: f.violation! }]),
+    'executable-labels-test-v3-blind', ...common, `suite:${suiteName}`, { file: suite }, { file: gold }, ...executable.flatMap((f) => [f.id, { file: f.violation! }]),
   ]);
   const code = await reuseRun({
     scope: input.reuseScope, kind: 'labels', key: codeKey, outDir: path.join(work, 'acceptance'), files: [],
@@ -155,7 +155,7 @@ async function codeLabels(
   }
   const [run] = await runSuiteOnVariants({
     suiteFile: acceptance, variants: [{ id: 'candidate', solutionFile: solution }], settings: input.settings,
-    outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task, task.obligations.obligations) }, sparkMode: input.sparkMode,
+    outDir: path.join(work, 'acceptance'), full: true, stopIfGoldFails: false, perTestTimeoutS: ACCEPTANCE_TEST_TIMEOUT_S, extraFiles: { [TABLES_FILE]: tablesJson(task.task, task.obligations.obligations) }, sparkMode: input.sparkMode, untrusted: 'solutions',
   });
   for (const f of executable) {
     const label = executableLabel(run, f.tests);

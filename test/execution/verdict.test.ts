@@ -1,5 +1,5 @@
-/** The pytest verdict from the harness channel (activities/execution/verdict.ts): worked examples, one per rule. */
-import { caseId, pytestVerdict } from '../../activities/execution/verdict';
+/** The pytest verdict from the runner's channel (activities/execution/verdict.ts; docs/verdicts.md layer 2): worked examples, one per rule. */
+import { caseId, pytestVerdict, testFunction } from '../../activities/execution/verdict';
 
 const ok = { exitCode: 0, timedOut: false, memoryExceeded: false };
 const lines = (...msgs: object[]) => msgs.map((m) => JSON.stringify(m)).join('\n') + '\n';
@@ -31,7 +31,7 @@ test('each veto, alone, makes a would-be pass not a pass', () => {
   expect(pytestVerdict(lines(...base, finished(0, ['solution.pytest_runtest_makereport (pytest_runtest_makereport)'])), ok).notPassedBecause).toBe(
     'the suite registered its own pytest hooks: solution.pytest_runtest_makereport (pytest_runtest_makereport)',
   );
-  expect(pytestVerdict(lines(...base, finished(1)), ok).notPassedBecause).toBe('pytest reported exit status 1 but its process exited 0');
+  expect(pytestVerdict(lines(...base, finished(1)), ok).notPassedBecause).toBe('pytest returned exit status 1 but its process exited 0');
   expect(pytestVerdict(lines(...base, ...passing('t.py::ghost'), finished()), ok).notPassedBecause).toBe('outcomes for tests that were not collected: t::ghost');
   const missing = pytestVerdict(lines(start, { event: 'collected', ids: ['t.py::a', 't.py::b'] }, ...passing('t.py::a'), finished()), ok);
   expect(missing).toMatchObject({ passed: false, notPassedBecause: 'collected tests without an outcome: t::b' });
@@ -40,11 +40,61 @@ test('each veto, alone, makes a would-be pass not a pass', () => {
 });
 
 test('no channel at all (the plugin never loaded) is a crash', () => {
-  expect(pytestVerdict('', ok)).toMatchObject({ status: 'crash', passed: false, notPassedBecause: 'the harness plugin never reported: pytest did not start' });
+  expect(pytestVerdict('', ok)).toMatchObject({ status: 'crash', passed: false, notPassedBecause: 'the runner never reported: pytest did not start' });
 });
 
 test('a time-out is a timeout, without a veto about the missing final report', () => {
   const v = pytestVerdict(lines(start, { event: 'collected', ids: ['t.py::a'] }), { exitCode: null, timedOut: true, memoryExceeded: false });
   expect(v).toMatchObject({ status: 'timeout', passed: false, exitCode: null });
   expect(v.notPassedBecause).toBeUndefined();
+});
+
+describe('issue 47: the token, the accounting and the independent count', () => {
+  const T = 'a'.repeat(64);
+  const tok = (...msgs: object[]) => lines(...msgs.map((m) => ({ ...m, t: T })));
+  const honest = [start, { event: 'collected', ids: ['t.py::test_a'] }, ...passing('t.py::test_a')];
+
+  test('testFunction reads the function a node id names', () => {
+    expect(testFunction('test_solution.py::TestX::test_b[1-2]')).toBe('TestX::test_b');
+    expect(testFunction('test_solution.py::test_a')).toBe('test_a');
+  });
+
+  test('with the token and the file\'s own tests, an honest run passes', () => {
+    const v = pytestVerdict(tok(...honest, finished()), ok, { token: T, tests: ['test_a'] });
+    expect(v).toMatchObject({ passed: true, tests: [{ id: 't.py::test_a', outcome: 'passed', obligations: [] }] });
+    expect(v.notPassedBecause).toBeUndefined();
+  });
+
+  test('messages written without the token (a forged channel) are not a pass', () => {
+    const v = pytestVerdict(tok(start, { event: 'collected', ids: ['t.py::test_a'] }, phase('t.py::test_a', 'setup', 'passed'), phase('t.py::test_a', 'call', 'failed')) + lines(phase('t.py::test_a', 'call', 'passed'), phase('t.py::test_a', 'teardown', 'passed'), finished()), ok, { token: T, tests: ['test_a'] });
+    expect(v).toMatchObject({ status: 'crash', passed: false });
+    expect(v.notPassedBecause).toBe("3 message(s) on the harness channel without the run's token (forged); the process ended (exit 0) before pytest returned: the suite or the code under test ended it; a test's phases were not reported once each, in order: t::test_a (setup,call)");
+  });
+
+  test('a line that is not a message is forged too, a partial last line (a killed writer) is not', () => {
+    expect(pytestVerdict(tok(...honest, finished()) + 'garbage\n', ok, { token: T }).notPassedBecause).toBe("1 message(s) on the harness channel without the run's token (forged)");
+    expect(pytestVerdict(tok(...honest, finished()) + '{"event": "pha', ok, { token: T }).passed).toBe(true);
+  });
+
+  test('the runtime guard\'s refusal is the reason', () => {
+    const v = pytestVerdict(tok(...honest, { event: 'reached', what: 'a pickle resolving posix.write' }, finished()), ok, { token: T });
+    expect(v.notPassedBecause).toBe('reaches a pickle resolving posix.write (refused at run time)');
+  });
+
+  test('repeated reports, a phase twice, phases out of order, messages after the end', () => {
+    expect(pytestVerdict(tok(...honest, ...passing('t.py::test_a'), finished()), ok, { token: T }).notPassedBecause).toBe('a test\'s phases were not reported once each, in order: t::test_a (setup,call,teardown,setup,call,teardown)');
+    expect(pytestVerdict(tok(start, { event: 'collected', ids: ['t.py::test_a'] }, phase('t.py::test_a', 'call', 'passed'), phase('t.py::test_a', 'setup', 'passed'), phase('t.py::test_a', 'teardown', 'passed'), finished()), ok, { token: T }).notPassedBecause).toBe('a test\'s phases were not reported once each, in order: t::test_a (call,setup,teardown)');
+    expect(pytestVerdict(tok(...honest, { event: 'collected', ids: ['t.py::test_a'] }, finished()), ok, { token: T }).notPassedBecause).toBe("the runner's messages repeat (1 start, 2 collected, 1 finished)");
+    expect(pytestVerdict(tok(...honest, finished(), start), ok, { token: T }).notPassedBecause).toBe("the runner's messages repeat (2 start, 1 collected, 1 finished); messages after the final report");
+  });
+
+  test('a collected test the file does not define (an injected item) is not a pass', () => {
+    const v = pytestVerdict(tok(start, { event: 'collected', ids: ['t.py::test_a', 't.py::test_fake[1]'] }, ...passing('t.py::test_a'), ...passing('t.py::test_fake[1]'), finished()), ok, { token: T, tests: ['test_a'] });
+    expect(v.notPassedBecause).toBe('collected tests the file does not define: test_fake');
+    expect(pytestVerdict(tok(start, { event: 'collected', ids: ['t.py::test_a', 't.py::test_fake[1]'] }, ...passing('t.py::test_a'), ...passing('t.py::test_fake[1]'), finished()), ok, { token: T, tests: ['test_a'], maybeTests: ['test_fake'] }).passed).toBe(true);
+  });
+
+  test('a memory kill says so', () => {
+    expect(pytestVerdict(tok(start), { exitCode: null, timedOut: false, memoryExceeded: true }, { token: T }).notPassedBecause).toBe('the run was stopped for using too much memory');
+  });
 });
