@@ -1,7 +1,7 @@
 """The floor under a study's time: one suite's small-fixture tests in 1..N warm JVMs side by side.
 
 How fast one suite's tests run in a warm JVM, and whether more JVMs side by side run more of them
-(issue 22 "Speed"; README "The floor: the cores").
+(warm Spark slots, README "How long it takes"; README "The floor: the cores").
 
 Most of a warm study's Spark time is tests on small fixtures: the executable labels' acceptance
 tests and the candidates' suites on gold, violations and mutants (`lockin study profile`, "work

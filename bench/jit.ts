@@ -1,7 +1,7 @@
 /**
  * Benchmark (a script, not a test): the jobs' JVMs with the JVM's default JIT (C1 then C2,
  * LOCKIN_SPARK_JIT=tiered, the default) against C1 only (quick; activities/common/sparkJit.ts;
- * issue 22 "Speed").
+ * warm Spark slots, README "How long it takes").
  *
  *   npm run build && node dist/bench/jit.js [--task q36] [--copies 2] [--jobs 3] [--exec q36,q51,q69,q87] [--scale 1] [--rounds 1] [--mode warm|cold]
  *

@@ -1,4 +1,4 @@
-"""Where a warm JVM's CPU goes while it runs one suite's small-fixture tests (issue 22 "Speed").
+"""Where a warm JVM's CPU goes while it runs one suite's small-fixture tests (warm Spark slots, README "How long it takes").
 
 A warm study's Spark time is mostly tests on small fixtures (`lockin study profile`, "work inside
 the jobs"), each query a few hundred milliseconds of Spark's own machinery. This bench shows

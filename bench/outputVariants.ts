@@ -1,7 +1,7 @@
 /**
  * Benchmark (a script, not a test): one job of executions over many of lockin's own programs
  * (a task's gold, its mutants and its obligation violations) with one variant at a time against
- * two at a time on the job's session (activities/python/mutant_outputs.py --at-once; issue 22
+ * two at a time on the job's session (activities/python/mutant_outputs.py --at-once; warm Spark slots
  * "Speed"; docs/protocol.md §7 "How a suite meets its variants"). These jobs decide mutant
  * equivalence and check the obligation violations in step 5.
  *

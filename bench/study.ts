@@ -12,7 +12,7 @@
  * Uses a fresh study id by default, so nothing is skipped (the database and references are
  * reused when present; their build time is bench/prepare's subject).
  *
- * `--compare-cold` is the equivalence run of issue 22: the same replay study twice on the same
+ * `--compare-cold` is the equivalence run of the warm Spark slots: the same replay study twice on the same
  * database, first with LOCKIN_SPARK_MODE=cold, then warm, each with a fresh mutation cache
  * (LOCKIN_MUTANTS_CACHE) and a fresh cache of the labeller check (LOCKIN_OBLIGATIONS_CACHE), and prints side by side the wall time of every main-job step, their
  * ratio, the JVM start-ups of each run, and whether every verdict is identical (bench/verdicts.ts:
@@ -94,7 +94,7 @@ async function compareCold(scale: number, model: string, tasks: string[]): Promi
   const cold = await runIn('cold', scale, model, tasks, stamp);
   const warm = await runIn('warm', scale, model, tasks, stamp);
   const row = (name: string, c: number, w: number) => `  ${name.padEnd(36)} ${c.toFixed(1).padStart(8)} ${w.toFixed(1).padStart(8)} ${(w > 0 ? c / w : NaN).toFixed(2).padStart(7)}×\n`;
-  process.stdout.write(`\nequivalence run (issue 22): ${tasks.length} task(s) at SF=${scale}, ${model}; load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+  process.stdout.write(`\nequivalence run (warm Spark slots): ${tasks.length} task(s) at SF=${scale}, ${model}; load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
   process.stdout.write(`  ${'step'.padEnd(36)} ${'cold s'.padStart(8)} ${'warm s'.padStart(8)} ${'ratio'.padStart(8)}\n`);
   for (const n of Object.keys(cold.steps).map(Number)) process.stdout.write(row(`step ${n} ${STEP_NAMES[n] ?? ''}`, cold.steps[n], warm.steps[n] ?? 0));
   process.stdout.write(row('main job', cold.wall, warm.wall));

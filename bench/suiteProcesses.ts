@@ -1,6 +1,6 @@
 /**
  * Benchmark (a script, not a test): one suite job over many variants in one process against two
- * processes on the same JVM (activities/python/suite_mutants.py --processes; issue 22 "Speed";
+ * processes on the same JVM (activities/python/suite_mutants.py --processes; warm Spark slots, README "How long it takes";
  * docs/protocol.md §7 "How a suite meets its variants").
  *
  *   npm run build && node dist/bench/suiteProcesses.js [--task q36] [--copies 4] [--rounds 2] [--mode warm|cold]

@@ -1,6 +1,6 @@
 /**
  * The verdicts of a finished study, gathered for the equivalence run of bench/study.ts
- * (`--compare-cold`, issue 22): every verdict lockin derives from a Spark job, as plain strings,
+ * (`--compare-cold`, warm Spark slots): every verdict lockin derives from a Spark job, as plain strings,
  * so that a cold and a warm run of the same replay study can be compared key by key.
  *
  * Per run record (task, condition, replicate, sample): the test, reference and false-pass

@@ -1,5 +1,5 @@
 /**
- * The work a study's Spark jobs did inside themselves (issue 22 "Speed": "the ratio to the sum of
+ * The work a study's Spark jobs did inside themselves (warm Spark slots, README "How long it takes": "the ratio to the sum of
  * the pure Spark times"), read from the files the jobs left in `runs/<study>/`: the time of the
  * tests and queries themselves, without the JVM and Python start-up, session set-up, staging,
  * sandboxing and Temporal around them. Wall time over this sum is how far a step is from its
@@ -248,7 +248,7 @@ function named(xs: string[]): string {
 
 /**
  * Which label and mutation suites ran no job because their runs were taken from an identical run
- * (issue 22; what the job counts above leave out), for `study profile` and the bench:
+ * (warm Spark slots; what the job counts above leave out), for `study profile` and the bench:
  *   - labels: every `tasks/<t>/<cond>/executable-labels/<half>` folder holding `reused.json`
  *     (activities/execution/reuse.ts: a run of the same program, acceptance tests or suite, with
  *     the same settings, earlier in the study), named `<t>/<cond> <half>`;

@@ -31,6 +31,9 @@ import { mainJobWorkflowId } from '../protocol/layout';
 import { sparkJitFromEnv } from '../activities/common/sparkJit';
 import { isReplaySpec } from '../protocol/model';
 import { restoreTerminal } from './terminal';
+import { clearInterrupted, markInterrupted } from './interrupted';
+import { WorkflowFailedError } from '@temporalio/client';
+import * as os from 'os';
 import { defaultModel } from './studyInput';
 
 export interface MainJobOptions {
@@ -250,10 +253,13 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
     const onSigint = () => {
       // The progress display hid the cursor: put the terminal back before the last lines (issue 50).
       restoreTerminal();
-      process.stderr.write(`\n[lockin] interrupted: the main job (workflow ${mainJobWorkflowId(studyId)}) stays on the server and nothing it recorded is lost. The Temporal server keeps running (its UI shows the job; \`npx lockin server stop\` stops it). Resume with:\n  ${mainResumeCommand(o, defaultModel(), studyId)}\n`);
+      const resume = mainResumeCommand(o, defaultModel(), studyId);
+      markInterrupted(sdir, { at: new Date().toISOString(), pid: process.pid, host: os.hostname(), workflowId: mainJobWorkflowId(studyId), resume });
+      process.stderr.write(`\n[lockin] interrupted: the main job (workflow ${mainJobWorkflowId(studyId)}) stays on the server and nothing it recorded is lost. The Temporal server keeps running (its UI shows the job; \`npx lockin server stop\` stops it). Resume with:\n  ${resume}\n`);
       process.exit(130);
     };
     process.once('SIGINT', onSigint);
+    clearInterrupted(sdir);
     try {
       const out = await runOrAttach(client, mainJob, {
         workflowId: mainJobWorkflowId(studyId),
@@ -261,6 +267,8 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
         args: [{ study: input, outDir: sdir, equivalenceScale: EQUIVALENCE_SCALE, skipMutation: o.skipMutation }],
         watch: (h: WorkflowHandle<typeof mainJob>) => watchMainJob(h, input.conditions),
       }).catch((err: unknown) => {
+        // A server that stayed away is not a failure of the job (its message says how to go on).
+        if (!(err instanceof WorkflowFailedError)) throw err;
         // Everything recorded stays: a new run of the job skips it.
         throw Object.assign(new Error(`the main job (workflow ${mainJobWorkflowId(studyId)}) failed; what it recorded is kept, and running the same command again starts it anew and skips that work`), { cause: err });
       });
@@ -287,12 +295,15 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
  * What `lockin study status <id>` prints for the study's main job (workflow `main-<id>`): its
  * status and start, then one line per step started so far (from the `mainJobProgress` query;
  * `progress` null when the job is not running or no worker answers the query).
- * Inputs: the study id; the workflow status name (RUNNING, COMPLETED, FAILED, …); its start time.
+ * Inputs: the study id; the workflow status name (RUNNING, COMPLETED, FAILED, …); its start time;
+ * `interrupted`, the line of a RUNNING job whose CLI Ctrl-C stopped (client/interrupted.ts), shown
+ * as INTERRUPTED.
  * Returns: the lines, without newlines, e.g. "  step 3 evaluator checks (checks-x): running".
  */
-export function mainJobStatusLines(studyId: string, status: string, startTime: Date, progress: MainJobProgress | null): string[] {
-  const lines = [`main job of study ${studyId} (workflow ${mainJobWorkflowId(studyId)}): ${status} (started ${startTime.toISOString()})`];
-  if (status === 'RUNNING' && !progress) lines.push('  steps not available (no worker answered): `npm run study` again runs one and resumes');
+export function mainJobStatusLines(studyId: string, status: string, startTime: Date, progress: MainJobProgress | null, interrupted: string | null = null): string[] {
+  const lines = [`main job of study ${studyId} (workflow ${mainJobWorkflowId(studyId)}): ${interrupted ? 'INTERRUPTED' : status} (started ${startTime.toISOString()})`];
+  if (interrupted) lines.push(`  ${interrupted}`);
+  else if (status === 'RUNNING' && !progress) lines.push('  steps not available (no worker answered): `npm run study` again runs one and resumes');
   for (const s of progress?.steps ?? []) {
     const state = s.seconds === undefined ? 'running' : `done in ${s.seconds.toFixed(1)} s`;
     lines.push(`  step ${s.n} ${s.title} (${s.workflowId}): ${state}${s.lines.length ? `; ${s.lines[s.lines.length - 1]}` : ''}`);

@@ -13,9 +13,9 @@ const CATEGORY: Record<string, string> = {
   runPytest: 'pytest',
   smokeCheck: 'spark execution',
   executeCandidate: 'spark execution',
-  // The candidate on the variant databases (issue 23): Spark executions too.
+  // The candidate on the variant databases (differential execution): Spark executions too.
   executeOnVariants: 'spark execution',
-  // The executable labels (issue 17): the acceptance tests on the candidate and its suite on gold and the violations.
+  // The executable labels: the acceptance tests on the candidate and its suite on gold and the violations.
   labelByExecution: 'labels (acceptance tests and suites)',
   evaluateRun: 'comparison',
   // The main job's step 3 and step 5 workflows carry the study's id too (their scope is "shared"):
@@ -38,8 +38,8 @@ export interface Profile {
   wallSeconds: number;
   /**
    * JVM start-ups of the study workflows' pytest, smoke-check and execution activities, read from
-   * their results' `spark` (issue 22): cold jobs (one JVM each), warm jobs, and the warm jobs that
-   * started their slot's JVM. Results from before issue 22 count as cold. A result copied from an
+   * their results' `spark` (warm Spark slots): cold jobs (one JVM each), warm jobs, and the warm jobs that
+   * started their slot's JVM. Results from before warm Spark slots count as cold. A result copied from an
    * identical run of the study (`spark.reused`) ran no job: it counts in reusedJobs only.
    * restartReasons: the warm jobs after which the slot was restarted, by the reason recorded
    * (`spark.restart`), and the jobs rerun cold after their slot's JVM was lost (`spark.lostSlot`,

@@ -10,16 +10,19 @@ import { QUEUES } from '../protocol/queues';
 import { studyWorkflowId } from '../protocol/layout';
 import * as fs from 'fs';
 import * as path from 'path';
+import * as os from 'os';
+import { clearInterrupted, markInterrupted, readInterrupted } from './interrupted';
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { studyDir } from '../activities/common/layout';
-import { readRunRecords } from '../activities/store/records';
+import { ledgerFile, ledgerRepeats, readLedger, readRunRecords, type LedgerLine } from '../activities/results';
 import type { StudyInput } from '../protocol/inputs';
 import { STATUS_KEY, STUDY_KEY } from '../protocol/searchAttributes';
 import { showProgress } from './progress';
 import { restoreTerminal } from './terminal';
 import { renderSummary, summarize, type AssignedRuns } from './summary';
 import { TemporalTarget, withClientAndWorker } from './temporal';
-import { ledgerFile, ledgerRepeats, readLedger, type LedgerLine } from '../activities/model/ledger';
+import { RECONNECT_DELAYS_MS, resumeHint, whileServerAway } from './serverWait';
+export { RECONNECT_DELAYS_MS, resumeHint, whileServerAway };
 
 export { studyWorkflowId };
 
@@ -101,7 +104,9 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
     }
     process.stderr.write(`[lockin] study ${input.studyId} completed with ${res.failed.length} failed task(s) (${res.failed.map((f) => f.task).join(', ')}): running them again; finished tasks are reused\n`);
   }
-  if (status === 'RUNNING') process.stderr.write(`[lockin] study ${input.studyId} is already running: attaching to it\n`);
+  const interrupted = status === 'RUNNING' ? readInterrupted(studyDir(input.studyId)) : null;
+  if (interrupted) process.stderr.write(`[lockin] study ${input.studyId} was interrupted at ${interrupted.at} (Ctrl-C) and waits on the server: running a worker for it again; recorded work and paid model calls are reused\n`);
+  else if (status === 'RUNNING') process.stderr.write(`[lockin] study ${input.studyId} is already running: attaching to it\n`);
   else if (status && status !== 'COMPLETED') process.stderr.write(`[lockin] study ${input.studyId} ended ${status}: resuming it (recorded work is reused)\n`);
   const handle =
     status === 'RUNNING'
@@ -118,10 +123,12 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
     void stop();
     // The progress display hid the cursor: put the terminal back before the last lines (issue 50).
     restoreTerminal();
+    markInterrupted(studyDir(input.studyId), { at: new Date().toISOString(), pid: process.pid, host: os.hostname(), workflowId, resume: `npx lockin study resume ${input.studyId}` });
     process.stderr.write(`\n[lockin] interrupted: study ${input.studyId} stays resumable (run the same command again). Resume with:\n  npx lockin study resume ${input.studyId}\n`);
     process.exit(130);
   };
   process.once('SIGINT', onSigint);
+  clearInterrupted(studyDir(input.studyId));
   try {
     const res = (await awaitStudyResult(handle, input.studyId)) as { reportDir: string | null; failed?: StudyOutcome['failed'] };
     return { reportDir: res.reportDir, alreadyComplete: false, failed: res.failed ?? [] };
@@ -129,43 +136,6 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
     await stop();
     process.removeListener('SIGINT', onSigint);
   }
-}
-
-/** Waits between attempts to reach a Temporal server that stopped answering (about 2 minutes in all). */
-export const RECONNECT_DELAYS_MS = [1000, 2000, 5000, 10_000, 15_000, 30_000, 30_000, 30_000];
-
-/** The exact command that resumes a study, and what to do first when the server is away. */
-export function resumeHint(studyId: string): string {
-  return `The study is durable: once the server is back (\`npx lockin server start\`), resume it with: npx lockin study resume ${studyId}`;
-}
-
-/**
- * Calls `fn` (a request to the Temporal server) until it answers, surviving a server restart:
- * an error that is the server's answer (the workflow failed, does not exist) is thrown at once;
- * any other is a lost connection, so `fn` is called again after each of `delaysMs` (the client
- * reconnects by itself once the server is back). One line says the server is not answering,
- * one that it answers again (none per retry).
- * @param write where the two lines go (default stderr).
- * @throws the server's answer as is, or, when the server stays away, `giveUp(last error's first line)`.
- */
-export async function whileServerAway<T>(fn: () => Promise<T>, giveUp: (cause: string) => Error, delaysMs: number[] = RECONNECT_DELAYS_MS, write: (line: string) => void = (l) => void process.stderr.write(l)): Promise<T> {
-  let last: unknown;
-  for (let attempt = 0; attempt <= delaysMs.length; attempt++) {
-    try {
-      const res = await fn();
-      if (attempt > 0) write('[lockin] the Temporal server answers again\n');
-      return res;
-    } catch (err) {
-      if (err instanceof WorkflowFailedError || err instanceof WorkflowNotFoundError) throw err;
-      last = err;
-      if (attempt === 0) {
-        const total = Math.round(delaysMs.reduce((a, b) => a + b, 0) / 1000);
-        write(`[lockin] the Temporal server is not answering (${(err as Error).message.split('\n')[0]}); waiting for it up to ${total} s (restart it with \`npx lockin server start\`)\n`);
-      }
-      if (attempt < delaysMs.length) await new Promise((r) => setTimeout(r, delaysMs[attempt]));
-    }
-  }
-  return Promise.reject(giveUp((last as Error)?.message?.split('\n')[0] ?? String(last)));
 }
 
 /**

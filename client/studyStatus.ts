@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { StudyFailure, StudyProgress } from '../protocol/inputs';
-import { parseFailureKey } from '../activities/report/failures';
+import { parseFailureKey } from '../activities/results';
 import { conditionWorkflowId, taskWorkflowId } from '../protocol/layout';
 
 /**

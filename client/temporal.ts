@@ -12,6 +12,7 @@ import { startServer, ServerInfo } from '../infra/devServer';
 import { createWorkers, installQuietRuntime, runWorkersDuring } from '../worker/createWorkers';
 import { unseenProgress } from '../activities/common/progressBeat';
 import * as os from 'os';
+import { whileServerAway } from './serverWait';
 
 export interface TemporalTarget {
   address: string;
@@ -67,11 +68,16 @@ export async function runEmbeddedWorkflow<W extends Workflow>(workflow: W, args:
     const handle = await client.workflow.start(workflow, { args, workflowId: opts.workflowId, taskQueue: opts.taskQueue ?? QUEUES.default, workflowIdConflictPolicy: 'USE_EXISTING' } as unknown as WorkflowStartOptions<W>);
     const stop = opts.relayProgress ? relayOtherWorkersProgress(client.workflow, handle.workflowId, opts.relayProgress) : undefined;
     try {
-      return await handle.result();
+      return await whileServerAway(() => handle.result(), (cause) => lostServer(opts.workflowId, cause));
     } finally {
       await stop?.();
     }
   });
+}
+
+/** The error when the server stays away while a command waits for a workflow: it stays durable; how to go on. */
+export function lostServer(workflowId: string, cause: string): Error {
+  return new Error(`the Temporal server stopped answering (${cause}); the workflow ${workflowId} stays on it, durable: once the server is back (\`npx lockin server start\`), run the same command again to attach to it`);
 }
 
 /**
@@ -150,16 +156,18 @@ export async function runOrAttach<W extends Workflow>(
   workflow: W,
   opts: { workflowId: string; args: Parameters<W>; studyId?: string; watch?: (handle: WorkflowHandle<W>) => () => Promise<void> },
 ): Promise<WorkflowResultType<W>> {
-  const handle = await client.workflow.start(workflow, {
+  // Starting is idempotent (USE_EXISTING), so a slow server's start is simply asked again.
+  const handle = await whileServerAway(() => client.workflow.start(workflow, {
     args: opts.args,
     workflowId: opts.workflowId,
     taskQueue: QUEUES.default,
     workflowIdConflictPolicy: 'USE_EXISTING',
     typedSearchAttributes: opts.studyId ? [{ key: STUDY_KEY, value: opts.studyId }, { key: STATUS_KEY, value: 'running' }] : [],
-  } as unknown as WorkflowStartOptions<W>);
+  } as unknown as WorkflowStartOptions<W>), (cause) => lostServer(opts.workflowId, cause));
   const stop = opts.watch?.(handle);
   try {
-    return await handle.result();
+    // A slow or restarting server never fails the wait: the workflow goes on (serverWait.ts).
+    return await whileServerAway(() => handle.result(), (cause) => lostServer(opts.workflowId, cause));
   } finally {
     await stop?.();
   }

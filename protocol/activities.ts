@@ -50,9 +50,9 @@ export interface StudyActivities {
   smokeCheck: (req: { dir: string; scale: number; settings: SparkSettings; sparkMode?: SparkMode }) => Promise<SmokeOutcome>;
   /** The frozen candidate on the study database in the sandbox (activities/execution/execute.ts). */
   executeCandidate: (req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string; sparkMode?: SparkMode }) => Promise<ExecutionOutcome>;
-  /** The frozen candidate on each variant database at the study's scale (issue 23; [] databases: none built). Spark queue. */
+  /** The frozen candidate on each variant database at the study's scale (differential execution; [] databases: none built). Spark queue. */
   executeOnVariants: (req: { taskId: string; dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string; sparkMode?: SparkMode; skip?: boolean }) => Promise<import('./records').DifferentialOutcome>;
-  /** Executable code and test labels of a frozen run (issue 17), written to <conditionDir>/executable-labels.json. Spark queue. */
+  /** Executable code and test labels of a frozen run, written to <conditionDir>/executable-labels.json. Spark queue. */
   /** reuseScope: the study id (identical runs of one study share their labels). */
   labelByExecution: (req: { taskId: string; conditionDir: string; condition?: ConditionId; settings: SparkSettings; sparkMode?: SparkMode; reuseScope?: string }) => Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }>;
   /**

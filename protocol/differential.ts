@@ -1,5 +1,5 @@
 /**
- * Differential reference agreement (issue 23; docs/protocol.md §7 "Differential execution"):
+ * Differential reference agreement (differential execution; docs/protocol.md §7 "Differential execution"):
  * pure, imported by the evaluation workflow (no Node modules here).
  */
 import type { DifferentialOutcome, DifferentialDatabase } from './records';

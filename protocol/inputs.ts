@@ -19,7 +19,7 @@ export interface StudyInput {
   params: ModelParams;
   scale: number;
   settings: SparkSettings;
-  /** How Spark jobs get their JVM (protocol/settings.ts SPARK_MODES; absent: cold, as before issue 22). */
+  /** How Spark jobs get their JVM (protocol/settings.ts SPARK_MODES; absent: cold, as before warm Spark slots). */
   sparkMode?: SparkMode;
   /** The JIT of the job JVMs where the study started (LOCKIN_SPARK_JIT; absent: tiered). Recorded in study.json, not part of its hash; each job's `spark.jit` says what its JVM used. */
   sparkJit?: SparkJit;

@@ -19,7 +19,7 @@ export type TestLabel = (typeof RECORDED_TEST_LABELS)[number];
  * - `executable`: the obligation's acceptance tests on the candidate (code) or the candidate's
  *   suite on the obligation's violation (test) (activities/obligations/labels.ts);
  * - `schema-rule`: decided from the candidate output's Spark schema (an obligation `rule`);
- *   recorded as `rule` before issue 17, read as schema-rule;
+ *   recorded as `rule` before executable labels, read as schema-rule;
  * - `execution`: the candidate did not execute, so the code label is execution-failed;
  * - `judge`: the model-judge stage (through the gateway or a replay corpus);
  * - `heuristic`: the deterministic fallback of heuristic.ts (no judge reply available);

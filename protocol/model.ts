@@ -29,19 +29,18 @@ export interface ModelParams {
 export const PAPER_MODEL_ID = 'claude-sonnet-4-6';
 
 /**
- * The providers a spec may name, each with what its model part must hold. `live`: a provider
- * that sends requests over the network (paid, rate-limited; its own task queue,
- * protocol/queues.ts); otherwise the answers are local (a replay corpus).
+ * The providers a spec may name, each with what its model part must hold. Each has a backend
+ * (activities/model/backends/index.ts); a live provider's calls have their own task queue
+ * (protocol/queues.ts).
  */
 export const PROVIDERS = {
-  anthropic: { live: true, form: 'anthropic:<model-id>', defaultModel: PAPER_MODEL_ID, modelHint: undefined },
-  openai: { live: true, form: 'openai:<model-id>', defaultModel: undefined, modelHint: 'openai spec needs a model id, e.g. openai:gpt-4.1 or openai:Qwen/Qwen2.5-Coder-32B-Instruct' },
-  replay: { live: false, form: 'replay:<dir>', defaultModel: undefined, modelHint: 'replay spec needs a directory, e.g. replay:lockin' },
+  anthropic: { form: 'anthropic:<model-id>', defaultModel: PAPER_MODEL_ID, modelHint: undefined },
+  openai: { form: 'openai:<model-id>', defaultModel: undefined, modelHint: 'openai spec needs a model id, e.g. openai:gpt-4.1 or openai:Qwen/Qwen2.5-Coder-32B-Instruct' },
+  replay: { form: 'replay:<dir>', defaultModel: undefined, modelHint: 'replay spec needs a directory, e.g. replay:lockin' },
 } as const satisfies Record<string, ProviderRules>;
 
 /** What the grammar knows of one provider. */
 interface ProviderRules {
-  live: boolean;
   /** How its spec is written, for error messages. */
   form: string;
   /** The model when the spec names none (undefined: the model part is required). */

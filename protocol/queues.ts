@@ -13,7 +13,7 @@ export const QUEUES = {
 /**
  * The model-call queue of each live provider: its own worker slots and its own server-side rate
  * limit, so that one provider's 429s (a call waiting out retry-after holds a slot) never stall
- * another provider's calls (issue 18; docs/protocol.md §7).
+ * another provider's calls (a queue per provider; docs/protocol.md §7).
  */
 export const PROVIDER_MODEL_QUEUES = {
   anthropic: 'lockin-model-anthropic',

@@ -38,7 +38,7 @@ export const PytestCountsSchema = z.object({
 });
 export type PytestCounts = z.infer<typeof PytestCountsSchema>;
 
-/** The limits a sandboxed run was held to (activities/execution/sandbox.ts; issue 21). */
+/** The limits a sandboxed run was held to (activities/execution/sandbox.ts; README "Security"). */
 export const SandboxLimitsSchema = z.object({
   /** Resident memory of the process tree, MiB (watchdog); null when none was set. */
   memoryMb: z.number().nullable(),
@@ -54,7 +54,7 @@ export const SandboxLimitsSchema = z.object({
 export type SandboxLimits = z.infer<typeof SandboxLimitsSchema>;
 
 /**
- * How Spark ran one job (issue 22, activities/execution/slots.ts): the mode, and in warm mode the
+ * How Spark ran one job (warm Spark slots, activities/execution/slots.ts): the mode, and in warm mode the
  * slot, the job's number in it, whether this job started the slot's JVM, what the slot's reset
  * put back after it and why the slot was restarted after it. Absent in records written before.
  */
@@ -98,9 +98,9 @@ export const PytestOutcomeSchema = z.looseObject({
   /** Why a run that pytest itself might call a pass is not one (the harness's report disagrees,
    *  no test ran, the suite registered its own pytest hooks, …); absent when nothing was vetoed. */
   notPassedBecause: z.string().optional(),
-  /** The limits the run was held to (absent in records written before issue 21). */
+  /** The limits the run was held to (absent in records written before sandbox limits were recorded). */
   limits: SandboxLimitsSchema.optional(),
-  /** How Spark ran it (absent in records written before issue 22). */
+  /** How Spark ran it (absent in records written before warm Spark slots). */
   spark: SparkRunSchema.optional(),
   exitCode: z.number().int().nullable(),
   counts: PytestCountsSchema,
@@ -125,7 +125,7 @@ export const SmokeOutcomeSchema = z.looseObject({
   reason: z.string().optional(),
   schema: z.string().optional(),
   durationMs: z.number(),
-  /** How Spark ran it (absent in records written before issue 22). */
+  /** How Spark ran it (absent in records written before warm Spark slots). */
   spark: SparkRunSchema.optional(),
 });
 export type SmokeOutcome = z.infer<typeof SmokeOutcomeSchema>;
@@ -143,9 +143,9 @@ export const ExecutionOutcomeSchema = z.looseObject({
   rows: z.number().int().optional(),
   /** How isolation was enforced ("bwrap", "unshare+uid", "checked-only"). */
   isolation: z.string(),
-  /** The limits the run was held to (absent in records written before issue 21). */
+  /** The limits the run was held to (absent in records written before sandbox limits were recorded). */
   limits: SandboxLimitsSchema.optional(),
-  /** How Spark ran it (absent in records written before issue 22). */
+  /** How Spark ran it (absent in records written before warm Spark slots). */
   spark: SparkRunSchema.optional(),
   durationMs: z.number(),
 });
@@ -230,7 +230,7 @@ export const ContractOutcomeSchema = z.looseObject({
 export type ContractOutcome = z.infer<typeof ContractOutcomeSchema>;
 
 /** One record per (task, sample, condition). */
-/** One variant database's verdict on a frozen candidate (issue 23; activities/data/differential.ts). */
+/** One variant database's verdict on a frozen candidate (differential execution; activities/data/differential.ts). */
 export const DifferentialDatabaseSchema = z.object({
   /** The variant's name (`nulls`, `dupdims`). */
   database: z.string(),
@@ -285,7 +285,7 @@ export const RunRecordSchema = z.looseObject({
   execution: ExecutionOutcomeSchema.nullable(),
   /** Reference agreement (null: not compared). */
   comparison: ComparisonOutcomeSchema.nullable(),
-  /** The Spark mode the study asked for (issue 22; absent before it, meaning cold); each
+  /** The Spark mode the study asked for (warm Spark slots; absent before it, meaning cold); each
    *  outcome's `spark.mode` says how that run actually ran. */
   sparkMode: z.enum(['cold', 'warm']).optional(),
   /** The suite passed (§4 "Test outcome"). */
@@ -294,7 +294,7 @@ export const RunRecordSchema = z.looseObject({
   referenceAgreement: z.boolean(),
   /** testPassed and not referenceAgreement (§4 "False pass"). */
   falsePass: z.boolean(),
-  /** The candidate on each variant database (issue 23; absent: no variant database, or a study from before). */
+  /** The candidate on each variant database (differential execution; absent: no variant database, or a study from before). */
   differential: DifferentialOutcomeSchema.optional(),
   /** Agrees on the study database and on every variant database compared (absent: not run). */
   referenceAgreementDifferential: z.boolean().optional(),

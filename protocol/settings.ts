@@ -26,19 +26,19 @@ export const SparkSettingsSchema = z.object({
 export type SparkSettings = z.infer<typeof SparkSettingsSchema>;
 
 /**
- * How Spark jobs get their JVM (issue 22): `warm`, a long-lived JVM per Spark slot that each
+ * How Spark jobs get their JVM (warm Spark slots): `warm`, a long-lived JVM per Spark slot that each
  * job's fresh sandboxed process attaches to (activities/execution/slots.ts; the default since the
  * equivalence runs found every verdict identical: README "Tests and benchmarks"), or `cold`, one
- * JVM per job in the job's own sandbox (the path every result before issue 22 came from, and
+ * JVM per job in the job's own sandbox (the path every result before warm Spark slots came from, and
  * where warm slots are not possible). Recorded per study (study.json `sparkMode`; a study.json
- * without it is from before issue 22: cold) and per run (`spark.mode` of each outcome).
+ * without it is from before warm Spark slots: cold) and per run (`spark.mode` of each outcome).
  */
 export const SPARK_MODES = ['cold', 'warm'] as const;
 export const SparkModeSchema = z.enum(SPARK_MODES);
 export type SparkMode = z.infer<typeof SparkModeSchema>;
 
 /**
- * Which JIT compilers the JVMs of Spark jobs use (issue 22; activities/common/sparkJit.ts,
+ * Which JIT compilers the JVMs of Spark jobs use (warm Spark slots; activities/common/sparkJit.ts,
  * LOCKIN_SPARK_JIT): `tiered`, the JVM's default, or `quick`, C1 only. Results do not depend on
  * it. Recorded per study (study.json `sparkJit`: what the main job's environment said; a
  * study.json without it is from before the choice existed: tiered) and per job (`spark.jit` of

@@ -39,9 +39,9 @@ export const ACTIVITIES = {
   runPytest,
   smokeCheck,
   executeCandidate,
-  // differential execution on the variant databases (issue 23)
+  // differential execution on the variant databases (differential execution)
   executeOnVariants,
-  // executable obligation labels (issue 17)
+  // executable obligation labels (executable labels)
   labelByExecution,
   labellerAccuracy,
   labellerCheckTask,

@@ -1,5 +1,5 @@
 /**
- * Which task queues a `lockin worker` process serves (issue 22 "Scale out by adding workers";
+ * Which task queues a `lockin worker` process serves ("Scale out by adding workers", README;
  * infra/README.md "Which task queue needs which machine"): all of them by default, or the ones
  * named by `--queues` / LOCKIN_WORKER_QUEUES, so that Spark machines serve only `lockin-spark`
  * and a machine with a provider's key only that provider's model queue.

@@ -4,7 +4,7 @@
  * obligation labels, and one run record. Runs only after every condition of the task has frozen
  * (§3); the task decides when.
  */
-import { patched, proxyActivities } from '@temporalio/workflow';
+import { deprecatePatch, proxyActivities } from '@temporalio/workflow';
 import type { StudyActivities } from '../protocol/activities';
 import { BUDGETS } from '../protocol/conditions';
 import type { ConditionOutcome, ConditionResult, StudyInput, StudyManifestSummary } from '../protocol/inputs';
@@ -61,35 +61,29 @@ export async function evaluateCondition(ctx: EvaluationContext, r: ConditionResu
     reuseScope: study.studyId,
     ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}),
   });
-  // Executable labels (issue 17), read by the labelling in evaluateRun; histories from before it replay without it.
+  // Executable labels, read by the labelling in evaluateRun.
   onPhase('labels');
-  if (patched('executable-labels')) await spark.labelByExecution({ taskId, conditionDir: r.conditionDir, condition: r.condition, settings: study.settings, reuseScope: study.studyId, ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}) });
+  deprecatePatch('executable-labels');
+  await spark.labelByExecution({ taskId, conditionDir: r.conditionDir, condition: r.condition, settings: study.settings, reuseScope: study.studyId, ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}) });
   // The judge reply of a replicate or of sample k ≥ 2 is its own (activities/scoring/judge.ts).
   const evalReq = { studyId: study.studyId, taskId, replicate, ...(sample > 1 ? { sample } : {}), condition: r.condition, conditionDir: r.conditionDir, scale: study.scale, execution, model: study.model, params: study.params };
-  let comparison;
   onPhase('compare');
   // The judge is a model call like any other (docs/protocol.md §5): scheduled here on the model
-  // queue, so it is in the history, cached, in the ledger and under the queue's limits. Histories
-  // from before this rule (the judge called inside evaluateRun) replay unchanged.
-  if (patched('judge-on-model-queue')) {
-    comparison = await local.evaluateRun({ ...evalReq, labels: false });
-    const request = await local.judgeRequest({ ...evalReq, comparison });
-    const judged = request ? await modelActivities(request.model).callModel(request) : null;
-    await local.labelRun({ ...evalReq, comparison, judged });
-  } else {
-    comparison = await local.evaluateRun(evalReq);
-  }
-  // Differential execution (issue 23): the candidate on each variant database built at the study's
-  // scale (none built: nothing recorded). Histories from before it replay without it.
-  let differential: DifferentialOutcome | null = null;
-  if (patched('differential-execution')) {
-    onPhase('variants');
-    differential = await spark.executeOnVariants({
-      taskId, dir: r.conditionDir, scale: study.scale, settings: study.settings, outDir: evaluationDir(r.conditionDir, r.condition),
-      timeoutMs: study.limits.executionTimeoutMs, memoryMb: study.limits.memoryMb, reuseScope: study.studyId,
-      ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}), skip: execution.status !== 'ok',
-    });
-  }
+  // queue, so it is in the history, cached, in the ledger and under the queue's limits.
+  deprecatePatch('judge-on-model-queue');
+  const comparison = await local.evaluateRun({ ...evalReq, labels: false });
+  const request = await local.judgeRequest({ ...evalReq, comparison });
+  const judged = request ? await modelActivities(request.model).callModel(request) : null;
+  await local.labelRun({ ...evalReq, comparison, judged });
+  // Differential execution: the candidate on each variant database built at the study's scale
+  // (none built: nothing recorded).
+  deprecatePatch('differential-execution');
+  onPhase('variants');
+  const differential: DifferentialOutcome | null = await spark.executeOnVariants({
+    taskId, dir: r.conditionDir, scale: study.scale, settings: study.settings, outDir: evaluationDir(r.conditionDir, r.condition),
+    timeoutMs: study.limits.executionTimeoutMs, memoryMb: study.limits.memoryMb, reuseScope: study.studyId,
+    ...(study.sparkMode ? { sparkMode: study.sparkMode } : {}), skip: execution.status !== 'ok',
+  });
   const testPassed = !!r.pytest?.passed;
   const referenceAgreement = comparison.agree;
   const referenceAgreementDifferential = differentialAgreement(referenceAgreement, differential);

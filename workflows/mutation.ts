@@ -8,7 +8,7 @@
  * (labeller-accuracy.json, cached per task; docs/protocol.md §5): the tasks' checks queue in the
  * same lanes behind the mutation tasks, and the last step gathers them.
  */
-import { patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { deprecatePatch, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { MutationActivities, MutationOptions } from '../protocol/activities';
 import type { MutationProgress } from '../protocol/inputs';
 import { mutationProgressQuery } from '../protocol/queries';
@@ -42,9 +42,9 @@ export async function mutationAnalysis(input: MutationAnalysisInput): Promise<st
     // The tasks' labeller checks (into labellerAccuracy's per-task cache) queue behind the
     // mutation tasks in the same lanes, so a lane that ends early takes a check and no core idles
     // while the checks run alone at the end (they are independent of the mutation work).
-    const checksQueued = patched('labeller-checks-queued');
+    deprecatePatch('labeller-checks-queued');
     const checkScale = equivalenceScale ?? 0.01;
-    const work = [...queue.map((taskId) => ({ taskId, check: false })), ...(checksQueued ? queue.map((taskId) => ({ taskId, check: true })) : [])];
+    const work = [...queue.map((taskId) => ({ taskId, check: false })), ...queue.map((taskId) => ({ taskId, check: true }))];
     await inLanes(work, input.concurrency ?? 2, async ({ taskId, check }) => {
       if (check) {
         progress.checking = [...(progress.checking ?? []), taskId];
@@ -63,15 +63,14 @@ export async function mutationAnalysis(input: MutationAnalysisInput): Promise<st
       progress.tasksDone += 1;
       progress.lines.push(...done.lines.map((l) => `task ${progress.tasksDone} of ${progress.tasksTotal}: ${l}`));
     });
-    // Histories from before the labellers were measured in the study replay without it.
-    if (patched('labeller-accuracy')) {
-      try {
-        const acc = await spark.labellerAccuracy({ studyId, scale: checkScale });
-        progress.lines.push(acc.line);
-      } catch (err) {
-        // The report then has no labeller section; the mutation scores do not depend on it.
-        progress.lines.push(`labellers on known truth: FAILED (${(err as Error).message.split('\n')[0]})`);
-      }
+    // The labellers measured on known truth (gold and the violations).
+    deprecatePatch('labeller-accuracy');
+    try {
+      const acc = await spark.labellerAccuracy({ studyId, scale: checkScale });
+      progress.lines.push(acc.line);
+    } catch (err) {
+      // The report then has no labeller section; the mutation scores do not depend on it.
+      progress.lines.push(`labellers on known truth: FAILED (${(err as Error).message.split('\n')[0]})`);
     }
     // The labellers on the realistic faults (hand-labelled whole wrong programs), beside the violations.
     if (patched('labeller-calibration')) {

@@ -1,9 +1,8 @@
 /**
  * The LockinStatus search attribute tells the truth: `running` while a workflow runs (set when
- * it is started), `done` or `failed` when it ends. Workflows recorded before this rule replay
- * unchanged (the upsert is behind a patch marker).
+ * it is started), `done` or `failed` when it ends.
  */
-import { patched, upsertSearchAttributes } from '@temporalio/workflow';
+import { deprecatePatch, upsertSearchAttributes } from '@temporalio/workflow';
 import { STATUS_KEY } from '../protocol/searchAttributes';
 
 /** The values LockinStatus takes. */
@@ -16,13 +15,13 @@ export type LockinStatus = 'running' | 'done' | 'failed';
  * @returns what the body returns.
  */
 export async function recordingStatus<T>(body: () => Promise<T>): Promise<T> {
-  const marks = patched('lockin-status-set-at-end');
+  deprecatePatch('lockin-status-set-at-end');
   try {
     const result = await body();
-    if (marks) upsertSearchAttributes([{ key: STATUS_KEY, value: 'done' }]);
+    upsertSearchAttributes([{ key: STATUS_KEY, value: 'done' }]);
     return result;
   } catch (err) {
-    if (marks) upsertSearchAttributes([{ key: STATUS_KEY, value: 'failed' }]);
+    upsertSearchAttributes([{ key: STATUS_KEY, value: 'failed' }]);
     throw err;
   }
 }

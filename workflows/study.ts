@@ -5,7 +5,7 @@
  * Sample 1 keeps the child workflow id of studies recorded before `--samples`
  * (`study-<id>/<taskId>`); sample k ≥ 2 is `study-<id>/<taskId>/sample-<k>`.
  */
-import { executeChild, patched, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { executeChild, deprecatePatch, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { StudyActivities } from '../protocol/activities';
 import { LOCAL_STEP } from './options';
 import { STATUS_KEY, STUDY_KEY, TASK_KEY } from '../protocol/searchAttributes';
@@ -59,9 +59,9 @@ async function runStudySteps(input: StudyInput): Promise<StudyResult> {
 
   const manifest = await local.initStudy(input);
   const done = new Set(await local.completedTasks({ studyId: input.studyId }));
-  // Calls of tasks finished by an earlier run count in the progress (histories from before this
-  // patch replay without the extra activity).
-  const doneCalls = done.size > 0 && patched('progress-counts-calls-of-skipped-tasks') ? await local.completedTaskCalls({ studyId: input.studyId }) : {};
+  // Calls of tasks finished by an earlier run count in the progress.
+  if (done.size > 0) deprecatePatch('progress-counts-calls-of-skipped-tasks');
+  const doneCalls = done.size > 0 ? await local.completedTaskCalls({ studyId: input.studyId }) : {};
   const samples = Array.from({ length: Math.max(1, input.samples ?? 1) }, (_, i) => i + 1);
   const jobs = [
     ...input.tasks.flatMap((taskId) => samples.map((sample) => ({ taskId, replicate: undefined as string | undefined, sample }))),

@@ -7,7 +7,7 @@
  * returned in `failedConditions` (§7 "Failed runs"). Each condition workflow evaluates itself when the task says so, and
  * carries its outcome as search attributes.
  */
-import { ApplicationFailure, condition as waitUntil, executeChild, patched, proxyActivities, setHandler, startChild, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, condition as waitUntil, deprecatePatch, proxyActivities, setHandler, startChild, workflowInfo } from '@temporalio/workflow';
 import type { ConditionId } from '../protocol/conditions';
 import type { StudyActivities } from '../protocol/activities';
 import { contractFirst } from './conditions/contractFirst';
@@ -20,7 +20,6 @@ import { CONDITION_KEY, STATUS_KEY, STUDY_KEY, TASK_KEY } from '../protocol/sear
 import type { ConditionInput, ConditionOutcome, ConditionResult, TaskInput } from '../protocol/inputs';
 import { conditionWorkflowId } from '../protocol/layout';
 import { conditionFrozenSignal, evaluateSignal } from '../protocol/queries';
-import { evaluateCondition } from './evaluation';
 import { recordingStatus } from './status';
 import { rootCauseMessage } from './failures';
 
@@ -63,7 +62,9 @@ async function runTaskSteps(input: TaskInput): Promise<TaskSummary> {
   const generate = await modelActivities(study.model).callModel({ ...base, condition: 'shared', stage: 'generate', workDir: snapshotDir, callIndex: 1, model: study.model, params: study.params, inputs: {} });
   await local.freezeArtifacts({ dir: snapshotDir });
 
-  const selfEvaluating = patched('evaluate-in-condition');
+  // Conditions evaluate themselves once every condition has frozen (retired patch: histories
+  // recorded before it, where the task evaluated, no longer replay; docs/architecture-floors.md).
+  deprecatePatch('evaluate-in-condition');
   const childOptions = (c: ConditionInput) => ({
     args: [c] as [ConditionInput],
     workflowId: conditionWorkflowId(workflowInfo().workflowId, c.condition),
@@ -76,61 +77,43 @@ async function runTaskSteps(input: TaskInput): Promise<TaskSummary> {
   });
   const inputOf = async (condition: ConditionId): Promise<ConditionInput> => {
     const conditionDir = await local.prepareConditionDir({ ...base, condition, fromDir: snapshotDir });
-    return { study, taskId, condition, conditionDir, snapshotDir, sharedCalls: [generate], replicate, ...(sample > 1 ? { sample } : {}), ...(selfEvaluating ? { evaluation: { manifest } } : {}) };
+    return { study, taskId, condition, conditionDir, snapshotDir, sharedCalls: [generate], replicate, ...(sample > 1 ? { sample } : {}), evaluation: { manifest } };
   };
 
   const outcomes: ConditionOutcome[] = [];
   const failedConditions: { condition: ConditionId; error: string }[] = [];
-  if (selfEvaluating && patched('failed-condition-keeps-siblings')) {
-    // One condition's failure (a missing replay reply, a failed activity) does not take the
-    // others down: every condition is waited for until it has frozen or failed, the frozen ones
-    // are evaluated and recorded, and the failed ones are named with their cause
-    // (docs/protocol.md §7 "Failed runs").
-    const handles = await Promise.all(study.conditions.map(async (c) => startChild(CONDITION_WORKFLOWS[c], childOptions(await inputOf(c)))));
-    const failedWith = new Map<number, string>();
-    const results = handles.map((h, i) =>
-      h.result().then(
-        (r) => r,
-        (err: unknown) => {
-          failedWith.set(i, rootCauseMessage(err));
-          return null;
-        },
-      ),
-    );
-    await waitUntil(() => handles.every((_, i) => frozen.has(study.conditions[i]) || failedWith.has(i)));
-    for (const [i, h] of handles.entries()) {
-      const condition = study.conditions[i];
-      if (!frozen.has(condition)) {
-        failedConditions.push({ condition, error: failedWith.get(i)! });
-        continue;
-      }
-      await h.signal(evaluateSignal);
-      const r = await results[i];
-      if (!r?.outcome) {
-        failedConditions.push({ condition, error: failedWith.get(i) ?? `condition ${condition} returned without its outcome` });
-        continue;
-      }
-      outcomes.push(r.outcome);
+  deprecatePatch('failed-condition-keeps-siblings');
+  // One condition's failure (a missing replay reply, a failed activity) does not take the
+  // others down: every condition is waited for until it has frozen or failed, the frozen ones
+  // are evaluated and recorded, and the failed ones are named with their cause
+  // (docs/protocol.md §7 "Failed runs").
+  const handles = await Promise.all(study.conditions.map(async (c) => startChild(CONDITION_WORKFLOWS[c], childOptions(await inputOf(c)))));
+  const failedWith = new Map<number, string>();
+  const results = handles.map((h, i) =>
+    h.result().then(
+      (r) => r,
+      (err: unknown) => {
+        failedWith.set(i, rootCauseMessage(err));
+        return null;
+      },
+    ),
+  );
+  await waitUntil(() => handles.every((_, i) => frozen.has(study.conditions[i]) || failedWith.has(i)));
+  for (const [i, h] of handles.entries()) {
+    const condition = study.conditions[i];
+    if (!frozen.has(condition)) {
+      failedConditions.push({ condition, error: failedWith.get(i)! });
+      continue;
     }
-    if (outcomes.length === 0) throw ApplicationFailure.nonRetryable(`every condition failed: ${failedConditions.map((f) => `${f.condition}: ${f.error}`).join('; ')}`, 'ConditionsFailed');
-  } else if (selfEvaluating) {
-    const handles = await Promise.all(study.conditions.map(async (c) => startChild(CONDITION_WORKFLOWS[c], childOptions(await inputOf(c)))));
-    const results = handles.map((h) => h.result());
-    const failed = new Promise<never>((_, reject) => results.forEach((p) => p.catch(reject)));
-    // Every condition has frozen its artifacts: only now does evaluation start (§3), one
-    // condition after another.
-    await Promise.race([waitUntil(() => frozen.size === handles.length), failed]);
-    for (const [i, h] of handles.entries()) {
-      await h.signal(evaluateSignal);
-      const r = await results[i];
-      if (!r.outcome) throw new Error(`condition ${r.condition} returned without its outcome`);
-      outcomes.push(r.outcome);
+    await h.signal(evaluateSignal);
+    const r = await results[i];
+    if (!r?.outcome) {
+      failedConditions.push({ condition, error: failedWith.get(i) ?? `condition ${condition} returned without its outcome` });
+      continue;
     }
-  } else {
-    // Histories recorded before the patch: the task evaluates the frozen conditions itself.
-    const results = await Promise.all(study.conditions.map(async (c) => executeChild(CONDITION_WORKFLOWS[c], childOptions(await inputOf(c)))));
-    for (const r of results) outcomes.push(await evaluateCondition({ study, manifest, taskId, replicate, sample, snapshotDir }, r));
+    outcomes.push(r.outcome);
   }
+  if (outcomes.length === 0) throw ApplicationFailure.nonRetryable(`every condition failed: ${failedConditions.map((f) => `${f.condition}: ${f.error}`).join('; ')}`, 'ConditionsFailed');
   const callsUsed = 1 + outcomes.reduce((n, r) => n + r.callsUsed - 1, 0);
   return { taskId, replicate, sample, callsUsed, records: outcomes, ...(failedConditions.length ? { failedConditions } : {}) };
 }

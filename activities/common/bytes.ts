@@ -1,4 +1,4 @@
-/** Byte-exact clipping of text (feedback and logs are capped in bytes, not lines: issue 21). */
+/** Byte-exact clipping of text (feedback and logs are capped in bytes, not lines). */
 
 /**
  * The longest prefix (`keep: 'head'`) or suffix (`'tail'`) of `text` whose UTF-8 encoding is at

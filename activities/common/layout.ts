@@ -33,3 +33,8 @@ export { taskKey };
 export function recordsDir(studyId: string): string {
   return path.join(studyDir(studyId), 'records');
 }
+
+/** The folder of a report's Inspect AI eval logs: `<reportDir>/logs` (activities/report/inspect/writeLogs.ts writes it; `lockin view` serves it). */
+export function inspectLogDir(reportDir: string): string {
+  return path.join(reportDir, 'logs');
+}

@@ -1,5 +1,5 @@
 /**
- * How many Spark jobs one worker process runs at once (issue 22 "Speed"; README "The floor:
+ * How many Spark jobs one worker process runs at once (warm Spark slots, README "How long it takes"; README "The floor:
  * the cores"): LOCKIN_SPARK_CONCURRENCY when set; else, in the warm mode, one per two cores (at
  * least one), and in the cold mode one per core.
  *

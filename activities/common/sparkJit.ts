@@ -1,5 +1,5 @@
 /**
- * Which JIT compilers the JVMs of lockin's Spark jobs use (issue 22 "Speed"; README "The floor:
+ * Which JIT compilers the JVMs of lockin's Spark jobs use (warm Spark slots, README "How long it takes"; README "The floor:
  * the cores"): LOCKIN_SPARK_JIT, `tiered` (the default) or `quick`.
  *
  * - `tiered`: the JVM's default (C1, then C2 for hot code).

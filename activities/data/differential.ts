@@ -1,5 +1,5 @@
 /**
- * Differential execution of a study's frozen candidate (issue 23; docs/protocol.md §7
+ * Differential execution of a study's frozen candidate (docs/protocol.md §7
  * "Differential execution"): besides the study database, the candidate is executed on each
  * variant database built at the study's scale (`lockin data variants`) and compared with that
  * variant's reference by the primary comparator (docs/protocol.md §4). A run's *differential

@@ -117,7 +117,7 @@ export interface DifferentialGoldRow {
 }
 
 /**
- * Whether a gold verdict passes the gold check (issue 23): it agrees, or the task's reference
+ * Whether a gold verdict passes the gold check (differential execution): it agrees, or the task's reference
  * SQL fails on that database (nothing to compare; q12 at SF=0.01). Anything else fails.
  */
 export function goldPasses(v: GoldVerdict): boolean {

@@ -1,5 +1,5 @@
 /**
- * Differential execution (issue 23; docs/protocol.md §7 "Differential execution"): seeded variant
+ * Differential execution (docs/protocol.md §7 "Differential execution"): seeded variant
  * databases built from the study database (activities/python/variants.py: `nulls`, `dupdims`, `crosschannel`),
  * and the references built on each with the study's reference builder (references.py build, the
  * same SQL text and Spark settings as step 2). A reference whose SQL fails on a variant is

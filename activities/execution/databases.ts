@@ -1,6 +1,6 @@
 /**
  * Which database folders a candidate job (execution or smoke check) mounts, and which of them
- * its `--db` names (issue 22 "Speed"; README "Security" for what a job can read).
+ * its `--db` names (warm Spark slots, README "How long it takes"; README "Security" for what a job can read).
  *
  * A job on the study database of a scale, or on one of that database's variant databases
  * (`lockin data variants`, docs/protocol.md §7 "Differential execution"), mounts both, read-only:

@@ -153,7 +153,7 @@ async function runCandidateScript(
  * Maps how the sandboxed process ended to a status + reason (timeouts and kills first).
  * A "harness-error" result is lockin's own failure (HarnessError, retried) only when it came
  * before candidate code started; after that, the candidate could have written it, so it is the
- * candidate's crash (issue 21: a candidate cannot change its task's fate).
+ * candidate's crash (a candidate cannot change its task's fate).
  */
 function verdict(c: SandboxedCandidate, timeoutMs: number, memLimitMb: number): { status: ExecutionStatus; reason?: string } {
   const { run, result } = c;

@@ -186,7 +186,7 @@ let slotUidCounter = 0;
  * when lockin is root, else lockin's uid. Every slot needs its own: RLIMIT_NPROC counts a uid's
  * tasks machine-wide, and when all slots shared SANDBOX_HOST_UID their JVMs' threads shared one
  * limit, so busy neighbours left a slot's JVM unable to start a thread (the SF=1 equivalence
- * bench of issue 22: two slot JVMs lost mid-suite, one query hung). A slot's jobs share the
+ * bench of the warm Spark slots: two slot JVMs lost mid-suite, one query hung). A slot's jobs share the
  * slot's uid, as a cold run's Python and JVM share theirs (PySpark's driver and JVM exchange
  * files in 0700 folders), so a slot with its jobs is held to `processes` as one cold run is.
  * The uid is SANDBOX_SLOT_UID_BASE + (pid mod 10^6)·100 + a counter mod 100 that skips the uids

@@ -1,5 +1,5 @@
 /**
- * Warm Spark slots (issue 22 "Speed"; README "Security" for what a shared JVM leaves open).
+ * Warm Spark slots (README "How long it takes"; README "Security" for what a shared JVM leaves open).
  *
  * In `cold` mode (LOCKIN_SPARK_MODE=cold; the default where warm slots are not possible) every Spark job (a pytest run, a candidate execution or smoke
  * check, a suite over gold and its mutants) starts its own JVM inside its own sandbox, exactly as
@@ -590,7 +590,7 @@ export async function runSparkJob(spec: SandboxSpec, job: SparkJob): Promise<Spa
 /**
  * The job again, cold, after its warm slot's JVM was lost while it ran (CheckReply.jvmLost): what
  * the job saw of a dying JVM is not its outcome (a suite's later variants failed in 0.2 s each
- * and would have counted as kills; issue 22's SF=1 bench), so the warm run's accepted outputs
+ * and would have counted as kills; the warm Spark slots' SF=1 bench), so the warm run's accepted outputs
  * are removed and the job runs once more in a sandbox and JVM of its own, exactly as in cold mode.
  * Returns that run, its `spark.lostSlot` naming the slot, the job number and the reason.
  */

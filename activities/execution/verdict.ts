@@ -1,7 +1,7 @@
 /**
  * The pytest verdict from the harness channel (activities/python/pytest_harness.py), not from
  * files or output the suite's own code can write: docs/protocol.md §4 "Test outcome", and the
- * checks of issue 21 ("a run whose reports disagree, or that ran no test, is not a pass").
+ * checks that "a run whose reports disagree, or that ran no test, is not a pass").
  * Pure functions over the channel text and how the process ended.
  */
 import type { PytestCounts, PytestOutcome } from '../../protocol/types';

@@ -1,46 +1,42 @@
 /**
- * The model gateway: the one activity every stage calls (`callModel`).
- *
- * Order of work for one protocol-level call:
- *  1. render the stage's prompt from ONLY what the stage may see (stageInputs.ts, docs/protocol.md §2);
- *  2. preflight leak check of the condition directory and the outgoing request (§3); a leak fails
- *     the call non-retryably and nothing is sent (skipped for `judge`, an evaluation after freeze);
- *  3. the cache (live backends): a verified entry for the same request and draw (sample,
- *     replicate; cache.ts) is returned unpaid;
- *  4. the backend (anthropic or openai with counted retries and an RPM limit, or replay); a
- *     paid request is announced in the ledger before it goes out and completed after, so a
- *     request lost with a killed worker is recognized when the call runs again and its repeat is
- *     counted (ledger.ts, sends.ts: idempotency key, sent as a header where the API takes one);
- *  5. parse the reply protocol, write returned artifacts into workDir;
- *  6. write `<workDir>/calls/NN-<stage>.json` (with the reply's `provenance`, protocol/provenance.ts:
- *     a replay file's front matter, or `generated` for a live model) and a ledger line; return a
+ * The model gateway: the one activity every stage calls (`callModel`). One protocol-level call
+ * is a short pipeline (the workflow has checked the call budget before scheduling it,
+ * workflows/conditions/calls.ts):
+ *  1. prepare: validate the request, parse the model spec (protocol/model.ts), render the stage's
+ *     prompt from ONLY what the stage may see (stageInputs.ts, docs/protocol.md §2), and have the
+ *     provider's backend build the request (backends/index.ts);
+ *  2. preflight: the leak check of the condition folder and the outgoing request (§3); a leak
+ *     fails the call non-retryably and nothing is sent (skipped for `judge`, an evaluation after
+ *     freeze);
+ *  3. cache or send: a live backend's verified cache entry for the same request and draw
+ *     (sample, replicate; cache.ts) is returned unpaid; otherwise the request is announced in the
+ *     ledger, sent and completed (ledger.ts, sends.ts); a local backend (replay) answers itself;
+ *  4. record: parse the reply protocol, write the returned artifacts into workDir, write
+ *     `<workDir>/calls/NN-<stage>.json` (with the reply's `provenance`, protocol/provenance.ts: a
+ *     replay file's front matter, or `generated` for a live model) and a ledger line, and return a
  *     small StageResult.
  * A protocol-breaking reply returns ok:false with protocolError (the call still counts).
  * Backend failures throw ApplicationFailure: non-retryable for 400/401/403, a missing replay file
  * or bad input; retryable when transient errors outlast the retries.
  */
-import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { InputError } from '../common/errors';
-import type { StageRequest, StageResult, TokenUsage } from '../../protocol/types';
+import type { StageRequest, StageResult } from '../../protocol/types';
 import { preflight, PreflightReport } from '../preflight/preflight';
 import { CONDITIONS } from '../../protocol/conditions';
-import { callAnthropic, LONG_CONTEXT_BETA } from './backends/anthropic';
-import { callOpenAI, openaiBaseUrl } from './backends/openai';
-import { readReplay, resolveReplayFile } from './backends/replay';
-import { BackendError, BackendReply, BackendRequest, ZERO_USAGE } from './backends/types';
-import { cacheGet, cacheKey, cachePut } from './cache';
-import { gatewayConfig } from './config';
+import { BACKENDS } from './backends';
+import { BackendError, ZERO_USAGE, type Answered, type BackendReply, type ModelBackend, type PreparedRequest } from './backends/types';
+import { cacheGet, cacheKey, cachePut, type Draw } from './cache';
 import { appendLedger, type LedgerLine } from './ledger';
-import { beginSend, endSend, OPENAI_IDEMPOTENCY_HEADER, type CallIdentity, type Send } from './sends';
-import { callCost, PRICING_VERSION } from './pricing';
-import { renderTemplate, TemplateInfo } from './prompts';
+import { beginSend, endSend, type CallIdentity, type Send } from './sends';
+import { PRICING_VERSION } from './pricing';
+import { renderTemplate } from './prompts';
 import { parseReply } from './reply';
-import { parseModelSpec, ModelSpecError, PAPER_MODEL_ID, type ParsedModelSpec } from '../../protocol/model';
-import { replayCorpusDir } from '../common/paths';
+import { parseModelSpec, ModelSpecError, type ParsedModelSpec } from '../../protocol/model';
+import { sha256 } from '../common/hash';
 import { loadTaskSpec, stageVars } from './stageInputs';
 import { STAGES } from '../../protocol/stages';
 import type { Provenance } from '../../protocol/provenance';
@@ -54,7 +50,7 @@ export function callFilePath(workDir: string, callIndex: number, stage: string):
 }
 
 /**
- * The directories the preflight compares, from the run layout (activities/store/layout.ts):
+ * The directories the preflight compares, from the run layout (activities/common/layout.ts):
  * `<task dir>/snapshot` is the shared initial generation, `<task dir>/<condition>` the conditions.
  */
 export function preflightLayout(req: Pick<StageRequest, 'workDir' | 'condition'>): { sharedSnapshotDir: string; otherConditionDirs: string[] } {
@@ -96,10 +92,6 @@ function startHeartbeat(ctx: Context | null, details: unknown): () => void {
   return () => clearInterval(timer);
 }
 
-function sha256(text: string): string {
-  return crypto.createHash('sha256').update(text).digest('hex');
-}
-
 function writeJsonAtomic(file: string, value: unknown): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
@@ -123,55 +115,6 @@ function validate(req: StageRequest): void {
   }
 }
 
-/** The model id a spec sends ('replay' for a replay corpus). */
-function modelIdOf(spec: ParsedModelSpec): string {
-  return spec.provider === 'replay' ? 'replay' : spec.model;
-}
-
-/** The text the preflight checks: every message of the request, the system prompt included. */
-function requestText(request: BackendRequest): string {
-  return request.backend === 'openai'
-    ? request.body.messages.map((m) => m.content).join('\n\n')
-    : `${request.body.system}\n\n${request.body.messages.map((m) => m.content).join('\n\n')}`;
-}
-
-/** Builds the request as sent (anthropic, openai) or as it would be sent (replay). */
-function buildRequest(spec: ParsedModelSpec, req: StageRequest, system: string, user: string, replayPath: string | null): { request: BackendRequest; notes: string[] } {
-  const notes: string[] = [];
-  if (spec.provider === 'openai') {
-    if (req.params.longContext) notes.push('long context is an Anthropic request header; an OpenAI-compatible server uses its own context window (nothing sent)');
-    const request: BackendRequest = {
-      backend: 'openai',
-      endpoint: `POST ${openaiBaseUrl()}/chat/completions`,
-      headers: {},
-      body: {
-        model: spec.model,
-        max_tokens: req.params.maxTokens,
-        temperature: req.params.temperature,
-        top_p: req.params.topP,
-        messages: [
-          { role: 'system', content: system },
-          { role: 'user', content: user },
-        ],
-      },
-    };
-    return { request, notes };
-  }
-  const headers: Record<string, string> = {};
-  const modelId = modelIdOf(spec);
-  if (req.params.longContext) headers['anthropic-beta'] = LONG_CONTEXT_BETA;
-  // Current Claude models reject temperature and top_p together: send temperature only.
-  notes.push(`top_p ${req.params.topP} is the study's intended setting and is recorded, not sent (the API rejects temperature and top_p together)`);
-  if (req.params.longContext) notes.push(`long context requested with anthropic-beta: ${LONG_CONTEXT_BETA}`);
-  const request: BackendRequest = {
-    backend: spec.provider === 'anthropic' ? 'anthropic' : 'replay',
-    endpoint: spec.provider === 'anthropic' ? 'POST /v1/messages' : `replay ${replayPath}`,
-    headers,
-    body: { model: modelId, max_tokens: req.params.maxTokens, temperature: req.params.temperature, system, messages: [{ role: 'user', content: user }] },
-  };
-  return { request, notes };
-}
-
 function toFailure(err: unknown): Error {
   if (err instanceof ApplicationFailure) return err;
   if (err instanceof BackendError) {
@@ -183,8 +126,38 @@ function toFailure(err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
+/** One call on its way through the pipeline: what each step reads, and what it leaves for the next. */
+interface Call {
+  req: StageRequest;
+  spec: ParsedModelSpec;
+  backend: ModelBackend;
+  prepared: PreparedRequest;
+  callFile: string;
+  started: number;
+  startedAt: string;
+  /** The fields every call file starts with: who asked, which backend, what was rendered. */
+  head: Record<string, unknown>;
+  key: string;
+  draw: Draw;
+  identity: CallIdentity;
+  /** Set by the preflight step. */
+  preflight: PreflightReport | { skipped: string } | null;
+  /** Set when a paid request was announced (sends.ts): its send and the ledger fields naming it. */
+  paid: { send: Send; fields: SendFields } | null;
+}
+
+type SendFields = Pick<LedgerLine, 'sendId' | 'idempotencyKey' | 'attempt' | 'idempotencyHeader' | 'repeatOf'>;
+
+/** The reply of a call and where it came from. */
+interface Answer extends Answered {
+  cacheHit: boolean;
+  cachedAt: string | null;
+}
+
 /**
- * The gateway activity: one protocol-level model call.
+ * The gateway activity: one protocol-level model call, as a pipeline (the call budget was
+ * checked by the workflow before it scheduled the call, workflows/conditions/calls.ts):
+ * prepare → preflight → cache or send → record.
  * @param req the stage request (see protocol/types.ts StageRequest).
  * @returns a small StageResult (no bodies): call file path, ok/protocolError, artifact hashes or
  *   validated JSON, cache hit, backend, usage (of the reply; for a cache hit, the original usage),
@@ -196,209 +169,197 @@ export async function callModel(req: StageRequest): Promise<StageResult> {
   const ctx = activityContext();
   const stopHeartbeat = startHeartbeat(ctx, { stage: req.stage, callIndex: req.callIndex });
   try {
-    return await callModelInner(req, ctx);
+    const call = prepareCall(req);
+    await checkPreflight(call);
+    const answer = await obtainAnswer(call, ctx);
+    return recordCall(call, answer);
   } finally {
     stopHeartbeat();
   }
 }
 
-async function callModelInner(req: StageRequest, ctx: Context | null): Promise<StageResult> {
+/** Step 1: validates the request, parses its model spec, renders the prompt from only what the stage may see, and has the backend build the request. */
+function prepareCall(req: StageRequest): Call {
   const started = Date.now();
-  const startedAt = new Date(started).toISOString();
-  let spec: ParsedModelSpec;
-  let system: { text: string; template: TemplateInfo };
-  let user: { text: string; template: TemplateInfo };
-  let replayPath: string | null = null;
-  let replayRepeated = false;
   try {
     validate(req);
-    spec = parseModelSpec(req.model);
-    const task = loadTaskSpec(req.taskId);
-    const { template, vars } = stageVars(req, task);
-    user = renderTemplate(template, vars);
-    system = renderTemplate('system', {});
-    if (spec.provider === 'replay') ({ file: replayPath, repeated: replayRepeated } = resolveReplayFile(replayCorpusDir(spec.model), req.taskId, req.stage, req.condition, req.replicate, req.sample));
+    const spec = parseModelSpec(req.model);
+    const backend = BACKENDS[spec.provider];
+    const { template, vars } = stageVars(req, loadTaskSpec(req.taskId));
+    const user = renderTemplate(template, vars);
+    const system = renderTemplate('system', {});
+    const prepared = backend.prepare(spec, req, { system: system.text, user: user.text });
+    const head = {
+      schemaVersion: CALL_FILE_SCHEMA_VERSION,
+      studyId: req.studyId,
+      taskId: req.taskId,
+      condition: req.condition,
+      stage: req.stage,
+      callIndex: req.callIndex,
+      replicate: req.replicate ?? null,
+      sample: req.sample ?? 1,
+      model: req.model,
+      backend: spec.provider,
+      modelId: prepared.request.body.model,
+      intendedParams: req.params,
+      paramNotes: prepared.notes,
+      templates: { user: user.template, system: system.template },
+      inputs: req.inputs,
+    };
+    const draw = { sample: req.sample ?? 1, replicate: req.replicate };
+    const identity: CallIdentity = { studyId: req.studyId, taskId: req.taskId, condition: req.condition, stage: req.stage, callIndex: req.callIndex, replicate: req.replicate ?? null, sample: req.sample ?? 1, model: req.model };
+    const callFile = callFilePath(req.workDir, req.callIndex, req.stage);
+    return { req, spec, backend, prepared, callFile, started, startedAt: new Date(started).toISOString(), head, key: cacheKey(prepared.request, draw), draw, identity, preflight: null, paid: null };
   } catch (e) {
     throw toFailure(e);
   }
-  const { request, notes } = buildRequest(spec, req, system.text, user.text, replayPath);
-  if (replayRepeated) notes.push(`sample ${req.sample}: the corpus declares samples "repeat" (corpus.json), so this replays the sample-1 reply`);
-  const callFile = callFilePath(req.workDir, req.callIndex, req.stage);
-  const common = {
-    schemaVersion: CALL_FILE_SCHEMA_VERSION,
-    studyId: req.studyId,
-    taskId: req.taskId,
-    condition: req.condition,
-    stage: req.stage,
-    callIndex: req.callIndex,
-    replicate: req.replicate ?? null,
-    sample: req.sample ?? 1,
-    model: req.model,
-    backend: spec.provider,
-    modelId: modelIdOf(spec),
-    intendedParams: req.params,
-    paramNotes: notes,
-    templates: { user: user.template, system: system.template },
-    inputs: req.inputs,
-  };
+}
 
-  // 2. Preflight: nothing is sent (or read from the cache) before it passes.
-  let preflightReport: PreflightReport | { skipped: string };
+/**
+ * Step 2: the preflight leak check of the condition folder and the outgoing request (docs/protocol.md
+ * §3): nothing is sent, or read from the cache, before it passes. Skipped for the judge, an
+ * evaluation of frozen artifacts. A leak writes a `preflight-failed` call file and fails the call.
+ */
+async function checkPreflight(call: Call): Promise<void> {
+  const { req } = call;
   if (req.stage === 'judge') {
-    preflightReport = { skipped: 'judge is an evaluation of frozen artifacts after freeze (§3 applies to generation and revision calls)' };
-  } else {
-    try {
-      preflightReport = await preflight({
-        conditionDir: req.workDir,
-        condition: req.condition,
-        ...preflightLayout(req),
-        requestText: requestText(request),
-        refuseCandidates: req.stage === 'c0-contract',
-        taskId: req.taskId,
-      });
-    } catch (e) {
-      writeJsonAtomic(callFile, { ...common, status: 'preflight-failed', error: (e as Error).message, findings: (e as ApplicationFailure).details?.[0] ?? null, timing: { startedAt, durationMs: Date.now() - started } });
-      throw toFailure(e);
-    }
+    call.preflight = { skipped: 'judge is an evaluation of frozen artifacts after freeze (§3 applies to generation and revision calls)' };
+    return;
   }
-
-  // 3-4. Cache, then backend.
-  const draw = { sample: req.sample ?? 1, replicate: req.replicate };
-  const key = cacheKey(request, draw);
-  let reply: BackendReply;
-  let provenance: Provenance;
-  let cacheHit = false;
-  let cachedAt: string | null = null;
-  // Paid once: a paid request is announced in the ledger before it goes out (ledger.ts, sends.ts).
-  let send: Send | null = null;
-  let sendFields: Pick<LedgerLine, 'sendId' | 'idempotencyKey' | 'attempt' | 'idempotencyHeader' | 'repeatOf'> = {};
-  const identity: CallIdentity = { studyId: req.studyId, taskId: req.taskId, condition: req.condition, stage: req.stage, callIndex: req.callIndex, replicate: req.replicate ?? null, sample: req.sample ?? 1, model: req.model };
   try {
-    if (spec.provider === 'replay') {
-      const replayed = readReplay(replayPath!);
-      reply = replayed;
-      provenance = replayed.provenance;
-    } else {
-      const hit = cacheGet(key);
-      if (hit) {
-        reply = hit.reply;
-        cacheHit = true;
-        cachedAt = hit.storedAt;
-      } else {
-        send = beginSend(identity, key);
-        // Only the openai backend can carry the key (sends.ts: the Messages API has no such header).
-        const idempotencyHeader = request.backend === 'openai' ? OPENAI_IDEMPOTENCY_HEADER : null;
-        sendFields = { sendId: send.sendId, idempotencyKey: send.idempotencyKey, attempt: send.attempt, idempotencyHeader, ...(send.repeatOf ? { repeatOf: send.repeatOf } : {}) };
-        appendLedger({ ...ledgerIdentity(req, spec.provider, new Date().toISOString()), cacheHit: false, status: 'sent', ...ZERO_USAGE, costUsd: null, retries: 0, callFile, ...sendFields });
-        reply =
-          request.backend === 'openai'
-            ? await callOpenAI(request, gatewayConfig(), ctx?.cancellationSignal, undefined, { [OPENAI_IDEMPOTENCY_HEADER]: send.idempotencyKey })
-            : await callAnthropic(request, gatewayConfig(), ctx?.cancellationSignal);
-        if (reply.stopReason !== 'refusal' && reply.text.trim()) cachePut(request, reply, draw);
-        endSend(identity, send, 'paid');
-      }
-      provenance = { provenance: 'generated', model: reply.responseModel || spec.model || PAPER_MODEL_ID, at: cachedAt ?? startedAt };
-    }
+    call.preflight = await preflight({
+      conditionDir: req.workDir,
+      condition: req.condition,
+      ...preflightLayout(req),
+      requestText: call.backend.requestText(call.prepared.request),
+      refuseCandidates: req.stage === 'c0-contract',
+      taskId: req.taskId,
+    });
   } catch (e) {
-    const be = e instanceof BackendError ? e : null;
-    const durationMs = Date.now() - started;
-    writeJsonAtomic(callFile, {
-      ...common,
-      status: 'failed',
-      request,
-      cacheKey: key,
-      preflight: preflightReport,
-      error: (e as Error).message,
-      httpStatus: be?.status ?? null,
-      retries: be ? Math.max(0, be.attempts.length - 1) : 0,
-      attempts: be?.attempts ?? [],
-      ...(send ? { ...sendFields, repeatOf: send.repeatOf ?? null } : {}),
-      timing: { startedAt, finishedAt: new Date().toISOString(), durationMs },
-    });
-    appendLedger({
-      ...ledgerIdentity(req, spec.provider, startedAt),
-      cacheHit: false,
-      status: 'failed',
-      ...ZERO_USAGE,
-      costUsd: 0,
-      retries: be ? Math.max(0, be.attempts.length - 1) : 0,
-      callFile,
-      ...(send ? { ...sendFields, send: 'failed' as const } : {}),
-    });
-    if (send) endSend(identity, send, 'failed');
+    writeJsonAtomic(call.callFile, { ...call.head, status: 'preflight-failed', error: (e as Error).message, findings: (e as ApplicationFailure).details?.[0] ?? null, timing: { startedAt: call.startedAt, durationMs: Date.now() - call.started } });
     throw toFailure(e);
   }
+}
 
-  // 5. Parse the reply protocol; write artifacts only when the whole reply is valid.
-  const parsed = reply.stopReason === 'refusal' ? ({ ok: false, protocolError: 'the model refused (stop_reason refusal)' } as const) : parseReply(reply.text, req.stage);
-  let artifacts: Record<string, string> | undefined;
-  if (parsed.ok && parsed.files) {
-    artifacts = {};
-    for (const [name, content] of Object.entries(parsed.files)) {
-      writeArtifact(path.join(req.workDir, name), content);
-      artifacts[name] = sha256(content);
-    }
+/**
+ * Step 3: the reply. A live backend's verified cache entry for the same request and draw is
+ * returned unpaid (cache.ts); otherwise the request is sent, paid once (sendPaid). A local
+ * backend answers itself. A failure writes a `failed` call file and ledger line (recordFailure).
+ */
+async function obtainAnswer(call: Call, ctx: Context | null): Promise<Answer> {
+  try {
+    const hit = call.backend.live ? cacheGet(call.key) : null;
+    if (hit) return { reply: hit.reply, provenance: generated(call, hit.reply, hit.storedAt), cacheHit: true, cachedAt: hit.storedAt };
+    const answered = call.backend.live ? await sendPaid(call, ctx) : await call.backend.answer(call.prepared, { signal: ctx?.cancellationSignal, idempotencyKey: null });
+    return { reply: answered.reply, provenance: answered.provenance ?? generated(call, answered.reply, null), cacheHit: false, cachedAt: null };
+  } catch (e) {
+    recordFailure(call, e);
+    throw toFailure(e);
   }
-  const protocolError = parsed.ok ? undefined : parsed.protocolError;
+}
 
-  // 6. Usage and cost; call file; ledger.
-  const usage: TokenUsage = reply.usage;
-  const priced =
-    spec.provider === 'anthropic'
-      ? callCost(reply.responseModel || spec.model || PAPER_MODEL_ID, usage)
-      : spec.provider === 'openai'
-        ? { costUsd: null, note: `openai-compatible: no price table (tokens recorded; ${spec.model})` }
-        : { costUsd: 0, note: 'replay: no cost' };
-  const billed = cacheHit ? 0 : priced.costUsd;
-  const durationMs = Date.now() - started;
+/** The provenance of a live model's reply (protocol/provenance.ts): generated by the model that answered, when it was first answered. */
+function generated(call: Call, reply: BackendReply, cachedAt: string | null): Provenance {
+  return { provenance: 'generated', model: reply.responseModel || call.spec.model, at: cachedAt ?? call.startedAt };
+}
+
+/**
+ * A paid request, paid once: announced in the ledger before it goes out, so a request lost with
+ * a killed worker is recognized when the call runs again and its repeat is counted (ledger.ts,
+ * sends.ts: the idempotency key, sent as a header where the API takes one); cached after, unless
+ * refused or empty.
+ */
+async function sendPaid(call: Call, ctx: Context | null): Promise<Answered> {
+  const send = beginSend(call.identity, call.key);
+  const fields: SendFields = { sendId: send.sendId, idempotencyKey: send.idempotencyKey, attempt: send.attempt, idempotencyHeader: call.backend.idempotencyHeader, ...(send.repeatOf ? { repeatOf: send.repeatOf } : {}) };
+  call.paid = { send, fields };
+  appendLedger({ ...ledgerIdentity(call.req, call.spec.provider, new Date().toISOString()), cacheHit: false, status: 'sent', ...ZERO_USAGE, costUsd: null, retries: 0, callFile: call.callFile, ...fields });
+  const answered = await call.backend.answer(call.prepared, { signal: ctx?.cancellationSignal, idempotencyKey: send.idempotencyKey });
+  if (answered.reply.stopReason !== 'refusal' && answered.reply.text.trim()) cachePut(call.prepared.request, answered.reply, call.draw);
+  endSend(call.identity, send, 'paid');
+  return answered;
+}
+
+/** A call whose backend failed: its `failed` call file (with the attempts) and ledger line; a paid send is closed as failed. */
+function recordFailure(call: Call, e: unknown): void {
+  const be = e instanceof BackendError ? e : null;
+  const retries = be ? Math.max(0, be.attempts.length - 1) : 0;
+  const paid = call.paid;
+  writeJsonAtomic(call.callFile, {
+    ...call.head,
+    status: 'failed',
+    request: call.prepared.request,
+    cacheKey: call.key,
+    preflight: call.preflight,
+    error: (e as Error).message,
+    httpStatus: be?.status ?? null,
+    retries,
+    attempts: be?.attempts ?? [],
+    ...(paid ? { ...paid.fields, repeatOf: paid.send.repeatOf ?? null } : {}),
+    timing: { startedAt: call.startedAt, finishedAt: new Date().toISOString(), durationMs: Date.now() - call.started },
+  });
+  appendLedger({ ...ledgerIdentity(call.req, call.spec.provider, call.startedAt), cacheHit: false, status: 'failed', ...ZERO_USAGE, costUsd: 0, retries, callFile: call.callFile, ...(paid ? { ...paid.fields, send: 'failed' as const } : {}) });
+  if (paid) endSend(call.identity, paid.send, 'failed');
+}
+
+/**
+ * Step 4: the record. Parses the reply protocol and writes the returned artifacts only when the
+ * whole reply is valid (a protocol-breaking reply is ok:false with protocolError, and still
+ * counts), prices it, writes `<workDir>/calls/NN-<stage>.json` and a ledger line, and returns the
+ * small StageResult.
+ */
+function recordCall(call: Call, answer: Answer): StageResult {
+  const { req, spec } = call;
+  const reply = answer.reply;
+  const parsed = reply.stopReason === 'refusal' ? ({ ok: false, protocolError: 'the model refused (stop_reason refusal)' } as const) : parseReply(reply.text, req.stage);
+  const artifacts = parsed.ok && parsed.files ? writeArtifacts(req.workDir, parsed.files) : undefined;
+  const protocolError = parsed.ok ? undefined : parsed.protocolError;
+  const priced = call.backend.price(reply, spec);
+  const billed = answer.cacheHit ? 0 : priced.costUsd;
+  const durationMs = Date.now() - call.started;
   const status = parsed.ok ? 'ok' : 'protocol-error';
-  writeJsonAtomic(callFile, {
-    ...common,
+  writeJsonAtomic(call.callFile, {
+    ...call.head,
     status,
     ok: parsed.ok,
     protocolError: protocolError ?? null,
-    request,
-    cacheKey: key,
-    cacheHit,
-    cachedAt,
-    preflight: preflightReport,
+    request: call.prepared.request,
+    cacheKey: call.key,
+    cacheHit: answer.cacheHit,
+    cachedAt: answer.cachedAt,
+    preflight: call.preflight,
     reply: { text: reply.text, stopReason: reply.stopReason, responseModel: reply.responseModel, responseId: reply.responseId },
-    provenance: provenance!,
+    provenance: answer.provenance,
     parsed: parsed.ok ? { artifacts: artifacts ?? null, json: parsed.json ?? null } : null,
-    usage,
+    usage: reply.usage,
     costUsd: billed,
     replyCostUsd: priced.costUsd,
-    costNote: [priced.note, cacheHit ? 'cache hit: nothing billed' : undefined, reply.stopReason === 'max_tokens' ? 'reply stopped at max_tokens' : undefined].filter(Boolean).join('; ') || null,
+    costNote: [priced.note, answer.cacheHit ? 'cache hit: nothing billed' : undefined, reply.stopReason === 'max_tokens' ? 'reply stopped at max_tokens' : undefined].filter(Boolean).join('; ') || null,
     pricingVersion: PRICING_VERSION,
-    retries: cacheHit ? 0 : reply.retries,
-    attempts: cacheHit ? [] : reply.attempts,
-    rateLimitWaitMs: cacheHit ? 0 : reply.rateLimitWaitMs,
-    ...(send ? { ...sendFields, repeatOf: send.repeatOf ?? null } : {}),
-    timing: { startedAt, finishedAt: new Date().toISOString(), durationMs },
+    ...attemptFields(answer),
+    ...(call.paid ? { ...call.paid.fields, repeatOf: call.paid.send.repeatOf ?? null } : {}),
+    timing: { startedAt: call.startedAt, finishedAt: new Date().toISOString(), durationMs },
   });
-  appendLedger({
-    ...ledgerIdentity(req, spec.provider, startedAt),
-    cacheHit,
-    status,
-    ...(cacheHit ? ZERO_USAGE : usage),
-    costUsd: billed,
-    retries: cacheHit ? 0 : reply.retries,
-    callFile,
-    ...(send ? { ...sendFields, send: 'paid' as const } : {}),
-  });
-
-  const result: StageResult = {
-    stage: req.stage,
-    callFile,
-    ok: parsed.ok,
-    cacheHit,
-    backend: spec.provider,
-    usage,
-    costUsd: billed ?? 0,
-    durationMs,
-  };
+  const { retries } = attemptFields(answer);
+  appendLedger({ ...ledgerIdentity(req, spec.provider, call.startedAt), cacheHit: answer.cacheHit, status, ...(answer.cacheHit ? ZERO_USAGE : reply.usage), costUsd: billed, retries, callFile: call.callFile, ...(call.paid ? { ...call.paid.fields, send: 'paid' as const } : {}) });
+  const result: StageResult = { stage: req.stage, callFile: call.callFile, ok: parsed.ok, cacheHit: answer.cacheHit, backend: spec.provider, usage: reply.usage, costUsd: billed ?? 0, durationMs };
   if (protocolError) result.protocolError = protocolError;
   if (artifacts) result.artifacts = artifacts;
   if (parsed.ok && parsed.json !== undefined) result.json = parsed.json;
   return result;
+}
+
+/** The retries, attempts and rate-limit wait of a reply (none for a cache hit: nothing was sent). */
+function attemptFields(answer: Answer): { retries: number; attempts: BackendReply['attempts']; rateLimitWaitMs: number } {
+  return answer.cacheHit ? { retries: 0, attempts: [], rateLimitWaitMs: 0 } : { retries: answer.reply.retries, attempts: answer.reply.attempts, rateLimitWaitMs: answer.reply.rateLimitWaitMs };
+}
+
+/** Writes a valid reply's files into the work folder. @returns file name → sha256 of the content. */
+function writeArtifacts(workDir: string, files: Record<string, string>): Record<string, string> {
+  const hashes: Record<string, string> = {};
+  for (const [name, content] of Object.entries(files)) {
+    writeArtifact(path.join(workDir, name), content);
+    hashes[name] = sha256(content);
+  }
+  return hashes;
 }

@@ -3,7 +3,7 @@
  * condition, stage, backend, cache hit, tokens billed by this call, cost of this call). A cache
  * hit bills nothing: its tokens and cost are 0 (the reply's original usage is in the call file).
  *
- * Paid once (issue 21, hole 7; the send state is sends.ts): a request to a paid backend is
+ * Paid once (the send state is sends.ts): a request to a paid backend is
  * announced by a line with status `sent` (the call's identity, `sendId`, `idempotencyKey`,
  * `attempt`) written *before* it goes out; the call's final line completes it (same `sendId`)
  * with `send: "paid"` (a reply arrived: status ok or protocol-error, its tokens billed) or

@@ -7,6 +7,9 @@
  *     (C-3) and recommend nothing (C-4: not actionable, so C-5 is skipped). The gold suite passes,
  *     so Test-Guided stops without a revision; the gold tests are also the Contract-First C-0
  *     contract (contract_test.py), which gold passes, so Contract-First stops without a revision.
+ * (c) `replay/faults/<taskId>/generate.md` for every task with a realistic fault (tasks/<taskId>/faults/;
+ *     the first by name): its plan, solution and suite, so `--model replay:faults --conditions
+ *     one-pass` puts the fault through the study path.
  * (b) `replay/lockin/<taskId>/plan-audit/`: C-1/C-2/C-2.5 derived honestly from obligations.yaml
  *     (prompt-inferable -> stated; schema-grounded -> inferable, with a grounding; hidden-reference
  *     obligations are not extracted, because the prompt does not state them), and C-3/C-4
@@ -106,6 +109,25 @@ export function allCovered(extracted: readonly { id: string }[]): C3 {
 /** C-4 default: nothing actionable (C-5 is skipped). */
 export function notActionable(): C4 {
   return { actionable: false, repairs: [] };
+}
+
+/** The front matter of a file copied from a realistic fault, tasks/<taskId>/faults/<name>. */
+export function fromFault(taskId: string, name: string): Provenance {
+  return { provenance: 'generated-from-faults', source: `tasks/${taskId}/faults/${name}` };
+}
+
+/**
+ * The artifact reply of the faults corpus (`replay:faults`): a realistic fault's plan, solution
+ * and suite as fenced blocks, so a one-pass study runs the fault through the whole study path
+ * (its false pass, labels and Table VI mechanism as a study reports them).
+ */
+export function faultGenerateReply(taskId: string, name: string, faultDir: string): string {
+  const read = (n: string) => fs.readFileSync(path.join(faultDir, n), 'utf8');
+  return `${renderFrontMatter(fromFault(taskId, name), BUILDER_COMMENT)}${renderArtifacts([
+    { name: 'plan.md', content: read('plan.md') },
+    { name: 'solution.py', content: read('solution.py') },
+    { name: 'test_solution.py', content: read('test_solution.py') },
+  ])}\n`;
 }
 
 /** The artifact reply of the gold corpus: the gold plan, solution and tests as fenced blocks. */
@@ -215,6 +237,13 @@ export function buildReplay(opts: { ids?: string[]; root?: string; replay?: stri
     rep.lockinWritten += w;
     rep.lockinKept += k;
     parts.push(`lockin plan-audit ${w} written, ${k} authored kept`);
+    // (c) the faults corpus: the task's first realistic fault (by name) as its generation.
+    const faultsDir = path.join(root, taskId, 'faults');
+    const first = fs.existsSync(faultsDir) ? fs.readdirSync(faultsDir).sort().find((n) => ['plan.md', 'solution.py', 'test_solution.py'].every((f) => fs.existsSync(path.join(faultsDir, n, f)))) : undefined;
+    if (first) {
+      write(path.join(replay, 'faults', taskId, 'generate.md'), faultGenerateReply(taskId, first, path.join(faultsDir, first)));
+      parts.push(`faults: ${first}`);
+    }
     rep.lines.push(`${taskId}: ${parts.join('; ')}`);
   }
   return rep;

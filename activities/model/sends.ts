@@ -1,5 +1,5 @@
 /**
- * Paid once (issue 21, hole 7): the send state of one model call to a paid backend.
+ * Paid once: the send state of one model call to a paid backend.
  *
  * A call is identified by its study, task, condition, stage, call index, replicate, sample and
  * model spec (CallIdentity). Each time the gateway sends it to a paid backend it opens a *send*:

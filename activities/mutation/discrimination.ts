@@ -34,7 +34,7 @@ export interface TaskDiscrimination {
   /** Why not, in words (empty when it discriminates). */
   flags: string[];
   /**
-   * Check 1 on each variant database built at the study's scale (issue 23, differential
+   * Check 1 on each variant database built at the study's scale (differential execution, differential
    * execution), by variant name; absent when no variant was built (older studies).
    */
   databases?: Record<string, DatabaseDiscrimination>;
@@ -55,7 +55,7 @@ export type VariantReferenceInput = PlainTable | { failed: string } | null;
 
 /**
  * Adds check 1 on each variant database to a task's discrimination record (see the module
- * docstring; issue 23). The verdict `discriminates` stays the study database's (the paper's single
+ * docstring; differential execution). The verdict `discriminates` stays the study database's (the paper's single
  * database); a task whose study reference is empty gets one more flag: the variants where an empty
  * result disagrees (there the reference tells an empty candidate apart), or that it is empty there too.
  * @param d the record from taskDiscrimination; @param variants by variant name, in column order

@@ -1,5 +1,5 @@
 /**
- * Whether a suite's variants may run two at a time on one JVM (issue 22 "Speed";
+ * Whether a suite's variants may run two at a time on one JVM (warm Spark slots, README "How long it takes";
  * activities/python/suite_mutants.py --processes; docs/protocol.md §7 "How a suite meets its variants").
  *
  * Two variants at once each run in a SparkSession of their own (temp views, UDFs, SQL conf and

@@ -1,5 +1,5 @@
 /**
- * The code labellers measured on known truth (issue 17, "The labeller measured on known truth").
+ * The code labellers measured on known truth (docs/protocol.md §5).
  * On gold every obligation is satisfied; on the violation of obligation O, O is violated and
  * every other obligation is satisfied (a violation breaks one obligation, as far as can be told),
  * except those its violation.diff declares it cannot help breaking too ("# Also violates O7: why").

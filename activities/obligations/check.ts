@@ -1,5 +1,5 @@
 /**
- * `lockin obligations check`: validates a task's executable obligations (issue 17; the format is
+ * `lockin obligations check`: validates a task's executable obligations (executable labels; the format is
  * tasks/README.md "Executable obligations", read by activities/tasks/executable.ts).
  *
  * For one task:

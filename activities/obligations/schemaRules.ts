@@ -1,5 +1,5 @@
 /**
- * Rule-decided code labels: obligations with a `rule` (activities/tasks/schema.ts) are checked
+ * Rule-decided code labels: obligations with a `rule` (protocol/corpus.ts) are checked
  * on the candidate output's Spark schema (`schema.json` written next to output.arrow, Spark's
  * StructType JSON). Pure functions.
  */
@@ -42,7 +42,7 @@ export function parseSparkSchema(json: unknown, file = 'schema.json'): OutputFie
  * - column-type: the column named `name` has Spark type `type`. When no output column has that
  *   name and the rule gives `position` (the reference's position of the column), the column at
  *   that position is judged instead: a renamed column is an alias error, decided by the alias
- *   obligation, and must not also make the type obligation violated (issue 17: "one alias error
+ *   obligation, and must not also make the type obligation violated (executable labels: "one alias error
  *   marks every obligation of that kind violated"). With neither, the rule says violated;
  * - columns: every listed name is an output column (a subset check; order and extra columns
  *   are not evaluated by this rule); with `exact: true`, the output's columns are exactly the

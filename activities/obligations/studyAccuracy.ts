@@ -1,5 +1,5 @@
 /**
- * The labellers measured on known truth, for a study's report (issue 17 "The labeller measured
+ * The labellers measured on known truth, for a study's report ("The labeller measured
  * on known truth"; docs/protocol.md §5): for every task of the study with executable obligation
  * forms, `lockin obligations check` (check.ts) runs the acceptance tests on gold and on every
  * violation, and each code labeller (executable, schema-rule, heuristic) is tallied against the

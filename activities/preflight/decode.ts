@@ -1,5 +1,5 @@
 /**
- * Encodings the preflight sees through (issue 21, hole 9: "encoded SQL (base64, word lists) …
+ * Encodings the preflight sees through (findings: "encoded SQL (base64, word lists) …
  * pass the preflight"). Pure functions: from a text, the texts hidden in it by encodings that
  * are cheap to recognize, so the reference-SQL and reference-row checks can run on them too.
  *

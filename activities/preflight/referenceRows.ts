@@ -1,5 +1,5 @@
 /**
- * Reference rows written as text (issue 21, hole 9: "reference rows as CSV in a candidate or
+ * Reference rows written as text (findings: "reference rows as CSV in a candidate or
  * prompt pass the preflight"; docs/protocol.md §3: the model never sees a reference output).
  * Pure functions over the rows of a task's reference output (activities/compare/table.ts cells).
  *
@@ -10,7 +10,7 @@
  *    rows: at most max(1, ⌊rows / 10⌋) (matched as a substring). A text many rows share is a
  *    category of the data (an education status, a credit rating, a state name), which a model
  *    knows from the data's domain and writes into its own fixtures; it says nothing about which
- *    rows the reference holds (issue 19: q69's contract fixtures, written at C-0 from the prompt,
+ *    rows the reference holds (q69's contract fixtures, written at C-0 from the prompt,
  *    paired `College` with `High Risk` on three lines and were refused).
  * Rule (REFERENCE_ROW_RULE): a text leaks the reference when one of its lines holds ≥ 3
  * distinctive values of one reference row, or when its lines hold ≥ 3 different sets of ≥ 2

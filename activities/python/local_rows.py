@@ -1,4 +1,4 @@
-"""Local rows reach the JVM without PySpark's identity pass through a Python worker (issue 22
+"""Local rows reach the JVM without PySpark's identity pass through a Python worker (warm Spark slots
 "Speed"; installed by spark_session.build_session in every Python process it builds or attaches
 a session for: pytest runs, candidate executions, mutation and label runs, cold or warm).
 

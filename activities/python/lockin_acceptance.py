@@ -1,4 +1,4 @@
-"""Helpers for the acceptance tests of tasks/<taskId>/acceptance/ (issue 17; tasks/README.md
+"""Helpers for the acceptance tests of tasks/<taskId>/acceptance/ (executable labels; tasks/README.md
 "Executable obligations").
 
 An acceptance test checks ONE obligation on a small, discriminating fixture, and must not fail

@@ -27,7 +27,7 @@ from queries import QueryError, check_ids, load_texts, text_sha256
 from tables import (default_database_dir, default_references_dir, emit, fail, progress,
                     read_json, sha256_file, write_json)
 
-#: Mirrors REFERENCE_INVENTORY of activities/tasks/schema.ts (the 30 study tasks + q23b, q54, q85);
+#: Mirrors REFERENCE_INVENTORY of protocol/corpus.ts (the 30 study tasks + q23b, q54, q85);
 #: the TypeScript activities always pass --ids explicitly.
 REFERENCE_INVENTORY = (
     "q2", "q4", "q5", "q11", "q13", "q14a", "q14b", "q17", "q33", "q35", "q47", "q69", "q77", "q78", "q80",

@@ -184,7 +184,7 @@ def build_session(settings: Mapping[str, Any], app_name: str, jit: str | None = 
 
 
 def attach_session(settings: Mapping[str, Any]):
-    """A job's session in a warm Spark slot (activities/python/spark_slot.py; issue 22): attaches
+    """A job's session in a warm Spark slot (activities/python/spark_slot.py; warm Spark slots): attaches
     to the slot's JVM through the gateway named by PYSPARK_GATEWAY_PORT / PYSPARK_GATEWAY_SECRET,
     wraps its running SparkContext and returns a SparkSession of this job's own (`newSession()` of
     the slot's base session, which was built by build_session from the same `settings`), so temp

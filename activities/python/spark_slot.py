@@ -1,4 +1,4 @@
-"""The trusted supervisor of a warm Spark slot (activities/execution/slots.ts; issue 22 "Speed").
+"""The trusted supervisor of a warm Spark slot (activities/execution/slots.ts; warm Spark slots, README "How long it takes").
 
 A slot is one long-lived sandbox (the same bubblewrap policy as a cold run: read-only runtime,
 the profile's /lockin mounts, a private size-limited /tmp, no network but a loopback) in which

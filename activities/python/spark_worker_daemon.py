@@ -1,5 +1,5 @@
 """The Python worker daemon of every SparkContext lockin builds (`spark.python.daemon.module`,
-set by spark_session.build_session; issue 22 "Speed"): PySpark's own daemon
+set by spark_session.build_session; warm Spark slots, README "How long it takes"): PySpark's own daemon
 (`pyspark.daemon.manager`), with one change: a zip archive on the worker's import path is not
 re-read on every task when it has not changed.
 

@@ -17,7 +17,7 @@ variant gets a new one). Mutants run with `-x` (the first failing test kills the
 runs in full. With --stop-if-gold-fails, a suite that does not pass on gold (run first) is
 invalid and is not run on the mutants: each gets {"status": "not-run"}.
 
-With --processes 2 (issue 22 "Speed": one query on small fixtures keeps about one core busy,
+With --processes 2 (warm Spark slots, README "How long it takes": one query on small fixtures keeps about one core busy,
 so two variants at once use both), this process and one helper process (this script with
 --helper, started at once, attached to this process's JVM through its py4j gateway as a warm job
 attaches to a slot's) take the variants one at a time from one queue, each in a session of its
@@ -45,7 +45,7 @@ name), stopping at the first failure, and its row lists their outcomes as with -
 discrimination check's column swaps, activities/tasks/columns.ts).
 
 With --full every variant runs the whole suite (no -x), and each row also lists every test's
-outcome and the obligations its `@pytest.mark.obligation("O3")` markers name (issue 17, the
+outcome and the obligations its `@pytest.mark.obligation("O3")` markers name (executable labels, the
 acceptance tests of tasks/<taskId>/acceptance/):
     "tests": [{"name": "test_x", "obligations": ["O3"], "outcome": "passed" | "failed" | "error" | "skipped"}]
 """

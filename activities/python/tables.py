@@ -36,7 +36,7 @@ def load_tables(spark, db_dir: str, register_views: bool = True) -> dict:
     Each table is read with the schema manifest.json records for it (`recorded_schemas`: the
     schema Spark infers from that file, so the DataFrame is the same) instead of having Spark
     infer it: inference runs a Spark job per table, about 0.4 s each of a cold run's start-up
-    (issue 22). A table the manifest does not describe is inferred.
+    (warm Spark slots). A table the manifest does not describe is inferred.
     Returns: {table name: DataFrame} for the 24 tables; when `register_views`, each is also
     registered as a temporary view under its name so the query texts resolve.
     Raises: FileNotFoundError naming the missing table folder.

@@ -1,4 +1,4 @@
-"""Builds seeded variant databases from the study database (issue 23, differential execution;
+"""Builds seeded variant databases from the study database (differential execution;
 docs/protocol.md §7 "Differential execution").
 
 Subcommand (progress on stderr, ONE JSON line last on stdout):
@@ -25,7 +25,7 @@ table, column)], so one table's draw does not depend on the others):
            new order number (above every existing one, so no return matches it). The generator
            almost never lets one customer buy one item in all three channels in a year, so
            questions about such overlaps have empty answers on the study database (q78 at
-           SF=0.01 and SF=1); on this variant they are not empty (issue 23, "distilled" databases
+           SF=0.01 and SF=1); on this variant they are not empty (differential execution, "distilled" databases
            on which a reference discriminates).
 
 The tables are read and written with pyarrow (no JVM): the Arrow types are kept as read, so

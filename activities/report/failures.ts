@@ -1,7 +1,7 @@
 /**
  * The report's "Failed runs" section and its line under "Deviations from the paper — This study"
  * (findings #17): the task runs or conditions that ended without a run record, as
- * runs/<id>/failures.json names them (activities/store/finish.ts; protocol/inputs.ts
+ * runs/<id>/failures.json names them (activities/report/finishStudy.ts; protocol/inputs.ts
  * StudyFailure), with their root cause. Pure.
  */
 import { BUDGETS, CONDITIONS, type ConditionId } from '../../protocol/conditions';

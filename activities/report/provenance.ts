@@ -38,7 +38,7 @@ export interface ReplyProvenance {
 /**
  * True when an authored reply's front matter note says it was written from the task prompt
  * alone, never from the SQL or the reference (the Contract-First contracts and revisions of
- * replay/lockin, issue 19: "written by hand … from the task prompt alone …, never from the SQL or
+ * replay/lockin, README "Replay corpora and provenance": "written by hand … from the task prompt alone …, never from the SQL or
  * the reference"; "… from the contract suite's failure output and the task prompt only …"), and
  * that does not say it was also run against the gold solution. Pure.
  */

@@ -25,7 +25,7 @@ dtype_backend="numpy_nullable")\`) keeps them Int64 and boolean. The recipes bel
 | File | One row per | Key columns |
 |---|---|---|
 | runs.parquet / runs.csv | run (task × condition; replicate runs have \`replicate\` set; a run with no record, because its task or condition failed, has present = false, null outcomes (test_passed, executed, reference_agreement, false_pass, calls_used, sco, deviations: not observed, not false) and zero scores) | model, sample, replayed, reply_provenance (the kinds of the run's replies, ';'-separated: authored, generated, …), test_passed, executed, reference_agreement, false_pass, calls_used, pytest_*, pfe, primary_category, categories (';'-separated), plan/code/test_score (final labels), auto_*_score, sco, test_file_changed, reproduced |
-| labels.parquet / labels.csv | obligation of a run | auto_plan/auto_code/auto_test (+ *_source: executable, schema-rule, execution, judge, heuristic, adjudicated; activities/scoring/labels.ts), final_plan/final_code/final_test, final_origin (adjudicated, raters-agreed or automated; plan=…;code=…;test=… when the dimensions differ), plan/code/test_weight of the final labels, sco |
+| labels.parquet / labels.csv | obligation of a run | auto_plan/auto_code/auto_test (+ *_source: executable, schema-rule, execution, judge, heuristic, adjudicated; protocol/labels.ts), final_plan/final_code/final_test, final_origin (adjudicated, raters-agreed or automated; plan=…;code=…;test=… when the dimensions differ), plan/code/test_weight of the final labels, sco |
 | scores.parquet / scores.csv | primary task × condition (all assigned tasks; a missing run has present = false, zero scores and null outcomes) | plan/code/test_score, *_change_pp (branch − one-pass, percentage points; null for one-pass rows and when this run or its one-pass partner has no record: not a paired task), reproduced |
 | trajectories.parquet / .csv | revision branch × task × obligation | trajectory, assertions_changed, test_file_changed |
 | summary.json | condition | Table III numbers (fractions, not percent) |
@@ -41,7 +41,7 @@ intervals" section and intervals.json count only runs with a record. An SCO is
 plan absent/contradicted AND code violated (not execution-failed) AND test not-covered; an obligation
 whose run's suite fails on gold (test invalid-on-gold) is never an SCO, its coverage not being measured.
 Labels whose source is \`heuristic\` were produced by the documented fallback
-(activities/scoring/heuristic.ts) because no judge reply was available.
+(activities/obligations/heuristic.ts) because no judge reply was available.
 
 \`\`\`python
 import pandas as pd

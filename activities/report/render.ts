@@ -205,7 +205,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   out.push(
     '## Labellers measured on known truth',
     '',
-    'Each code labeller labels every obligation of every task\'s gold solution (truth: satisfied) and of each obligation violation (truth: its own obligation violated, and any it declares it cannot help breaking; the others satisfied): executable (the obligation\'s acceptance tests), schema-rule (the obligation\'s rule on the output schema) and the keyword heuristic (the last resort). These are the labellers that produce the study\'s code and test labels; the judge is not measured here. The heuristic\'s `partial` code label means some, not all, of the obligation\'s key terms are in the solution (or the statement has none): it weighs 0 like violated and is right against neither truth (activities/scoring/heuristic.ts).',
+    'Each code labeller labels every obligation of every task\'s gold solution (truth: satisfied) and of each obligation violation (truth: its own obligation violated, and any it declares it cannot help breaking; the others satisfied): executable (the obligation\'s acceptance tests), schema-rule (the obligation\'s rule on the output schema) and the keyword heuristic (the last resort). These are the labellers that produce the study\'s code and test labels; the judge is not measured here. The heuristic\'s `partial` code label means some, not all, of the obligation\'s key terms are in the solution (or the statement has none): it weighs 0 like violated and is right against neither truth (activities/obligations/heuristic.ts).',
     '',
     T.tableLabellerAccuracy(a.labellerAccuracy ?? null),
     '',

@@ -1,5 +1,5 @@
 /**
- * Requests paid more than once (issue 21, hole 7), read from a study's call files: a call file
+ * Requests paid more than once (paid once), read from a study's call files: a call file
  * with `repeatOf` is a request sent again because the reply of an earlier send of the same call
  * was lost (the worker was killed while it was in flight; activities/model/sends.ts). The lost
  * request left no call file, so its tokens and cost are in no record: the repeat's cost is the

@@ -281,7 +281,7 @@ export interface ViolationKillRun {
 }
 
 /**
- * Kills of the obligation violations by the frozen suites, per condition (issue 19 item 2,
+ * Kills of the obligation violations by the frozen suites, per condition (the violations used as mutants,
  * docs/protocol.md §5 "Executable labels"): the executable test labels say, for each obligation
  * with a violation (tasks/<taskId>/obligations/<Oid>/violation.diff), whether the run's scored
  * suite (test_solution.py; contract_test.py for Contract-First) fails on that violation
@@ -448,7 +448,7 @@ export function tableRobustness(runs: RunExtras[], shown?: readonly ConditionId[
 export function tableDiscrimination(rows: TaskDiscrimination[]): string {
   if (rows.length === 0) return '_No task._';
   const yesNo = (b: boolean | null) => (b === null ? '—' : b ? 'yes' : '**no**');
-  // One column per variant database (issue 23), when any row records one: rows, then the empty check.
+  // One column per variant database (differential execution), when any row records one: rows, then the empty check.
   const variants = [...new Set(rows.flatMap((r) => Object.keys(r.databases ?? {})))];
   const variantCell = (r: TaskDiscrimination, v: string) => {
     const d = r.databases?.[v];
@@ -595,7 +595,7 @@ export interface DifferentialRunLite {
 }
 
 /**
- * Differential reference agreement beside the paper's single-database figure (issue 23;
+ * Differential reference agreement beside the paper's single-database figure (differential execution;
  * docs/protocol.md §7 "Differential execution"), per condition: runs with a differential result,
  * reference agreement on the study database, differential agreement, and the false passes under
  * each; plus one line per run where the two differ, naming the databases that disagree. Pure.

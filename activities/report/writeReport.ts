@@ -22,7 +22,7 @@ import { BUDGETS, REVISION_BRANCHES, type ConditionId } from '../../protocol/con
 import { layoutDir, loadStudy, resolveDir, type LoadedStudy } from '../scoring/study';
 import { scoreRun, summarizeCondition, pairedForBranch, mechanismsFor, trajectoriesFor, highScoreWithoutAgreement, runsOf, type ScoredRun, type ConditionSummary } from '../scoring/analysis';
 import { failureCategories, restrictTasks, tabulateTrajectories } from '../scoring/scores';
-import { toCsv } from '../scoring/csv';
+import { toCsv } from '../common/csv';
 import { parseControls, parseReproduce, parseMutation, parseMutationVerdicts, type MutationRow } from './sideFiles';
 import { runRows, labelRows, scoreRows, trajectoryRows, mutationRows, pfe, type ExportTable } from './exports';
 import * as T from './tables';

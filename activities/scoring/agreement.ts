@@ -1,5 +1,5 @@
 /**
- * Agreement between labellers (issue 17 "Human adjudication with agreement"; docs/protocol.md §5).
+ * Agreement between labellers (docs/protocol.md §5).
  * The paper's two authors labelled independently and adjudicated, but lost their
  * pre-adjudication labels, so agreement could not be reported; lockin keeps every rater's labels
  * and reports Cohen's kappa between raters and between each rater and each automated labeller.

@@ -10,7 +10,7 @@ import * as path from 'path';
 import { InputError } from '../common/errors';
 import { CONDITIONS } from '../../protocol/conditions';
 import { PLAN_LABELS, CODE_LABELS, RECORDED_TEST_LABELS as TEST_LABELS, FINAL_ORIGINS, type PlanLabel, type CodeLabel, type TestLabel, type FinalLabel, type FinalOrigin } from '../../protocol/labels';
-import { parseCsv, toCsv } from './csv';
+import { parseCsv, toCsv } from '../common/csv';
 
 export const FINAL_COLUMNS = ['study', 'task', 'condition', 'obligation', 'plan', 'code', 'test'] as const;
 

@@ -1,5 +1,5 @@
 /**
- * Human raters (issue 17 "Human adjudication with agreement"; docs/protocol.md §5 "Human raters"
+ * Human raters (docs/protocol.md §5 "Human raters"
  * and "Final labels"):
  *   export     `runs/<id>/labels/raters/<rater>/`: a blinded CSV to fill (one row per primary run
  *              and obligation, the run named by an opaque id, no condition, no automated label,
@@ -22,7 +22,7 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { InputError } from '../common/errors';
-import { parseCsv, toCsv } from './csv';
+import { parseCsv, toCsv } from '../common/csv';
 import { PLAN_LABELS, CODE_LABELS, TEST_LABELS } from '../../protocol/labels';
 import { cohenKappa, type Kappa } from './agreement';
 import { FINAL_COLUMNS, importFinalLabels, labelKey, parseFinalLabels } from './finalLabels';

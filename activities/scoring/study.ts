@@ -31,7 +31,7 @@ const FailuresFile = z.object({ failed: z.array(z.object({ task: z.string().min(
 
 /**
  * runs/<id>/failures.json parsed: the task runs (`q4`) or conditions (`q4/contract-first`) that
- * failed, each with its root cause (activities/store/finish.ts writeFailures). [] when absent.
+ * failed, each with its root cause (activities/report/finishStudy.ts writeFailures). [] when absent.
  * @throws InputError naming the file and field when it is not JSON or not `{failed: [{task, error}]}`.
  */
 export function readFailures(studyDir: string): StudyFailure[] {

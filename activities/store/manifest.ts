@@ -151,7 +151,7 @@ export interface StudyBasics {
   tasks: string[];
   scale: number;
   settings: SparkSettings;
-  /** The study's recorded Spark mode (absent in a study.json from before issue 22: cold). */
+  /** The study's recorded Spark mode (absent in a study.json from before warm Spark slots: cold). */
   sparkMode: SparkMode;
   /** The study's recorded JIT of job JVMs (absent in a study.json from before LOCKIN_SPARK_JIT: tiered, the JVM's default). */
   sparkJit: SparkJit;

@@ -1,6 +1,6 @@
 /**
  * The executable forms of a task's obligations (tasks/README.md "Executable obligations";
- * issue 17): per obligation either
+ * executable labels): per obligation either
  *   - a violation `tasks/<taskId>/obligations/<Oid>/violation.diff` (a unified diff against
  *     gold/solution.py that breaks this one obligation; violation.ts) and at least one acceptance test in `tasks/<taskId>/acceptance/test_acceptance.py`
  *     marked `@pytest.mark.obligation("<Oid>")`, or

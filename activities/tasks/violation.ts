@@ -1,5 +1,5 @@
 /**
- * Violations stored as diffs (tasks/README.md "Executable obligations"; issue 17): the violation
+ * Violations stored as diffs (tasks/README.md "Executable obligations"; executable labels): the violation
  * of obligation O is `tasks/<taskId>/obligations/<O>/violation.diff`, a unified diff against the
  * task's `gold/solution.py` that shows the one change, opened by a comment line saying what it
  * breaks:

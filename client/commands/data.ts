@@ -14,7 +14,7 @@ import { newTable } from '../table';
 import { runEmbeddedWorkflow } from '../temporal';
 import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
 import { InputError } from '../../activities/common/errors';
-import { scaleTag } from '../../activities/common/paths';
+import { prepareWorkflowId } from '../../protocol/layout';
 import * as data from '../../activities/data';
 import { VARIANT_NAMES } from '../../activities/data/variants';
 import { prepareDatabase, type PrepareDatabaseInput, type PrepareDatabaseResult } from '../../workflows/prepare';
@@ -40,38 +40,12 @@ export function settingsFrom(opts: SparkOpts): SparkSettings {
 }
 
 /**
- * Runs prepareDatabase: through the embedded Temporal server and an in-process worker, or with
- * `direct` the same steps called in-process (no Temporal). The one place that chooses.
+ * Runs prepareDatabase (workflows/prepare.ts) through the embedded Temporal server and an
+ * in-process worker, under the workflow id every study at this scale shares
+ * (protocol/layout.ts prepareWorkflowId): the CLI starts the workflow, it never runs its steps.
  */
-export async function runPrepare(input: PrepareDatabaseInput, direct = false): Promise<PrepareDatabaseResult> {
-  if (!direct) return runEmbeddedWorkflow(prepareDatabase, [input], { workflowId: `lockin-prepare-${scaleTag(input.scale)}`, ...(process.env.LOCKIN_DATA_QUIET === '1' ? {} : { relayProgress: (l: string) => process.stderr.write(`[data] ${l}\n`) }) });
-  const seconds = { generate: 0, load: 0, analyze: 0, references: 0 };
-  let t = Date.now();
-  const lap = (k: keyof typeof seconds) => {
-    seconds[k] = (Date.now() - t) / 1000;
-    t = Date.now();
-  };
-  await data.generateTables({ scale: input.scale });
-  lap('generate');
-  const loaded = await data.loadTables({ scale: input.scale, settings: input.settings });
-  lap('load');
-  let analysis: PrepareDatabaseResult['analysis'] = null;
-  if (input.analyze !== false) {
-    const a = await data.analyzeQueries({ scale: input.scale, settings: input.settings });
-    analysis = { passed: a.passed, total: a.total, failed: a.failed };
-    if (a.failed.length) throw new Error(`${a.failed.length} variant(s) fail Spark analysis: ${a.failed.map((f) => f.id).join(', ')}`);
-    lap('analyze');
-  }
-  const refs = await data.buildReferences({ scale: input.scale, settings: input.settings, ids: input.ids });
-  lap('references');
-  return {
-    scale: input.scale,
-    manifestHash: loaded.manifestHash,
-    rows: loaded.load.rows,
-    analysis,
-    references: { count: refs.count, built: refs.built, skipped: refs.skipped, failed: refs.failed, seconds: refs.seconds },
-    seconds,
-  };
+export async function runPrepare(input: PrepareDatabaseInput): Promise<PrepareDatabaseResult> {
+  return runEmbeddedWorkflow(prepareDatabase, [input], { workflowId: prepareWorkflowId(input.scale), ...(process.env.LOCKIN_DATA_QUIET === '1' ? {} : { relayProgress: (l: string) => process.stderr.write(`[data] ${l}\n`) }) });
 }
 
 function sparkOptions(cmd: Command): Command {
@@ -97,10 +71,9 @@ export function define(cmd: Command): void {
 
   sparkOptions(group.command('prepare').description('generate, load, check analysis and build the references (resumable)'))
     .option('--no-analyze', 'skip the analysis check of the 103 variants')
-    .option('--direct', 'run the steps in-process, without Temporal')
-    .action(async (opts: SparkOpts & { analyze: boolean; direct?: boolean }) => {
+    .action(async (opts: SparkOpts & { analyze: boolean }) => {
       const scale = parseScale(opts.scale);
-      const res = await runPrepare({ scale, settings: settingsFrom(opts), analyze: opts.analyze, ids: idsFrom(opts) }, !!opts.direct);
+      const res = await runPrepare({ scale, settings: settingsFrom(opts), analyze: opts.analyze, ids: idsFrom(opts) });
       if (opts.json) return printJson(res);
       const t = newTable({ head: ['table', 'rows'] });
       for (const [name, n] of Object.entries(res.rows)) t.push([name, n.toLocaleString('en-US')]);

@@ -2,7 +2,7 @@
  * `lockin gold check [--scale S] [taskId…]`: runs every gold solution on the study database and
  * compares it with the stored reference (execution + primary comparator); prints one verdict per
  * task and "N/30 agreeing". When variant databases exist at S (`lockin data variants`), every gold
- * also runs on each variant and is compared with that variant's reference (issue 23, docs/protocol.md
+ * also runs on each variant and is compared with that variant's reference (differential execution, docs/protocol.md
  * §7 "Differential execution"), and a per-task x database table is printed.
  * Exit 1 on any verdict other than agree, except a reference whose SQL fails on that database
  * (recorded by the reference builder, e.g. q12 at SF=0.01).

@@ -16,7 +16,7 @@ import { loadObligations } from '../../activities/scoring/corpusFiles';
 import { loadStudy } from '../../activities/scoring/study';
 import { agreementRows, disagreementColumns, disagreements, exportForRater, formatAgreementCli, importRaterLabels, LABEL_MEANINGS, RATER_LABELS, raterCoverage, readRaters, recordAdjudication, DIMENSIONS } from '../../activities/scoring/raters';
 import { describeOrigins } from '../../activities/scoring/finalLabels';
-import { toCsv } from '../../activities/scoring/csv';
+import { toCsv } from '../../activities/common/csv';
 
 /**
  * The study folder of `study` under --runs or the default runs root.

@@ -8,6 +8,7 @@ import * as path from 'path';
 import { referencesDir, referencePaths } from '../../activities/common/paths';
 import { studyDir } from '../../activities/common/layout';
 import { Command } from 'commander';
+import * as os from 'os';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { newTable, wrapText } from '../table';
@@ -15,6 +16,7 @@ import { assertCorpusValid, buildStudyInput, DEFAULT_TASK_CONCURRENCY, defaultMo
 import { isReplaySpec, parseModelSpec } from '../../protocol/model';
 import { mainJobWorkflowId, modelStudyId } from '../../protocol/layout';
 import type { StudyInput } from '../../protocol/inputs';
+import { interruptedLine, readInterrupted } from '../interrupted';
 import { loadInput, printSummary, reportFailures, runStudyWorkflow, studyWorkflowId, whileServerAway } from '../studyRunner';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { connectClient } from '../temporal';
@@ -26,8 +28,8 @@ import { mainJobStatusLines, runMainJob } from '../mainJob';
 import { runMutationAnalysis } from '../mutation';
 import type { StudyFailure, StudyProgress } from '../../protocol/inputs';
 import { failureLines, failureWorkflowId, innermostMessage, readStudyFailures, studyProgressLine } from '../studyStatus';
-import { readStudyBasics } from '../../activities/store/manifest';
-import { toCsv } from '../../activities/scoring/csv';
+import { readStudyBasics } from '../../activities/results';
+import { toCsv } from '../../activities/common/csv';
 
 interface RunOpts {
   tasks?: string;
@@ -153,14 +155,16 @@ export function define(cmd: Command): void {
         const main = await mainHandle.describe().catch(() => null);
         if (main) {
           const p = main.status.name === 'RUNNING' ? await mainHandle.query(mainJobProgressQuery).catch(() => null) : null;
-          for (const line of mainJobStatusLines(id, main.status.name, main.startTime, p)) process.stdout.write(`${line}\n`);
+          for (const line of mainJobStatusLines(id, main.status.name, main.startTime, p, main.status.name === 'RUNNING' ? interruptedLine(readInterrupted(studyDir(id)), os.hostname()) : null)) process.stdout.write(`${line}\n`);
         }
         if (!d) {
           if (main) return;
           throw new Error(`no study named "${id}" on this Temporal server (workflows study-${id} and main-${id} not found; give the study id, e.g. main-sf1-replay-lockin, or its main job's workflow id, main-main-sf1-replay-lockin)`);
         }
-        process.stdout.write(`study ${id}: ${d.status.name} (started ${d.startTime.toISOString()})\n`);
         const running = d.status.name === 'RUNNING';
+        const stopped = running ? interruptedLine(readInterrupted(studyDir(id)), os.hostname()) : null;
+        process.stdout.write(`study ${id}: ${stopped ? 'INTERRUPTED' : d.status.name} (started ${d.startTime.toISOString()})\n`);
+        if (stopped) process.stdout.write(`  ${stopped}\n`);
         if (running) {
           const p = await handle.query(progressQuery).catch((e: Error) => e);
           if (p instanceof Error) process.stdout.write(`  progress not available (${p.message.split('\n')[0]}): is a worker running? (\`npx lockin study resume ${id}\` runs one)\n`);

@@ -13,7 +13,7 @@ import * as net from 'net';
 import * as path from 'path';
 import { venvPython } from '../../activities/common/paths';
 import { studyDir } from '../../activities/common/layout';
-import { inspectLogDir } from '../../activities/report/inspect/writeLogs';
+import { inspectLogDir } from '../../activities/common/layout';
 
 /** The first port the viewer tries when LOCKIN_VIEW_PORT is not set (Inspect's own default; Temporal's are 7233 and 8233). */
 export const DEFAULT_VIEW_PORT = 7575;

@@ -1,6 +1,6 @@
 /**
  * `--conditions` (client/studyInput.ts parseConditions): the four conditions by default, the
- * paper's three by name (docs/protocol.md §2, issue 19).
+ * paper's three by name (docs/protocol.md §2).
  */
 import { buildStudyInput, parseConditions } from '../../client/studyInput';
 

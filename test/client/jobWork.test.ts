@@ -5,7 +5,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { toCsv } from '../../activities/scoring/csv';
+import { toCsv } from '../../activities/common/csv';
 import { executionSeconds, jobCountRows, noJobSeconds, JOB_COUNT_COLUMNS, jobWorkLines, junitSeconds, notRunAgainLines, sparkJobLines, studyJobWork, suiteSeconds, suiteSparkJobs } from '../../client/jobWork';
 
 let study: string;

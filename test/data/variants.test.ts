@@ -1,5 +1,5 @@
 /**
- * Variant databases (issue 23, differential execution; activities/python/variants.py): built on a
+ * Variant databases (differential execution; activities/python/variants.py): built on a
  * fixture database of the 24 tables (200 rows each: a surrogate key, a business key, a value; the
  * fact table store_sales also a ticket number), without Spark. Checked: the key columns are never
  * NULLed, the changed cells are exactly the NULLs injected / the rows appended, fact tables are not

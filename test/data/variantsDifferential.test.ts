@@ -1,5 +1,5 @@
 /**
- * Differential execution end to end on the SF=0.01 test database (issue 23; slow: test:full only).
+ * Differential execution end to end on the SF=0.01 test database (differential execution; slow: test:full only).
  * The `dupdims` variant (seed 1) duplicates about 6 % of dimension rows, date_dim among them, so
  * the SQL of q3 counts a November sale once per copy of its date row. A wrong candidate that
  * de-duplicates date_dim by key agrees with the reference on the study database (no duplicates

@@ -1,8 +1,8 @@
 /**
- * Hostile candidates (issue 21), each written the way it was found: suites that fake a pass,
+ * Hostile candidates (README "Security"), each written the way it was found: suites that fake a pass,
  * and code that plants symlinks to overwrite host files or to pass the reference off as its
  * output. None of the suites here uses Spark, so each pytest run takes a few seconds. Every case
- * runs in both Spark modes (issue 22): cold, and as a job of a warm slot (activities/execution/slots.ts).
+ * runs in both Spark modes (warm Spark slots): cold, and as a job of a warm slot (activities/execution/slots.ts).
  */
 import * as fs from 'fs';
 import * as os from 'os';

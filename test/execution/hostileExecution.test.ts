@@ -1,9 +1,9 @@
 /**
- * Hostile candidates at execution (issue 21), written the way they were found: a `solve` that
+ * Hostile candidates at execution (README "Security"), written the way they were found: a `solve` that
  * plants symlinks to a host VICTIM and to the task's reference output where the harness used to
  * write and read, writes summary.json for the next preflight, and forges the harness's result
  * line; and one that prints the harness's own harness-error line. Two JVMs (local[1], 1g), each
- * case in both Spark modes (issue 22): cold, and as jobs of one warm slot.
+ * case in both Spark modes (warm Spark slots): cold, and as jobs of one warm slot.
  */
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';

@@ -1,6 +1,6 @@
 /**
  * activities/python/local_rows.py: `createDataFrame` with local rows reaches the JVM without
- * PySpark's identity pass through a Python worker (issue 22). Expectations from the module's
+ * PySpark's identity pass through a Python worker (warm Spark slots). Expectations from the module's
  * guarantee, checked against PySpark's own path in the same session: the same rows in the same
  * partitions in the same order (including after a shuffle), for every column type the TPC-DS
  * fixtures use and then some, at sizes on both sides of PySpark's batch size (1,024); the

@@ -1,9 +1,9 @@
 /**
- * Nothing in the sandbox's view reveals a reference query (issue 21, hole 3): every file a
+ * Nothing in the sandbox's view reveals a reference query (no reference in the sandbox): every file a
  * candidate can see (the system, Java, Python, the venv, lockin's Python folder) is searched,
  * from inside the sandbox, for the 33 reference texts as lockin reads them from Spark's tests
  * jar (activities/preflight/referenceSql.ts). Archives (.jar, .zip, .whl) are searched by their
- * .sql entries. In both Spark modes (issue 22): a cold sandbox, and a job of a warm slot (whose
+ * .sql entries. In both Spark modes (warm Spark slots): a cold sandbox, and a job of a warm slot (whose
  * view is built inside the slot's, which its JVM sees). Takes one to a few minutes (a grep over the whole view, then C-speed byte searches over its hits).
  */
 import * as fs from 'fs';

@@ -1,7 +1,7 @@
 /**
  * The sandbox itself, without Spark (a few seconds): no network, no study folders, limits, outputs
  * through descriptors. The view and the wall-clock limit also for a job of a warm Spark slot
- * (issue 22; the other limits are set too small here for a slot's JVM to start under them).
+ * (warm Spark slots; the other limits are set too small here for a slot's JVM to start under them).
  */
 import * as fs from 'fs';
 import * as os from 'os';

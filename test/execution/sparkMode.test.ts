@@ -1,6 +1,6 @@
 /**
  * The Spark mode a job runs in (activities/execution/slots.ts): warm unless LOCKIN_SPARK_MODE
- * says cold (the default since issue 22's equivalence runs), and cold, with the reason, wherever
+ * says cold (the default since the equivalence runs of the warm Spark slots), and cold, with the reason, wherever
  * warm slots are not possible.
  */
 import { resolveSparkMode, sparkModeFromEnv } from '../../activities/execution/slots';

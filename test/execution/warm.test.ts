@@ -1,5 +1,5 @@
 /**
- * Warm Spark slots (issue 22, activities/execution/slots.ts): pytest runs as jobs of one warm
+ * Warm Spark slots (warm Spark slots, activities/execution/slots.ts): pytest runs as jobs of one warm
  * slot give the cold verdicts of the fixtures; what a job leaves in the shared JVM is reset
  * before the next job (SQL conf, temp and global temp views, UDFs, cached tables) or restarts the
  * slot, and the restart is recorded (an added jar, a changed SparkContext conf, a process left

@@ -1,6 +1,6 @@
 /**
  * activities/python/spark_worker_daemon.py: PySpark's worker daemon without the re-reading of
- * unchanged zip archives on every task (issue 22). Expectations from Python's zipimport
+ * unchanged zip archives on every task (warm Spark slots). Expectations from Python's zipimport
  * contract: a changed archive is re-read (a module added to it becomes importable), an
  * unchanged one is not; and from build_session: every SparkContext it builds names the daemon,
  * whose forked workers carry the patch, with results as before.

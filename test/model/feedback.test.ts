@@ -1,4 +1,4 @@
-/** Feedback is capped in bytes, not lines (issue 21: a 1 GiB print gave a 1 MB prompt). */
+/** Feedback is capped in bytes, not lines (a 1 GiB print once gave a 1 MB prompt). */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';

@@ -49,7 +49,7 @@ test('JSON stages: exactly one json block, valid JSON, schema-valid', () => {
   expect(parseReply(block('json', '{"labels": []}'), 'judge')).toEqual({ ok: true, json: { labels: [] } });
 });
 
-test('a fence left open before the next file is reported as unclosed, not as a missing file (issue 21)', () => {
+test('a fence left open before the next file is reported as unclosed, not as a missing file', () => {
   const text = ['```markdown plan.md', 'plan', '```', '```python solution.py', 'def solve(spark, tables):', '    return None', '```python test_solution.py', 'def test_a():', '    pass', '```', ''].join('\n');
   expect(parseArtifactReply(text, 'generate')).toEqual({
     ok: false,

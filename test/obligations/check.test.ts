@@ -1,5 +1,5 @@
 /**
- * Executable obligations (issue 17): the format reader, `obligations check` on a fixture task
+ * Executable obligations (executable labels): the format reader, `obligations check` on a fixture task
  * whose answers are known (test/fixtures/obligations/tasks/q3, violations stored as diffs against
  * its gold: O8 a real violation, O9 a
  * violation that changes nothing, O12 a violation no SF=0.01 row exposes, a test marked with an

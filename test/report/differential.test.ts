@@ -1,5 +1,5 @@
 /**
- * report.md's differential reference agreement (issue 23; activities/report/tables.ts
+ * report.md's differential reference agreement (differential execution; activities/report/tables.ts
  * tableDifferential): per condition, agreement and false passes on the study database and
  * differentially, and the runs where the two differ. Fixture records, exact rows.
  */

@@ -150,7 +150,7 @@ test('#18 provenance: only replies behind recorded runs, authored ones split by 
   );
   expect(md).toContain('Replies behind these outcomes (5): 60.0% authored by hand by the project (1 of them from the task prompt alone); 40.0% generated from the task obligations by lockin.');
   const s = JSON.parse(fs.readFileSync(path.join(reportDir, 'summary.json'), 'utf8'));
-  expect(s.replyProvenance).toEqual({ total: 5, byKind: { generated: 0, recorded: 0, authored: 3, 'generated-from-obligations': 2, 'generated-from-gold': 0 }, unstated: 0, models: [], authoredPromptOnly: 1, withoutRecord: 2 });
+  expect(s.replyProvenance).toEqual({ total: 5, byKind: { generated: 0, recorded: 0, authored: 3, 'generated-from-obligations': 2, 'generated-from-gold': 0, 'generated-from-faults': 0 }, unstated: 0, models: [], authoredPromptOnly: 1, withoutRecord: 2 });
 });
 
 test('#19 alias-only false passes are counted per condition under Table III', () => {

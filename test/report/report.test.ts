@@ -166,7 +166,7 @@ test('provenance of the replies: exact shares from the fixture call files, in th
   const s = JSON.parse(fs.readFileSync(path.join(reportDir, 'summary.json'), 'utf8'));
   expect(s.replyProvenance).toEqual({
     total: 7,
-    byKind: { generated: 0, recorded: 1, authored: 3, 'generated-from-obligations': 2, 'generated-from-gold': 0 },
+    byKind: { generated: 0, recorded: 1, authored: 3, 'generated-from-obligations': 2, 'generated-from-gold': 0, 'generated-from-faults': 0 },
     unstated: 1,
     models: ['claude-sonnet-4-6'],
     authoredPromptOnly: 0,
@@ -175,7 +175,7 @@ test('provenance of the replies: exact shares from the fixture call files, in th
 });
 
 test('provenance paragraph: an all-authored replay study and a live-model study', () => {
-  const zero = { generated: 0, recorded: 0, authored: 0, 'generated-from-obligations': 0, 'generated-from-gold': 0 };
+  const zero = { generated: 0, recorded: 0, authored: 0, 'generated-from-obligations': 0, 'generated-from-gold': 0, 'generated-from-faults': 0 };
   expect(provenanceParagraph({ total: 190, byKind: { ...zero, authored: 50, 'generated-from-obligations': 140 }, unstated: 0, models: [] }, 'replay:lockin')).toBe(
     'Of the 190 model replies in this study (model `replay:lockin`), 50 (26.3%) authored by hand by the project and 140 (73.7%) generated from the task obligations by lockin. ' +
       'None came from a model. Authored replies, and replies generated from the obligations or the gold solutions, were written with the task references known: they demonstrate the instrument and are no evidence about any model. The rates below describe this replay corpus, not a model.',

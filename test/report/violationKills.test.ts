@@ -1,6 +1,6 @@
 /**
  * Kills of the obligation violations by the frozen suites, per condition (activities/report/tables.ts
- * tableViolationKills; issue 19 item 2). The expected rows are counted by hand from the runs below;
+ * tableViolationKills; the violations used as mutants). The expected rows are counted by hand from the runs below;
  * the intervals are Wilson's, worked out by hand: 2/3 → [20.77%, 93.85%], 4/4 → [51.01%, 100%].
  */
 import { tableViolationKills, type ViolationKillRun } from '../../activities/report/tables';

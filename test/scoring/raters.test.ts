@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { loadStudy } from '../../activities/scoring/study';
-import { parseCsv, toCsv } from '../../activities/scoring/csv';
+import { parseCsv, toCsv } from '../../activities/common/csv';
 import { agreementRows, blindRunId, disagreements, exportForRater, formatAgreementCli, importRaterLabels, raterCoverage, ratersAgreed, readRaters, recordAdjudication, RATER_COLUMNS, type RaterLabel } from '../../activities/scoring/raters';
 import { labelKey, mergeFinalLabel } from '../../activities/scoring/finalLabels';
 import type { LoadedStudy } from '../../activities/scoring/study';

@@ -1,6 +1,6 @@
 /**
  * The Spark modes a test file runs its cases in. Warm, the default mode of every study since the
- * equivalence runs of issue 22 (activities/execution/slots.ts sparkModeFromEnv), always; cold
+ * equivalence runs of the warm Spark slots (activities/execution/slots.ts sparkModeFromEnv), always; cold
  * (LOCKIN_SPARK_MODE=cold, and the fallback where warm slots are not possible) in
  * `npm run test:full` (LOCKIN_TEST_FULL=1), to keep `npm test` under its 15 minutes on this
  * 2-core machine: each case in a mode costs its own JVM or slot start. Every other Spark test

@@ -17,7 +17,7 @@ export interface Script {
   actionable: Record<string, boolean>;
   /** Reference agreement per task (evaluation). */
   agree?: Record<string, boolean>;
-  /** Per task: the candidate's verdicts on the variant databases (issue 23); absent: none built. */
+  /** Per task: the candidate's verdicts on the variant databases (differential execution); absent: none built. */
   differential?: Record<string, DifferentialOutcome>;
   /** Ask the judge after every evaluation (judgeRequest returns a 'judge' call); default: no judge. */
   judge?: boolean;

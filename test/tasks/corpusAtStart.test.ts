@@ -1,4 +1,4 @@
-/** A study checks its tasks with the `tasks check` rules before the first model call (issue 21, point 9). */
+/** A study checks its tasks with the `tasks check` rules before the first model call (the corpus checked at the start). */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';

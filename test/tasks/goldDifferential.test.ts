@@ -1,6 +1,6 @@
 /**
- * The differential gold check's rules and table (issue 23; client/commands/gold.ts goldReport,
- * activities/tasks/gold.ts goldPasses / failedReference): a verdict passes when it agrees or when
+ * The differential gold check's rules and table (differential execution; client/commands/gold.ts goldReport,
+ * activities/data/gold.ts goldPasses / failedReference): a verdict passes when it agrees or when
  * the task's reference SQL fails on that database (recorded in references.json failedVariants);
  * any other verdict on any database fails the check. Fixture verdicts, no Spark.
  */

@@ -18,6 +18,23 @@ function corpusWithGold(): string {
 }
 
 describe('buildReplay', () => {
+  test('a task with realistic faults gets replay/faults/<task>/generate.md: the first fault by name, copied with its source', () => {
+    const root = corpusWithGold();
+    for (const [name, sol] of [['b-second', 'return 2'], ['a-first', 'return 1']] as const) {
+      const d = path.join(root, 'q3', 'faults', name);
+      fs.mkdirSync(d, { recursive: true });
+      fs.writeFileSync(path.join(d, 'plan.md'), `# ${name}\n`);
+      fs.writeFileSync(path.join(d, 'solution.py'), `def solve(spark, tables):\n    ${sol}\n`);
+      fs.writeFileSync(path.join(d, 'test_solution.py'), 'def test_ok():\n    assert True\n');
+    }
+    const replay = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-replay-'));
+    expect(buildReplay({ root, replay }).lines[0]).toMatch(/; faults: a-first$/);
+    const b = parseReplayText(fs.readFileSync(path.join(replay, 'faults/q3/generate.md'), 'utf8'), 'generate.md');
+    expect(b.provenance).toEqual({ provenance: 'generated-from-faults', source: 'tasks/q3/faults/a-first' });
+    const gen = parseReply(b.text, 'generate');
+    expect(gen.ok && gen.files!['solution.py']!.trim()).toBe('def solve(spark, tables):\n    return 1');
+  });
+
   test('gold and lockin replies parse with the stage schemas and carry the expected content', () => {
     const root = corpusWithGold();
     const replay = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-replay-'));
@@ -97,5 +114,6 @@ describe('buildReplay', () => {
     };
     expect(count('lockin')).toEqual({ authored: 98, 'generated-from-obligations': 140 });
     expect(count('gold')).toEqual({ 'generated-from-gold': 60, 'generated-from-obligations': 150 });
+    expect(count('faults')).toEqual({ 'generated-from-faults': fs.readdirSync(path.join(__dirname, '..', '..', 'replay', 'faults')).filter((d) => d.startsWith('q')).length });
   });
 });

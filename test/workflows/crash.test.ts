@@ -2,7 +2,7 @@
  * Crash test (issue "The study as Temporal workflows"): SIGKILL the worker process mid-study,
  * start it again; the study completes, its run records equal an uninterrupted run's, and the
  * model backend (a local stub of the Messages API) received exactly one request per distinct
- * request: no call paid twice. Killed while calls are in flight (issue 21, hole 7): each lost
+ * request: no call paid twice. Killed while calls are in flight (paid once): each lost
  * request is sent again once, billed once where the API honours its idempotency key (the
  * stub's chat completions) and twice where it does not (the Messages API), and each repeat is
  * reported in the ledger, the call file and the study's summary line.

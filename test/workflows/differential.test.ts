@@ -1,5 +1,5 @@
 /**
- * Differential execution in a study (issue 23): after the comparison on the study database, the
+ * Differential execution in a study (differential execution): after the comparison on the study database, the
  * evaluation executes the frozen candidate on the variant databases (activity executeOnVariants,
  * scripted here) and the run record gets `differential` and `referenceAgreementDifferential`
  * (agrees on the study database and on every variant compared; a variant where the reference SQL

@@ -2,18 +2,16 @@
  * `--samples K` end to end through the workflows, with the real model gateway against a local
  * stub of the Messages API (the other activities scripted): K generations per task, each with its
  * own snapshot and condition branches and records carrying the sample index; a resumed or re-run
- * study makes no request; a replicate makes a fresh one. Also: histories recorded before samples
- * existed (test/fixtures/workflows/pre-samples/) still replay under the current workflows.
+ * study makes no request; a replicate makes a fresh one. (Histories recorded before samples
+ * existed predate the patch markers and no longer replay: test/workflows/replay.test.ts.)
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { createTestEnv } from '../support/temporalEnv';
 import { scriptedActivities } from '../support/scripted';
-import { createWorkers, runWorkersDuring, workflowBundle } from '../../worker/createWorkers';
+import { createWorkers, runWorkersDuring } from '../../worker/createWorkers';
 import { buildStudyInput } from '../../client/studyInput';
 import { readRunRecords } from '../../activities/store/records';
 import { generateReply, messageBody, startStub, Stub, tempEnv, TASK_ID } from '../model/support';
@@ -80,9 +78,3 @@ test('--replicate with --samples 2: the replicate is one fresh generation', asyn
   expect(stub.requests).toHaveLength(1);
   expect(readRunRecords('s2-rep').map((r) => `${r.replicate ?? '-'}/s${r.sample}/${r.stages[0].cacheHit}`)).toEqual(['-/s1/true', '-/s2/true', 'r1/s1/false']);
 }, 120_000);
-
-const fixtures = path.join(__dirname, '..', 'fixtures', 'workflows', 'pre-samples');
-test.each(fs.readdirSync(fixtures).sort())('a history recorded before samples existed replays: %s', async (file) => {
-  const history = historyFromJSON(JSON.parse(fs.readFileSync(path.join(fixtures, file), 'utf8')));
-  await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, file.replace('.json', '').replace(/--/g, '/'))).resolves.toBeUndefined();
-});

@@ -1,5 +1,5 @@
 /**
- * Scale out by adding workers (issue 22; infra/README.md "Which task queue needs which machine"):
+ * Scale out by adding workers (warm Spark slots; infra/README.md "Which task queue needs which machine"):
  * `lockin worker --queues` serves only the named queues. A study finishes when one worker set
  * serves the workflows and model calls and two others serve only Spark, one of which stops in
  * the middle of the study: the other Spark worker finishes it, and the records are those of a

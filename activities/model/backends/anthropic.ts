@@ -6,9 +6,11 @@
  * other 4xx fail at once (non-retryable). The base URL comes from ANTHROPIC_BASE_URL (SDK default).
  */
 import Anthropic from '@anthropic-ai/sdk';
-import type { GatewayConfig } from '../config';
+import { gatewayConfig, type GatewayConfig } from '../config';
+import { callCost } from '../pricing';
+import type { ModelParams } from '../../../protocol/model';
 import { sharedLimiter } from '../rateLimit';
-import { AnthropicRequest, AttemptRecord, BackendError, BackendReply } from './types';
+import { AnthropicRequest, AttemptRecord, BackendError, BackendReply, type ModelBackend, type PreparedRequest, type Prompt } from './types';
 
 /** Beta header value requesting the 1M-token context window (the paper's "[1m]" suffix). */
 export const LONG_CONTEXT_BETA = 'context-1m-2025-08-07';
@@ -93,3 +95,32 @@ export async function callAnthropic(
     }
   }
 }
+
+/**
+ * The Messages API request of one call (the anthropic backend's, and the shape a replay corpus
+ * records). Current Claude models reject temperature and top_p together: temperature is sent,
+ * top_p recorded in the notes; long context is the anthropic-beta header.
+ */
+export function messagesRequest(backend: AnthropicRequest['backend'], endpoint: string, model: string, params: ModelParams, prompt: Prompt): PreparedRequest<AnthropicRequest> {
+  const headers: Record<string, string> = {};
+  if (params.longContext) headers['anthropic-beta'] = LONG_CONTEXT_BETA;
+  const notes = [`top_p ${params.topP} is the study's intended setting and is recorded, not sent (the API rejects temperature and top_p together)`];
+  if (params.longContext) notes.push(`long context requested with anthropic-beta: ${LONG_CONTEXT_BETA}`);
+  const body = { model, max_tokens: params.maxTokens, temperature: params.temperature, system: prompt.system, messages: [{ role: 'user' as const, content: prompt.user }] };
+  return { request: { backend, endpoint, headers, body }, notes };
+}
+
+/** The text of a Messages API request the preflight checks: the system prompt, then every message. */
+export function messagesRequestText(request: AnthropicRequest): string {
+  return `${request.body.system}\n\n${request.body.messages.map((m) => m.content).join('\n\n')}`;
+}
+
+/** The anthropic backend (`anthropic[:<model-id>]`): the Messages API, priced from pricing.ts. */
+export const anthropicBackend: ModelBackend<AnthropicRequest> = {
+  live: true,
+  idempotencyHeader: null, // the Messages API takes no idempotency key (sends.ts)
+  prepare: (spec, req, prompt) => messagesRequest('anthropic', 'POST /v1/messages', spec.model, req.params, prompt),
+  requestText: messagesRequestText,
+  answer: async (prepared, opts) => ({ reply: await callAnthropic(prepared.request, gatewayConfig(), opts.signal), provenance: null }),
+  price: (reply, spec) => callCost(reply.responseModel || spec.model, reply.usage),
+};

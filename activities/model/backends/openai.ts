@@ -13,10 +13,11 @@
  * `finish_reason: "content_filter"` or a non-empty `message.refusal` is a refusal (stopReason
  * "refusal": recorded, never cached; gateway.ts).
  */
-import type { GatewayConfig } from '../config';
+import { gatewayConfig, type GatewayConfig } from '../config';
+import { OPENAI_IDEMPOTENCY_HEADER } from '../sends';
 import { sharedLimiter } from '../rateLimit';
 import { isRetryableStatus, retryAfterMs } from './anthropic';
-import { AttemptRecord, BackendError, BackendReply, OpenAIRequest } from './types';
+import { AttemptRecord, BackendError, BackendReply, OpenAIRequest, type ModelBackend } from './types';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -122,3 +123,37 @@ export async function callOpenAI(
     await sleep(backoffMs);
   }
 }
+
+/**
+ * The openai backend (`openai:<model-id>`): an OpenAI-compatible chat-completions server; the
+ * system prompt is the first message, top_p is sent, and the idempotency key goes as a header.
+ * No price table: tokens are recorded, the cost is null.
+ */
+export const openaiBackend: ModelBackend<OpenAIRequest> = {
+  live: true,
+  idempotencyHeader: OPENAI_IDEMPOTENCY_HEADER,
+  prepare: (spec, req, prompt) => ({
+    request: {
+      backend: 'openai',
+      endpoint: `POST ${openaiBaseUrl()}/chat/completions`,
+      headers: {},
+      body: {
+        model: spec.model,
+        max_tokens: req.params.maxTokens,
+        temperature: req.params.temperature,
+        top_p: req.params.topP,
+        messages: [
+          { role: 'system', content: prompt.system },
+          { role: 'user', content: prompt.user },
+        ],
+      },
+    },
+    notes: req.params.longContext ? ['long context is an Anthropic request header; an OpenAI-compatible server uses its own context window (nothing sent)'] : [],
+  }),
+  requestText: (request) => request.body.messages.map((m) => m.content).join('\n\n'),
+  answer: async (prepared, opts) => ({
+    reply: await callOpenAI(prepared.request, gatewayConfig(), opts.signal, undefined, opts.idempotencyKey ? { [OPENAI_IDEMPOTENCY_HEADER]: opts.idempotencyKey } : {}),
+    provenance: null,
+  }),
+  price: (_reply, spec) => ({ costUsd: null, note: `openai-compatible: no price table (tokens recorded; ${spec.model})` }),
+};

@@ -28,7 +28,9 @@ import { z } from 'zod';
 import { InputError } from '../../common/errors';
 import type { Stage } from '../../../protocol/stages';
 import { Provenance } from '../../../protocol/provenance';
-import { BackendError, BackendReply, ZERO_USAGE } from './types';
+import { BackendError, BackendReply, ZERO_USAGE, type AnthropicRequest, type ModelBackend } from './types';
+import { messagesRequest, messagesRequestText } from './anthropic';
+import { replayCorpusDir } from '../../common/paths';
 
 /** A replay file split into its provenance and the reply text. */
 export interface ReplayText {
@@ -145,3 +147,25 @@ export function readReplay(file: string): BackendReply & { provenance: Provenanc
     rateLimitWaitMs: 0,
   };
 }
+
+/**
+ * The replay backend (`replay:<dir>`): the request a Messages API call would send, answered by
+ * the corpus's reply file for the call (resolveReplayFile), whose front matter states the
+ * reply's provenance. Local: never cached, never paid.
+ */
+export const replayBackend: ModelBackend<AnthropicRequest> = {
+  live: false,
+  idempotencyHeader: null,
+  prepare: (spec, req, prompt) => {
+    const { file, repeated } = resolveReplayFile(replayCorpusDir(spec.model), req.taskId, req.stage, req.condition, req.replicate, req.sample);
+    const prepared = messagesRequest('replay', `replay ${file}`, 'replay', req.params, prompt);
+    if (repeated) prepared.notes.push(`sample ${req.sample}: the corpus declares samples "repeat" (corpus.json), so this replays the sample-1 reply`);
+    return { ...prepared, source: file };
+  },
+  requestText: messagesRequestText,
+  answer: async (prepared) => {
+    const { provenance, ...reply } = readReplay(prepared.source!);
+    return { reply, provenance };
+  },
+  price: () => ({ costUsd: 0, note: 'replay: no cost' }),
+};

@@ -11,11 +11,9 @@ import { runPythonJson } from '../../common/python';
 import type { ConditionSummary, ScoredRun } from '../../scoring/analysis';
 import type { LoadedStudy } from '../../scoring/study';
 import { inspectSpec } from './spec';
+import { inspectLogDir } from '../../common/layout';
 
-/** The folder of a study's Inspect logs, inside its report folder. Pure. */
-export function inspectLogDir(reportDir: string): string {
-  return path.join(reportDir, 'logs');
-}
+export { inspectLogDir };
 
 /** What became of a report's Inspect logs: written (how many logs and samples) or the error that stopped them. */
 export type InspectLogsOutcome = { dir: string; logs: number; samples: number } | { dir: string; error: string };

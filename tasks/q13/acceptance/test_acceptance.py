@@ -6,10 +6,15 @@ extended sales price, average extended wholesale cost, total extended wholesale 
 alias, except in the alias and type tests.
 
 Every fixture keeps the parts the other obligations decide plain: each sale is in store 1, in
-2001, has quantity 1 (so its extended prices equal its unit prices), the same key for its
-customer and household demographics, a unit sales price inside its profile's range and a net
-profit inside its region's range away from the bounds (except where the obligation under test
-changes one of these). Wholesale costs tell which sales were counted."""
+2001, has quantity 1, the same key for its customer and household demographics, and (outside the
+tests of O5 and O8) ONE money value for all its money columns: its unit sales price, net profit,
+extended prices and costs are equal (only ss_sales_price and ss_net_profit are named; TaskTables
+copies them into the rest), strictly inside its demographic profile's price range and its region's
+net profit range. So a candidate that reads another money column for the price range, the profit
+range or a measure (the mistakes of O5 and O8) still gets these tests' answers, and the sales
+price tells which sales were counted. O5's tests vary the money columns (TaskTables differs every
+unnamed one by about 1000) and read only the average quantity, which no money column decides; O8's
+test names all twelve money columns, each inside the ranges, each with its own value."""
 from decimal import Decimal
 
 import pytest
@@ -21,9 +26,9 @@ T = TaskTables(__file__)
 Y2001, Y2000, Y2002 = 1, 2, 3
 DATES = [{"d_date_sk": Y2001, "d_year": 2001}, {"d_date_sk": Y2000, "d_year": 2000}, {"d_date_sk": Y2002, "d_year": 2002}]
 STORES = [{"s_store_sk": 1}, {"s_store_sk": 2}]
-# Demographic profiles: key 1 = (a) M / Advanced Degree / 3 dependents, 2 = (b) S / College / 1,
-# 3 = (c) W / 2 yr Degree / 1; key 4 mixes (a)'s marital status with (b)'s education, 3 dependents;
-# household 5 has no dependents.
+# Demographic profiles: key 1 = (a) M / Advanced Degree / 3 dependents (price 100-150), 2 = (b)
+# S / College / 1 (price 50-100), 3 = (c) W / 2 yr Degree / 1 (price 150-200); key 4 mixes (a)'s
+# marital status with (b)'s education, 3 dependents; household 5 has no dependents.
 A, B, C, MIXED, NO_DEPS = 1, 2, 3, 4, 5
 DEMOGRAPHICS = [
     {"cd_demo_sk": A, "cd_marital_status": "M", "cd_education_status": "Advanced Degree"},
@@ -44,20 +49,27 @@ ADDRESSES = [
 ]
 
 
-def sale(cost, price="120.00", demo=A, hdemo=None, addr=OH, profit="150.00", store=1, date=Y2001, **extra):
-    """One store sale of quantity 1: unit and extended sales price `price`, unit and extended
-    wholesale cost `cost`; `hdemo` defaults to `demo`; `extra` sets other columns."""
+def sale(value, demo=A, hdemo=None, addr=OH, store=1, date=Y2001, **extra):
+    """One store sale of quantity 1 whose unit sales price and net profit are both `value` (every
+    other money column copies them); `hdemo` defaults to `demo`; `extra` sets other columns."""
     row = {"ss_sold_date_sk": date, "ss_item_sk": 1, "ss_store_sk": store, "ss_cdemo_sk": demo,
            "ss_hdemo_sk": demo if hdemo is None else hdemo, "ss_addr_sk": addr, "ss_quantity": 1,
-           "ss_sales_price": price, "ss_ext_sales_price": price, "ss_wholesale_cost": cost,
-           "ss_ext_wholesale_cost": cost, "ss_net_profit": profit}
+           "ss_sales_price": value, "ss_net_profit": value}
     row.update(extra)
     return row
 
 
-def run(spark, sales):
+def priced(quantity, price="120.00", profit="150.00", demo=A, addr=OH):
+    """A sale for O5's tests: unit sales price `price`, net profit `profit`, quantity `quantity`
+    (the tracer: the average quantity tells which sales were counted); every other money column
+    differs from these two (TaskTables varies the family O5 names)."""
+    return {"ss_sold_date_sk": Y2001, "ss_item_sk": 1, "ss_store_sk": 1, "ss_cdemo_sk": demo, "ss_hdemo_sk": demo,
+            "ss_addr_sk": addr, "ss_quantity": quantity, "ss_sales_price": price, "ss_net_profit": profit}
+
+
+def run(spark, sales, addresses=ADDRESSES):
     return solve(spark, T.all(spark, store_sales=sales, store=STORES, date_dim=DATES, customer_demographics=DEMOGRAPHICS,
-                              household_demographics=HOUSEHOLDS, customer_address=ADDRESSES))
+                              household_demographics=HOUSEHOLDS, customer_address=addresses))
 
 
 def d(x):
@@ -66,85 +78,99 @@ def d(x):
 
 @pytest.fixture(scope="module")
 def plain(spark):
-    return run(spark, [sale("1.00"), sale("3.00", price="140.00")])
+    return run(spark, [sale("120.00"), sale("140.00")])
 
 
 @pytest.mark.obligation("O1")
 def test_sales_of_a_store_that_does_not_exist_are_left_out(spark):
     # Store 99 is not in store, and a NULL store matches nothing: only the first sale counts.
-    out = run(spark, [sale("1.00"), sale("2.00", price="140.00", store=99), sale("4.00", price="130.00", store=None)])
-    assert rows(out) == [(1.0, d("120"), d("1"), d("1.00"))]
+    out = run(spark, [sale("120.00"), sale("140.00", store=99), sale("130.00", store=None)])
+    assert rows(out) == [(1.0, d("120"), d("120"), d("120.00"))]
 
 
 @pytest.mark.obligation("O2")
 def test_only_sales_of_2001_count(spark):
-    out = run(spark, [sale("1.00"), sale("2.00", price="140.00", date=Y2000), sale("4.00", price="130.00", date=Y2002)])
-    assert rows(out) == [(1.0, d("120"), d("1"), d("1.00"))]
+    out = run(spark, [sale("120.00"), sale("140.00", date=Y2000), sale("130.00", date=Y2002)])
+    assert rows(out) == [(1.0, d("120"), d("120"), d("120.00"))]
 
 
 @pytest.mark.obligation("O3")
 def test_each_demographic_profile_holds_as_a_whole(spark):
-    # One sale per profile counts (120 in a, 75 in b, 180 in c). Left out: (a)'s customer with
-    # (b)'s price range, and a married college graduate (a's status, b's education) in a's range.
-    out = run(spark, [sale("1.00", "120.00", demo=A), sale("2.00", "75.00", demo=B), sale("6.00", "180.00", demo=C),
-                      sale("10.00", "75.00", demo=A), sale("20.00", "120.00", demo=MIXED)])
-    assert rows(out) == [(1.0, d("125"), d("3"), d("9.00"))]
+    # One sale per profile counts: 120 in (a) (OH), 75 in (b) (VA), 180 in (c) (OH). Left out:
+    # (a)'s customer at (b)'s price 75 (in VA, whose region range holds 75), and a married college
+    # graduate (a's status, b's education, 3 dependents) at 120 in OH.
+    out = run(spark, [sale("120.00", demo=A), sale("75.00", demo=B, addr=VA), sale("180.00", demo=C),
+                      sale("75.00", demo=A, addr=VA), sale("120.00", demo=MIXED)])
+    assert rows(out) == [(1.0, d("125"), d("125"), d("375.00"))]
 
 
 @pytest.mark.obligation("O4")
 def test_each_regional_profile_holds_as_a_whole_in_the_united_states(spark):
-    # Count: OH at 150 (a), KY at 200 (b), VA at 100 (c). Left out: OH at 250 (a stops at 200, OH
-    # is in no other region), KY at 100 (b starts at 150), TX outside the United States.
-    out = run(spark, [sale("1.00", addr=OH, profit="150.00"), sale("2.00", addr=KY, profit="200.00"),
-                      sale("6.00", addr=VA, profit="100.00"), sale("10.00", addr=OH, profit="250.00"),
-                      sale("20.00", addr=KY, profit="100.00"), sale("40.00", addr=TX_CANADA, profit="150.00")])
-    assert rows(out) == [(1.0, d("120"), d("3"), d("9.00"))]
+    # Count: OH at 120 (a), KY at 180 (b), VA at 75 (c). Left out: OH at 75 (OH is only in (a),
+    # 100-200), KY at 120 (KY is only in (b), 150-300), TX outside the United States at 120. Each
+    # price is inside its sale's demographic profile.
+    out = run(spark, [sale("120.00", addr=OH), sale("180.00", demo=C, addr=KY), sale("75.00", demo=B, addr=VA),
+                      sale("75.00", demo=B, addr=OH), sale("120.00", addr=KY), sale("120.00", addr=TX_CANADA)])
+    assert rows(out) == [(1.0, d("125"), d("125"), d("375.00"))]
 
 
 @pytest.mark.obligation("O5")
 def test_price_bounds_are_inclusive(spark):
-    # At the bounds: a 100.00 and 150.00, b 50.00, c 200.00 count; b 49.99 and c 200.01 do not.
-    out = run(spark, [sale("1.00", "100.00", demo=A), sale("2.00", "150.00", demo=A), sale("4.00", "50.00", demo=B),
-                      sale("8.00", "200.00", demo=C), sale("16.00", "49.99", demo=B), sale("32.00", "200.01", demo=C)])
-    assert rows(out) == [(1.0, d("125"), d("3.75"), d("15.00"))]
+    # At the bounds: a 100.00 and 150.00, b 50.00, c 200.00 count (quantities 1, 2, 4, 8); b 49.99
+    # and c 200.01 do not (16, 32). Net profit 150 in OH throughout.
+    out = run(spark, [priced(1, "100.00", demo=A), priced(2, "150.00", demo=A), priced(4, "50.00", demo=B),
+                      priced(8, "200.00", demo=C), priced(16, "49.99", demo=B), priced(32, "200.01", demo=C)])
+    assert [r[0] for r in rows(out)] == [3.75]
 
 
 @pytest.mark.obligation("O5")
 def test_net_profit_bounds_are_inclusive(spark):
-    # At the bounds: OH 100 and 200, KY 150 and 300, VA 50 and 250 count; VA 49.99 and KY 300.01 do not.
-    out = run(spark, [sale("1.00", addr=OH, profit="100.00"), sale("2.00", addr=OH, profit="200.00"),
-                      sale("4.00", addr=KY, profit="150.00"), sale("8.00", addr=KY, profit="300.00"),
-                      sale("16.00", addr=VA, profit="50.00"), sale("32.00", addr=VA, profit="250.00"),
-                      sale("64.00", addr=VA, profit="49.99"), sale("128.00", addr=KY, profit="300.01")])
-    assert rows(out) == [(1.0, d("120"), d("10.5"), d("63.00"))]
+    # At the bounds: OH 100 and 200, KY 150 and 300, VA 50 and 250 count (quantities 1 to 32); VA
+    # 49.99 and KY 300.01 do not (64, 128). Unit price 120 in profile (a) throughout.
+    out = run(spark, [priced(1, profit="100.00", addr=OH), priced(2, profit="200.00", addr=OH),
+                      priced(4, profit="150.00", addr=KY), priced(8, profit="300.00", addr=KY),
+                      priced(16, profit="50.00", addr=VA), priced(32, profit="250.00", addr=VA),
+                      priced(64, profit="49.99", addr=VA), priced(128, profit="300.01", addr=KY)])
+    assert [r[0] for r in rows(out)] == [10.5]
 
 
 @pytest.mark.obligation("O5")
 def test_ranges_use_the_unit_sales_price_and_the_net_profit(spark):
-    # Counted: unit price 120 (a) although its list price, extended price (2 units) and net paid
-    # are out of range. Left out: unit price 30 with an extended price of 120; net profit 400
-    # with a net paid of 150. Only the total wholesale cost is read here.
-    out = run(spark, [sale("1.00", "120.00", ss_quantity=2, ss_ext_sales_price="240.00", ss_list_price="300.00",
-                           ss_net_paid="400.00"),
-                      sale("2.00", "30.00", ss_quantity=4, ss_ext_sales_price="120.00", ss_list_price="120.00"),
-                      sale("4.00", profit="400.00", ss_net_paid="150.00")])
-    assert [r[3] for r in rows(out)] == [d("1.00")]
+    # Counted (quantity 2): unit price 120 in (a) although its list price, extended price and net
+    # paid are out of range. Left out: unit price 30 (quantity 4) with an extended and a list price
+    # of 120; net profit 400 (quantity 8) with a net paid of 150.
+    out = run(spark, [priced(2, "120.00") | {"ss_ext_sales_price": "240.00", "ss_list_price": "300.00", "ss_net_paid": "400.00"},
+                      priced(4, "30.00") | {"ss_ext_sales_price": "120.00", "ss_list_price": "120.00"},
+                      priced(8, profit="400.00") | {"ss_net_paid": "150.00"}])
+    assert [r[0] for r in rows(out)] == [2.0]
 
 
 @pytest.mark.obligation("O6")
 def test_demographics_are_read_through_the_sales_own_keys(spark):
     # Counted: (a) with its own household (120), and (b)'s customer with household 3 (1 dependent,
-    # 75). Left out: (a)'s customer and (b)'s customer in a household without dependents: the
-    # customer demographics key would point at a household that fits.
-    out = run(spark, [sale("1.00", "120.00", demo=A), sale("3.00", "75.00", demo=B, hdemo=C),
-                      sale("10.00", "120.00", demo=A, hdemo=NO_DEPS), sale("20.00", "75.00", demo=B, hdemo=NO_DEPS)])
-    assert rows(out) == [(1.0, d("97.5"), d("2"), d("4.00"))]
+    # 75 in VA). Left out: (a)'s customer and (b)'s customer in a household without dependents:
+    # the customer demographics key would point at a household that fits.
+    out = run(spark, [sale("120.00", demo=A), sale("75.00", demo=B, hdemo=C, addr=VA),
+                      sale("120.00", demo=A, hdemo=NO_DEPS), sale("75.00", demo=B, hdemo=NO_DEPS, addr=VA)])
+    assert rows(out) == [(1.0, d("97.5"), d("97.5"), d("195.00"))]
+
+
+@pytest.mark.obligation("O6")
+def test_address_is_read_through_the_sales_own_address_key(spark):
+    # The sales' addresses are 7 (OH) and 8 (VA), in the United States; address 1, the key every
+    # other key of these sales holds (item, store, date, demographics, quantity), is in Canada, so
+    # reading the region from any other key drops them.
+    addresses = [{"ca_address_sk": 7, "ca_state": "OH", "ca_country": "United States"},
+                 {"ca_address_sk": 8, "ca_state": "VA", "ca_country": "United States"},
+                 {"ca_address_sk": 1, "ca_state": "OH", "ca_country": "Canada"}]
+    out = run(spark, [sale("120.00", addr=7), sale("130.00", addr=8)], addresses=addresses)
+    assert rows(out) == [(1.0, d("125"), d("125"), d("250.00"))]
 
 
 @pytest.mark.obligation("O7")
 def test_one_row_over_sales_of_several_stores(spark):
-    out = run(spark, [sale("1.00", store=1), sale("3.00", price="140.00", store=2)])
-    assert rows(out) == [(1.0, d("130"), d("2"), d("4.00"))]
+    out = run(spark, [sale("120.00", store=1), sale("140.00", store=2)])
+    assert rows(out) == [(1.0, d("130"), d("130"), d("260.00"))]
 
 
 @pytest.mark.obligation("O7")
@@ -155,12 +181,20 @@ def test_one_row_of_nulls_when_no_sale_qualifies(spark):
 
 @pytest.mark.obligation("O8")
 def test_measures_are_quantity_and_extended_price_and_cost(spark):
-    # Quantities 2 and 4: extended price 240 and 440, extended wholesale cost 100 and 240.
-    out = run(spark, [sale("50.00", "120.00", ss_quantity=2, ss_ext_sales_price="240.00", ss_ext_wholesale_cost="100.00",
-                           ss_list_price="130.00", ss_ext_list_price="260.00"),
-                      sale("60.00", "110.00", ss_quantity=4, ss_ext_sales_price="440.00", ss_ext_wholesale_cost="240.00",
-                           ss_list_price="115.00", ss_ext_list_price="460.00")])
-    assert rows(out) == [(3.0, d("340"), d("170"), d("340.00"))]
+    # Profile (c) in KY: every money column of both sales lies strictly inside 150-200, so whichever
+    # one a candidate reads for the price or the profit range, both sales count. Quantities 2 and 6;
+    # extended sales prices 160 and 190 (average 175); extended wholesale costs 170 and 196
+    # (average 183, total 366). Every other money column averages another value (166 to 176).
+    money = ["ss_wholesale_cost", "ss_list_price", "ss_sales_price", "ss_ext_discount_amt", "ss_ext_sales_price",
+             "ss_ext_wholesale_cost", "ss_ext_list_price", "ss_ext_tax", "ss_coupon_amt", "ss_net_paid",
+             "ss_net_paid_inc_tax", "ss_net_profit"]
+    first = dict(zip(money, ["151.00", "152.00", "153.00", "154.00", "160.00", "170.00", "155.00", "156.00", "157.00",
+                             "158.00", "159.00", "161.00"]))
+    second = dict(zip(money, ["181.00", "182.00", "183.00", "184.00", "190.00", "196.00", "185.00", "186.00", "187.00",
+                              "188.00", "189.00", "191.00"]))
+    out = run(spark, [sale("153.00", demo=C, addr=KY, ss_quantity=2, **first),
+                      sale("183.00", demo=C, addr=KY, ss_quantity=6, **second)])
+    assert rows(out) == [(4.0, d("175"), d("183"), d("366.00"))]
 
 
 @pytest.mark.obligation("O9")

@@ -23,7 +23,9 @@ DATES = [
     {"d_date_sk": APR_1998, "d_year": 1998, "d_moy": 4},
     {"d_date_sk": MAY_1999, "d_year": 1999, "d_moy": 5},
 ]
-GMT5, GMT6, NOWHERE = 1, 2, 99  # NOWHERE matches no customer_address row
+# Address keys unlike every item and date key of the fixtures, so that reading another key
+# column for the address finds no address. NOWHERE matches no customer_address row.
+GMT5, GMT6, NOWHERE = 51, 52, 99
 ADDRESSES = [{"ca_address_sk": GMT5, "ca_gmt_offset": "-5.00"}, {"ca_address_sk": GMT6, "ca_gmt_offset": "-6.00"}]
 # Item k (1..3) is an Electronics item of manufacturer k.
 ITEMS = [{"i_item_sk": k, "i_manufact_id": k, "i_category": "Electronics"} for k in (1, 2, 3)]

@@ -18,7 +18,9 @@ STATS = ["min(cd_dep_count)", "max(cd_dep_count)", "avg(cd_dep_count)",
          "min(cd_dep_college_count)", "max(cd_dep_college_count)", "avg(cd_dep_college_count)"]
 DECL = ["ca_state", "cd_gender", "cd_marital_status", "cnt1", *STATS[0:3], "cd_dep_employed_count", "cnt2",
         *STATS[3:6], "cd_dep_college_count", "cnt3", *STATS[6:9]]
-Q1, Q2, Q3, Q4, Q1_01, Q1_03 = 1, 2, 3, 4, 5, 6
+# Date keys unlike every quarter, month and year number, so that reading another date column
+# for d_qoy (d_date_sk, d_moy, ...) changes which sales fall in quarters 1-3.
+Q1, Q2, Q3, Q4, Q1_01, Q1_03 = 101, 102, 103, 104, 105, 106
 DATES = [
     {"d_date_sk": Q1, "d_year": 2002, "d_qoy": 1, "d_moy": 2},
     {"d_date_sk": Q2, "d_year": 2002, "d_qoy": 2, "d_moy": 5},
@@ -28,6 +30,7 @@ DATES = [
     {"d_date_sk": Q1_03, "d_year": 2003, "d_qoy": 1, "d_moy": 2},
 ]
 KY, GA, TX = 1, 2, 3
+ITEM = 77  # no customer, date or demographics key is 77
 ADDRESSES = [{"ca_address_sk": KY, "ca_state": "KY"}, {"ca_address_sk": GA, "ca_state": "GA"},
              {"ca_address_sk": TX, "ca_state": "TX"}]
 
@@ -60,15 +63,19 @@ def cust(k, addr=KY, cdemo=None, hdemo=None):
 
 
 def ss(customer, date=Q2):
-    return {"ss_item_sk": 1, "ss_customer_sk": customer, "ss_sold_date_sk": date}
+    return {"ss_item_sk": ITEM, "ss_customer_sk": customer, "ss_sold_date_sk": date}
 
 
 def ws(bill, date=Q2, ship=None):
-    return {"ws_item_sk": 1, "ws_bill_customer_sk": bill, "ws_ship_customer_sk": ship, "ws_sold_date_sk": date}
+    """A web sale billed to `bill`, shipped to `ship` (the billed customer unless given)."""
+    return {"ws_item_sk": ITEM, "ws_bill_customer_sk": bill, "ws_ship_customer_sk": bill if ship is None else ship,
+            "ws_sold_date_sk": date}
 
 
 def cs(ship, date=Q2, bill=None):
-    return {"cs_item_sk": 1, "cs_ship_customer_sk": ship, "cs_bill_customer_sk": bill, "cs_sold_date_sk": date}
+    """A catalog sale shipped to `ship`, billed to `bill` (the shipped-to customer unless given)."""
+    return {"cs_item_sk": ITEM, "cs_ship_customer_sk": ship, "cs_bill_customer_sk": ship if bill is None else bill,
+            "cs_sold_date_sk": date}
 
 
 def run(spark, customers, store, web=(), catalog=(), demos=DEMOS):
@@ -162,7 +169,8 @@ def test_one_group_per_state_gender_marital_status_and_dependent_counts(spark):
 @pytest.mark.obligation("O6")
 def test_counts_count_customers_even_without_dependent_counts(spark):
     # Customer 1's demographics row has no dependent counts at all: its group still counts 1 customer.
-    demos = [{"cd_demo_sk": 1, "cd_gender": "M", "cd_marital_status": "S"}, demo(2)]
+    demos = [{"cd_demo_sk": 1, "cd_gender": "M", "cd_marital_status": "S", "cd_dep_count": None,
+              "cd_dep_employed_count": None, "cd_dep_college_count": None}, demo(2)]
     out = buyers(spark, [1, 2], demos=demos)
     nulls = ("KY", "M", "S", 1, None, None, None, None, 1, None, None, None, None, 1, None, None, None)
     assert declared_bag(out, DECL) == [nulls, single(2)]

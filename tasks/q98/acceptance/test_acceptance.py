@@ -112,6 +112,20 @@ def test_ratio_is_the_share_of_the_class_not_the_category(spark):
     ]
 
 
+@pytest.mark.obligation("O13")
+def test_item_revenue_is_the_sum_of_the_extended_sales_price(spark):
+    # Every other money column of these sales differs from ss_ext_sales_price (TaskTables varies
+    # the columns of O13's family), so summing another one changes every revenue.
+    # Each class is in a category of its own, so the ratio's partition (O10) plays no part here.
+    items = [item(1, "A", "x"), item(2, "B", "y"), item(3, "C", "z", "Sports", "golf")]
+    out = run(spark, items, [sale(1, "4.00"), sale(1, "6.00"), sale(2, "30.00"), sale(3, "12.50")])
+    assert declared_bag(out, DECLARED) == [
+        row("x", "Books", "fiction", "9.99", "10.00", "25"),
+        row("y", "Books", "fiction", "9.99", "30.00", "75"),
+        row("z", "Sports", "golf", "9.99", "12.50", "100"),
+    ]
+
+
 @pytest.mark.obligation("O11")
 def test_order_category_class_item_id_description_ratio(spark):
     items = [item(1, "B", "aaa"), item(2, "A", "zzz"), item(3, "C", "mmm", "Sports", "ball"), item(4, "D", "ccc", cls="art")]
