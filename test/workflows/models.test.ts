@@ -93,6 +93,7 @@ test('LOCKIN_MODEL_QUEUE_RPM sets the model queue\'s rate limit for all workers 
       ['rate-lockin-model', 0.5],
       ['rate-lockin-model-anthropic', 0.5],
       ['rate-lockin-model-openai', 0.5],
+      ['rate-lockin-model-local', 0.5],
       ['rate-lockin-spark', undefined],
     ]);
   } finally {
@@ -102,12 +103,14 @@ test('LOCKIN_MODEL_QUEUE_RPM sets the model queue\'s rate limit for all workers 
   expect(gatewayConfig({}).queueRpm).toBe(0);
 });
 
-test('modelQueue: a queue per live provider, local backends on lockin-model', () => {
-  expect(['anthropic', 'anthropic:claude-sonnet-4-6', 'openai:gpt-4.1', 'openai:Qwen/Qwen2.5-Coder', 'replay:lockin', 'scripted'].map(modelQueue)).toEqual([
+test('modelQueue: a queue per live provider (local GGUF models too), replay corpora and scripted models on lockin-model', () => {
+  expect(['anthropic', 'anthropic:claude-sonnet-4-6', 'openai:gpt-4.1', 'openai:Qwen/Qwen2.5-Coder', 'local', 'local:/m/x.gguf', 'replay:lockin', 'scripted'].map(modelQueue)).toEqual([
     'lockin-model-anthropic',
     'lockin-model-anthropic',
     'lockin-model-openai',
     'lockin-model-openai',
+    'lockin-model-local',
+    'lockin-model-local',
     'lockin-model',
     'lockin-model',
   ]);
