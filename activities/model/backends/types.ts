@@ -13,6 +13,8 @@ export interface AnthropicRequest {
     model: string;
     max_tokens: number;
     temperature: number;
+    /** Present only when the study sets stop sequences. */
+    stop_sequences?: string[];
     system: string;
     messages: { role: 'user'; content: string }[];
   };
@@ -29,6 +31,8 @@ export interface OpenAIRequest {
     max_tokens: number;
     temperature: number;
     top_p: number;
+    /** Present only when the study sets stop sequences. */
+    stop?: string[];
     messages: { role: 'system' | 'user'; content: string }[];
   };
 }
