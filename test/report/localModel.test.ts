@@ -1,5 +1,10 @@
-/** What a report says of a study of a local model: the model's name and file hash, and, for the 270M test model, that it checks the path, not lock-in. */
-import { localTestModelCaveat, provenanceParagraph } from '../../activities/report/provenance';
+/**
+ * What a report says of a study of a local model: the model's name and file hash, and, for the
+ * 270M test model, that it checks the path, not lock-in; and how a server's 400 about the context
+ * is read (activities/model/backends/contextLimit.ts).
+ */
+import { localTestModelCaveat, provenanceParagraph, readReplyProvenance } from '../../activities/report/provenance';
+import { contextLimitMessage, parseContextLimit } from '../../activities/model/backends/contextLimit';
 import { studyDeviations } from '../../activities/report/deviations';
 
 test('provenance paragraph and deviations of a local-model study', () => {
@@ -13,4 +18,32 @@ test('provenance paragraph and deviations of a local-model study', () => {
   expect(localTestModelCaveat('local:/models/my-coder.gguf')).toBeNull();
   expect(localTestModelCaveat('local')).not.toBeNull();
   expect(studyDeviations({ model: 'local:gemma3-270m', tasks: ['q3'], studyTaskCount: 30 })[0]).toBe("This study's model is `local:gemma3-270m`, a local GGUF model run on the worker's machine (node-llama-cpp), not the paper's claude-sonnet-4-6. It is the 270M base test model: the study checks the path, not lock-in.");
+});
+
+test('the replies of a local model are counted as generated, by name and model file hash', () => {
+  const fs = require('fs') as typeof import('fs');
+  const os = require('os') as typeof import('os');
+  const path = require('path') as typeof import('path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-prov-'));
+  const calls = path.join(dir, 'tasks', 'q3', 'snapshot', 'calls');
+  fs.mkdirSync(calls, { recursive: true });
+  const sha = 'a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818';
+  fs.writeFileSync(path.join(calls, '01-generate.json'), JSON.stringify({ stage: 'generate', status: 'protocol-error', provenance: { provenance: 'generated', model: 'gemma3-270m', at: '2026-12-06T05:00:00Z', modelSha256: sha } }));
+  const p = readReplyProvenance(dir);
+  expect(p.byKind.generated).toBe(1);
+  expect(p.models).toEqual([`gemma3-270m (model file sha256 ${sha})`]);
+  fs.writeFileSync(path.join(calls, '01-generate.json'), JSON.stringify({ stage: 'generate', status: 'ok', provenance: { provenance: 'generated', model: 'x', at: 't', modelSha256: 'nothex' } }));
+  expect(() => readReplyProvenance(dir)).toThrow('01-generate.json (provenance.modelSha256): a sha256 in hex');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('a 400 about the context is recognized in each server\'s words, with the limit and the prompt size where stated', () => {
+  expect(parseContextLimit(400, '{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 1000213 tokens > 1000000 maximum"}}')).toEqual({ limitTokens: 1000000, promptTokens: 1000213 });
+  expect(parseContextLimit(400, '{"error":{"message":"This model\'s maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens.","code":"context_length_exceeded"}}')).toEqual({ limitTokens: 128000, promptTokens: 130512 });
+  expect(parseContextLimit(400, '{"error":{"message":"context_length_exceeded"}}')).toEqual({ limitTokens: null, promptTokens: null });
+  expect(parseContextLimit(400, '{"error":{"message":"temperature must be at most 2"}}')).toBeNull();
+  expect(parseContextLimit(500, 'maximum context length is 10 tokens')).toBeNull();
+  expect(contextLimitMessage('openai:m (http://h/v1)', { limitTokens: null, promptTokens: null }, 1234, 'too long')).toBe(
+    "openai:m (http://h/v1): the prompt is over the model's context limit, not retried (HTTP 400): the prompt is 1234 characters (the server gave no token count), the context is a limit the server did not state; use a model or server with a longer context, or lower max_tokens. The server said: too long",
+  );
 });
