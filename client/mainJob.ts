@@ -29,7 +29,7 @@ import { printSummary, reportFailures, saveInput, studyUiUrl } from './studyRunn
 import { runningActivityLines, runOrAttach, withClientAndWorker } from './temporal';
 import { mainJobWorkflowId } from '../protocol/layout';
 import { sparkJitFromEnv } from '../activities/common/sparkJit';
-import { isReplaySpec } from '../protocol/model';
+import { isReplaySpec, type ModelParams } from '../protocol/model';
 import { restoreTerminal } from './terminal';
 import { clearInterrupted, markInterrupted } from './interrupted';
 import { WorkflowFailedError } from '@temporalio/client';
@@ -43,6 +43,8 @@ export interface MainJobOptions {
   studyId?: string;
   /** Leave out step 5 (the mutation analysis). */
   skipMutation?: boolean;
+  /** The model's generation settings (client/studyInput.ts generationSettings; absent: the paper's). */
+  params?: ModelParams;
 }
 
 /** The database scale of the mutation analysis's equivalence check (activities/mutation/study.ts). */
@@ -233,7 +235,7 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
   process.stderr.write(`[lockin] model: ${o.model}${replayed ? ' — no ANTHROPIC_API_KEY, so replies are REPLAYED from the corpus, not sampled from a live model; each reply file states its provenance (replay:lockin: authored by the project or generated from the obligations, none recorded from a model), and the report says what share was which: such replies demonstrate the instrument and are no evidence about any model' : ''}\n`);
   const studyId = o.studyId ?? mainStudyId(o.scale, o.model, o.tasks);
   const settings = DEFAULT_SPARK_SETTINGS;
-  const input = buildStudyInput({ studyId, tasks: o.tasks, model: o.model, scale: o.scale, settings });
+  const input = buildStudyInput({ studyId, tasks: o.tasks, model: o.model, scale: o.scale, settings, ...(o.params ? { params: o.params } : {}) });
   const spark = resolveSparkMode(input.sparkMode);
   const jit = sparkJitFromEnv();
   process.stderr.write(`[lockin] Spark mode: ${spark.mode === 'warm'

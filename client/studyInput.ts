@@ -1,7 +1,10 @@
 /** Builds a StudyInput from CLI options, with the study's recorded defaults (docs/protocol.md §6). */
 import { checkCorpus } from '../activities/tasks/corpus';
 import { formatProblem } from '../activities/tasks/load';
-import { DEFAULT_SPARK_SETTINGS, STUDY_MODEL_PARAMS } from '../protocol/settings';
+import * as fs from 'fs';
+import YAML from 'yaml';
+import { DEFAULT_SPARK_SETTINGS, ModelSettingsSchema, resolveModelParams, STUDY_MODEL_PARAMS, type ModelSettings } from '../protocol/settings';
+import { canonicalJson } from '../activities/common/hash';
 import { STUDY_TASKS } from '../protocol/corpus';
 import { CONDITIONS, ConditionId, PAPER_CONDITIONS } from '../protocol/conditions';
 import type { StudyInput } from '../protocol/inputs';
@@ -139,4 +142,88 @@ export async function assertCorpusValid(scale: number, taskIds: readonly string[
   if (!bad.length) return;
   const lines = bad.flatMap((t) => t.problems.map((p) => `  ${t.taskId}: ${formatProblem(p)}`));
   throw new Error(`the task corpus has ${lines.length} problem(s) (\`lockin tasks check\` rules); nothing was started:\n${lines.join('\n')}`);
+}
+
+/** The generation-setting options of `lockin study run` and `study main` as commander gives them. */
+export interface GenerationOpts {
+  maxTokens?: string;
+  temperature?: string;
+  topP?: string;
+  contextSize?: string;
+  /** `--stop`, repeatable. */
+  stop?: string[];
+  /** `--model-settings <file>`. */
+  modelSettings?: string;
+}
+
+/** Adds the generation-setting options (GenerationOpts) to a command. */
+export function addGenerationOptions<T extends { option(flags: string, description: string, ...rest: any[]): T }>(cmd: T): T {
+  return cmd
+    .option('--max-tokens <n>', `the most tokens one reply may have (default ${STUDY_MODEL_PARAMS.maxTokens}, the paper's)`)
+    .option('--temperature <t>', `sampling temperature 0..1 (default ${STUDY_MODEL_PARAMS.temperature})`)
+    .option('--top-p <p>', `nucleus sampling (0, 1] (default ${STUDY_MODEL_PARAMS.topP}; recorded, not sent, for Anthropic)`)
+    .option('--context-size <n>', "a local model's context in tokens, prompt and reply (default: its training context, at most 32768)")
+    .option('--stop <text>', 'a stop sequence (repeatable; default none)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--model-settings <file>', 'YAML or JSON: per model spec, its settings (maxTokens, temperature, topP, longContext, contextSize, stop) over the flags');
+}
+
+/**
+ * Parses the generation-setting flags into settings (protocol/settings.ts ModelSettingsSchema).
+ * @throws Error naming the flag and the value when it is not a number in range.
+ */
+export function parseGenerationFlags(o: GenerationOpts): ModelSettings {
+  const num = (v: string | undefined) => (v === undefined ? undefined : /^\s*[0-9]*\.?[0-9]+(e[-+]?[0-9]+)?\s*$/i.test(v) ? Number(v) : NaN);
+  const raw = { maxTokens: num(o.maxTokens), temperature: num(o.temperature), topP: num(o.topP), contextSize: num(o.contextSize), stop: o.stop };
+  const flags: Record<string, string> = { maxTokens: '--max-tokens', temperature: '--temperature', topP: '--top-p', contextSize: '--context-size', stop: '--stop' };
+  const given = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined));
+  const r = ModelSettingsSchema.safeParse(given);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    const key = String(i.path[0]);
+    throw new Error(`${flags[key]}: "${(o as Record<string, unknown>)[key === 'stop' ? 'stop' : key]}" is not valid (${i.message})`);
+  }
+  return r.data;
+}
+
+/**
+ * Reads a `--model-settings` file: a YAML (or JSON) mapping of model spec to settings.
+ * @param models the study's model specs: every key must be one of them.
+ * @returns settings per spec.
+ * @throws Error naming the file and the field (`<spec>.<setting>`) for unreadable YAML, a spec the
+ *   study does not run, an unknown setting or a value out of range.
+ */
+export function readModelSettingsFile(file: string, models: readonly string[]): Record<string, ModelSettings> {
+  let doc: unknown;
+  try {
+    doc = YAML.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`--model-settings ${file}: ${(e as Error).message}`);
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error(`--model-settings ${file}: expected a mapping of model spec to settings`);
+  const out: Record<string, ModelSettings> = {};
+  for (const [spec, value] of Object.entries(doc as Record<string, unknown>)) {
+    if (!models.includes(spec)) throw new Error(`--model-settings ${file}: "${spec}" is not a model of this study (${models.join(', ')})`);
+    const r = ModelSettingsSchema.safeParse(value ?? {});
+    if (!r.success) {
+      const i = r.error.issues[0];
+      throw new Error(`--model-settings ${file} (${[spec, ...i.path.map(String), ...((i as { keys?: string[] }).keys ?? [])].join('.')}): ${i.message}`);
+    }
+    out[spec] = r.data;
+  }
+  return out;
+}
+
+/**
+ * The study input's generation settings: `params` of the first model and, for a model matrix
+ * whose settings differ per model, `modelParams`. The flags apply to every model; a
+ * `--model-settings` entry applies over them to its model.
+ * @throws Error from parseGenerationFlags or readModelSettingsFile.
+ */
+export function generationSettings(o: GenerationOpts, models: readonly string[]): Pick<StudyInput, 'params' | 'modelParams'> {
+  const flags = parseGenerationFlags(o);
+  const perModel = o.modelSettings ? readModelSettingsFile(o.modelSettings, models) : {};
+  const resolved = Object.fromEntries(models.map((m) => [m, resolveModelParams({ ...flags, ...perModel[m] })]));
+  const params = resolved[models[0]];
+  const differ = models.some((m) => canonicalJson(resolved[m]) !== canonicalJson(params));
+  return differ && models.length > 1 ? { params, modelParams: resolved } : { params };
 }

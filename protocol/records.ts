@@ -204,6 +204,8 @@ export const StageRefSchema = z.looseObject({
   ok: z.boolean(),
   cacheHit: z.boolean(),
   protocolError: z.string().optional(),
+  /** The reply was cut at its token limit (absent: not cut, or recorded before cut replies were marked). */
+  cut: z.boolean().optional(),
 });
 
 /** A revision that changed the frozen contract suite: rejected, the sealed suite restored. */

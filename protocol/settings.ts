@@ -64,3 +64,36 @@ export const PINNED = {
  * models reject a request that sets both.
  */
 export const STUDY_MODEL_PARAMS: ModelParams = { temperature: 1.0, topP: 1.0, maxTokens: 16000, longContext: true };
+
+/**
+ * One model's generation settings as a study's input gives them (`--max-tokens`, `--temperature`,
+ * `--top-p`, `--context-size`, `--stop`, or a `--model-settings` file): each field optional, the
+ * paper's value (STUDY_MODEL_PARAMS) where absent. Ranges: max tokens a positive integer;
+ * temperature 0..1; top-p in (0, 1]; context size an integer ≥ 256 (llama.cpp's smallest
+ * context); stop sequences non-empty strings, at most 16.
+ */
+export const ModelSettingsSchema = z
+  .object({
+    maxTokens: z.number().int().positive(),
+    temperature: z.number().min(0).max(1),
+    topP: z.number().gt(0).max(1),
+    longContext: z.boolean(),
+    contextSize: z.number().int().min(256),
+    stop: z.array(z.string().min(1)).max(16),
+  })
+  .partial()
+  .strict();
+export type ModelSettings = z.infer<typeof ModelSettingsSchema>;
+
+/**
+ * A model's generation settings: `over` on top of `base` (default the paper's). An empty stop
+ * list is left out, as an absent context size is, so the params of a study that sets neither
+ * equal STUDY_MODEL_PARAMS (and its manifest hash is unchanged). Pure.
+ */
+export function resolveModelParams(over: ModelSettings, base: ModelParams = STUDY_MODEL_PARAMS): ModelParams {
+  const out: ModelParams = { ...base };
+  for (const [k, v] of Object.entries(over)) if (v !== undefined) (out as unknown as Record<string, unknown>)[k] = v;
+  if (out.stop && out.stop.length === 0) delete out.stop;
+  if (out.contextSize === undefined) delete out.contextSize;
+  return out;
+}

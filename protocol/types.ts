@@ -51,6 +51,8 @@ export interface StageResult {
   /** False when the reply broke the protocol; the call still counts against the budget. */
   ok: boolean;
   protocolError?: string;
+  /** The reply was cut at its token limit (max tokens, or the end of a local model's context; activities/model/reply.ts isCutReply). Absent: not cut. */
+  cut?: boolean;
   /** Artifacts written into workDir by this reply: file name -> sha256. */
   artifacts?: Record<string, string>;
   /** The validated JSON of an audit or judge stage. */

@@ -21,7 +21,7 @@ import { progressDetails } from '../activities/common/progressBeat';
 import { sparkConcurrency } from '../activities/common/sparkConcurrency';
 import { resolveSparkMode, stopAllSlots } from '../activities/execution/slots';
 import { sparkJitFromEnv } from '../activities/common/sparkJit';
-import { MODEL_QUEUES, QUEUES } from '../protocol/queues';
+import { MODEL_QUEUES, PROVIDER_MODEL_QUEUES, QUEUES } from '../protocol/queues';
 import { ALL_QUEUES } from './queueSelection';
 
 let bundlePromise: Promise<WorkflowBundleWithSourceMap> | undefined;
@@ -118,7 +118,7 @@ export async function createWorkers(opts: WorkerSetOptions): Promise<Worker[]> {
       Worker.create({
         ...common,
         taskQueue: prefix + queue,
-        maxConcurrentActivityTaskExecutions: Number(process.env.LOCKIN_MODEL_CONCURRENCY ?? 4),
+        maxConcurrentActivityTaskExecutions: queue === PROVIDER_MODEL_QUEUES.local ? Number(process.env.LOCKIN_LOCAL_MODEL_CONCURRENCY ?? 1) : Number(process.env.LOCKIN_MODEL_CONCURRENCY ?? 4),
         ...(queueRpm > 0 ? { maxTaskQueueActivitiesPerSecond: queueRpm / 60 } : {}),
       })]),
     [QUEUES.spark, () => Worker.create({

@@ -18,12 +18,14 @@ const SHORT: Record<string, readonly string[]> = {
   models: MODEL_QUEUES,
   anthropic: [PROVIDER_MODEL_QUEUES.anthropic],
   openai: [PROVIDER_MODEL_QUEUES.openai],
+  local: [PROVIDER_MODEL_QUEUES.local],
 };
 
 /**
  * Parses a comma-separated queue selection.
  * Input: e.g. "spark", "default,models", "lockin-model-anthropic"; short names: all, default,
- * spark, model (local backends), models (every model queue), anthropic, openai; or full names.
+ * spark, model (replay corpora), models (every model queue), anthropic, openai, local (GGUF
+ * models on this machine); or full names.
  * Output: the selected full queue names, without duplicates, in ALL_QUEUES order.
  * @throws Error naming `source` (the option or variable) and the unknown name, or when empty.
  */

@@ -42,7 +42,8 @@ export async function runModels(input: StudyInput, progress: StudyProgress): Pro
     studies.map(async (s) => {
       try {
         const res = await executeChild('runStudy', {
-          args: [{ ...input, studyId: s.studyId, model: s.model, models: undefined }],
+          // Each model with its own generation settings (absent in inputs from before them: `params`).
+          args: [{ ...input, studyId: s.studyId, model: s.model, models: undefined, params: input.modelParams?.[s.model] ?? input.params, modelParams: undefined }],
           workflowId: studyWorkflowId(s.studyId),
           typedSearchAttributes: [
             { key: STUDY_KEY, value: s.studyId },

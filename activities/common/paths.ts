@@ -23,6 +23,14 @@ export function lockinHome(): string {
   return process.env.LOCKIN_HOME ? path.resolve(process.env.LOCKIN_HOME) : path.join(REPO_ROOT, '.lockin');
 }
 
+/**
+ * The folder of local GGUF models (`--model local:<name>` reads `<folder>/<name>.gguf`):
+ * LOCKIN_MODELS_DIR, else `<LOCKIN_HOME>/models`, where `npm run setup` installs the test model.
+ */
+export function localModelsDir(): string {
+  return process.env.LOCKIN_MODELS_DIR ? path.resolve(process.env.LOCKIN_MODELS_DIR) : path.join(lockinHome(), 'models');
+}
+
 /** The run-output folder: LOCKIN_RUNS or `<repo>/runs`. */
 export function runsRoot(): string {
   return process.env.LOCKIN_RUNS ? path.resolve(process.env.LOCKIN_RUNS) : path.join(REPO_ROOT, 'runs');

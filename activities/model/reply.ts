@@ -13,6 +13,18 @@ import { ARTIFACTS, ArtifactName } from '../../protocol/corpus';
 import { JSON_STAGE_SCHEMAS, JsonStage, Stage } from '../../protocol/stages';
 import { CONTRACT_SUITE } from '../../protocol/conditions';
 
+/**
+ * The stop reasons that mean a reply was cut at a token limit rather than finished: Anthropic's
+ * `max_tokens` and `model_context_window_exceeded`, OpenAI-compatible servers' and the local
+ * backend's `length` (max tokens reached, or the end of the context).
+ */
+export const CUT_STOP_REASONS: readonly string[] = ['max_tokens', 'length', 'model_context_window_exceeded'];
+
+/** Whether a reply with this stop reason was cut at a token limit (CUT_STOP_REASONS). Pure. */
+export function isCutReply(stopReason: string | null | undefined): boolean {
+  return stopReason != null && CUT_STOP_REASONS.includes(stopReason);
+}
+
 /** A file a reply may carry: an artifact, or Contract-First's contract suite. */
 export type ReplyFile = ArtifactName | typeof CONTRACT_SUITE;
 

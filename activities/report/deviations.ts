@@ -6,7 +6,8 @@
  */
 import type { StudyFailure } from '../../protocol/inputs';
 import { failureDeviation } from './failures';
-import { isReplaySpec } from '../../protocol/model';
+import { isLocalSpec, isReplaySpec } from '../../protocol/model';
+import { localTestModelCaveat } from './provenance';
 
 /** One deviation: what the paper did, what lockin does, and why. */
 export interface Deviation {
@@ -100,6 +101,7 @@ export const DEVIATIONS: readonly Deviation[] = [
 export function studyDeviations(opts: { model: string; tasks: readonly string[]; studyTaskCount: number; scale?: number; failed?: readonly StudyFailure[] }): string[] {
   const out: string[] = [];
   if (isReplaySpec(opts.model)) out.push(`This study's replies were replayed from \`${opts.model}\`, not sampled from claude-sonnet-4-6 (see the first paragraph for their provenance).`);
+  else if (isLocalSpec(opts.model)) out.push(`This study's model is \`${opts.model}\`, a local GGUF model run on the worker's machine (node-llama-cpp), not the paper's claude-sonnet-4-6.${localTestModelCaveat(opts.model) ? ' It is the 270M base test model: the study checks the path, not lock-in.' : ''}`);
   else if (!/claude-sonnet-4-6/.test(opts.model)) out.push(`This study's model is \`${opts.model}\`, not the paper's claude-sonnet-4-6.`);
   if (opts.tasks.length !== opts.studyTaskCount) out.push(`This study assigned ${opts.tasks.length} of the ${opts.studyTaskCount} study tasks (${opts.tasks.join(' ')}).`);
   if (opts.scale !== undefined && opts.scale !== 1) out.push(`This study ran on the SF=${opts.scale} database, not the paper's SF=1.`);

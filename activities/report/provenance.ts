@@ -13,6 +13,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { InputError } from '../common/errors';
+import { LOCAL_TEST_MODEL, tryParseModelSpec } from '../../protocol/model';
 import { PROVENANCE_KINDS, PROVENANCE_WORDS, Provenance, isModelEvidence, type ProvenanceKind } from '../../protocol/provenance';
 
 /** The call-file fields this module reads. */
@@ -23,7 +24,7 @@ export interface ReplyProvenance {
   total: number;
   byKind: Record<ProvenanceKind, number>;
   unstated: number;
-  /** Distinct model ids of generated and recorded replies. */
+  /** Distinct model ids of generated and recorded replies; a local model's with its file's hash: "gemma3-270m (model file sha256 a5fd…)". */
   models: string[];
   /**
    * Of byKind.authored: replies whose front matter note says they were written without the
@@ -100,7 +101,7 @@ export function readReplyProvenance(studyDir: string, opts: { runDirs?: readonly
     else {
       out.byKind[p.provenance]++;
       if (p.provenance === 'authored' && isPromptOnlyNote(p.note)) out.authoredPromptOnly!++;
-      if (p.provenance === 'generated' || p.provenance === 'recorded') models.add(p.model);
+      if (p.provenance === 'generated' || p.provenance === 'recorded') models.add(p.provenance === 'generated' && p.modelSha256 ? `${p.model} (model file sha256 ${p.modelSha256})` : p.model);
     }
   }
   out.models = [...models].sort();
@@ -165,7 +166,20 @@ export function provenanceParagraph(p: ReplyProvenance, model: string): string {
         (evidence === 0 ? 'The rates below describe this replay corpus, not a model.' : 'Rates over all replies mix the two; only a study whose replies all came from a model measures one.'),
     );
   } else if (evidence > 0) out.push(`Every reply came from ${p.models.length === 1 ? 'the model' : 'the models'} ${p.models.join(', ')}.`);
+  const caveat = localTestModelCaveat(model);
+  if (caveat) out.push(caveat);
   return out.join(' ');
+}
+
+/**
+ * What a study of the local test model (`local:gemma3-270m`, protocol/model.ts LOCAL_TEST_MODEL)
+ * must say plainly: its replies came from a 270M base model, so the study checks lockin's path
+ * with a real model, not lock-in. Null for any other model. Pure.
+ */
+export function localTestModelCaveat(model: string): string | null {
+  const spec = tryParseModelSpec(model);
+  if (spec?.provider !== 'local' || path.basename(spec.model).replace(/\.gguf$/i, '') !== LOCAL_TEST_MODEL) return null;
+  return `These replies came from ${LOCAL_TEST_MODEL}, Gemma 3 270M: a 270-million-parameter base model (not instruction tuned, no chat template) run on this machine, which rarely if ever writes the three files a reply must hold. This study is a check of lockin's path with a real model (generation, cache, ledger, budgets, evaluation, report), not a measurement of lock-in: its rates say nothing about the paper's question.`;
 }
 
 /** The short form for Table III's caption. Pure. */

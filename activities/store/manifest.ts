@@ -17,6 +17,7 @@ import { canonicalJson, legacyCanonicalJson, sha256, sha256File } from '../commo
 import { PAPER_SENSITIVITY, type SensitivitySubset } from '../../protocol/sensitivity';
 import { studyDir } from '../common/layout';
 import { isReplaySpec, tryParseModelSpec } from '../../protocol/model';
+import { modelFileSha256, resolveLocalModel } from '../common/localModels';
 import { referenceRelPaths } from '../../protocol/layout';
 
 export interface StudyManifest {
@@ -80,6 +81,12 @@ export function collectInputs(input: StudyInput): Record<string, string> {
     for (const t of allTasks) for (const f of listFiles(path.join(root, t)).sort()) inputs[`replay/${path.relative(root, f)}`] = sha256File(f);
     // How the corpus answers samples ≥ 2 matters only to a study with samples (older manifests keep their hash).
     if ((input.samples ?? 1) > 1) inputs['replay/corpus.json'] = hashIfExists(path.join(root, 'corpus.json'));
+  }
+  // A local model's replies depend on its file: the manifest records the file's sha256 (a
+  // resumed study whose model file changed names it among the changed inputs).
+  if (spec?.provider === 'local') {
+    const file = resolveLocalModel(spec.model);
+    inputs[`model/${path.basename(file.path)}`] = modelFileSha256(file.path);
   }
   return inputs;
 }

@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import { sparkTestsJar, temporalBinary, venvPython, REPO_ROOT } from '../../activities/common/paths';
+import { localModelsDir, sparkTestsJar, temporalBinary, venvPython, REPO_ROOT } from '../../activities/common/paths';
 import { sparkConcurrency, suiteProcesses } from '../../activities/common/sparkConcurrency';
 import { sparkJitFromEnv } from '../../activities/common/sparkJit';
 import { DEFAULT_SPARK_SETTINGS, PINNED } from '../../protocol/settings';
@@ -11,7 +11,8 @@ import * as os from 'os';
 import { isolationMode } from '../../activities/execution/sandbox';
 import { resolveSparkMode, sparkModeFromEnv, warmSlotLimit, warmUnavailable } from '../../activities/execution/slots';
 import { portOpen, serverStatus } from '../../infra/devServer';
-import { DEFAULT_REPLAY_SPEC, PAPER_MODEL_SPEC } from '../../protocol/model';
+import { DEFAULT_REPLAY_SPEC, LOCAL_TEST_MODEL, PAPER_MODEL_SPEC } from '../../protocol/model';
+import { listLocalModels } from '../../activities/common/localModels';
 
 interface Check {
   name: string;
@@ -113,6 +114,7 @@ export function define(cmd: Command): void {
       for (const [k, v] of Object.entries(DEFAULT_SPARK_SETTINGS)) process.stdout.write(`  ${k} = ${v}\n`);
       process.stdout.write(`\nTemporal: ${process.env.TEMPORAL_ADDRESS ? `cluster ${process.env.TEMPORAL_ADDRESS} (namespace ${process.env.TEMPORAL_NAMESPACE ?? 'default'})` : 'embedded dev server (lockin server start)'}\n`);
       process.stdout.write(`Model: ${process.env.ANTHROPIC_API_KEY ? `${PAPER_MODEL_SPEC} (ANTHROPIC_API_KEY set)` : `${DEFAULT_REPLAY_SPEC} (no ANTHROPIC_API_KEY: replies are replayed, and reports say so)`}\n`);
+      process.stdout.write(`\n${localModelLines().join('\n')}\n`);
       process.stdout.write('\nMachine and limits:\n');
       for (const l of await machineLines()) process.stdout.write(`  ${l}\n`);
       const missing = checks.filter((c) => !c.version);
@@ -121,6 +123,31 @@ export function define(cmd: Command): void {
         process.exitCode = 1;
       }
     });
+}
+
+/**
+ * The local-models part of `lockin doctor`: node-llama-cpp's version and its prebuilt llama.cpp
+ * for this platform, then every GGUF in the models folder (name, size, sha256 when known without
+ * hashing) and how to run it; or that there is none and how to get the test model. Reads files only.
+ */
+export function localModelLines(): string[] {
+  const pkg = (name: string): string | null => {
+    try {
+      return (JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    } catch {
+      return null;
+    }
+  };
+  const runtime = pkg('node-llama-cpp');
+  const prebuilt = pkg(`@node-llama-cpp/${process.platform}-${process.arch}`);
+  const lines = [
+    `Local models (--model local:<name>, run by node-llama-cpp on the worker's machine; ${localModelsDir()}):`,
+    `  node-llama-cpp ${runtime ?? 'MISSING (npm run setup)'}; prebuilt llama.cpp for ${process.platform}-${process.arch}: ${prebuilt ?? 'MISSING (no build for this platform: local models cannot run here)'}; threads per generation: ${process.env.LOCKIN_LOCAL_THREADS ?? '1'} (LOCKIN_LOCAL_THREADS)`,
+  ];
+  const models = listLocalModels();
+  if (!models.length) return [...lines, `  none (\`npm run setup\` installs ${LOCAL_TEST_MODEL}, the 253 MB Gemma 3 270M base model, for tests and a check of the path)`];
+  for (const m of models) lines.push(`  ${m.name.padEnd(20)} ${(m.bytes / 1e6).toFixed(0).padStart(6)} MB  sha256 ${m.sha256 ?? '(computed at first use)'}${m.name === LOCAL_TEST_MODEL ? '  (the test model: a 270M base model, not instruction tuned)' : ''}`);
+  return lines;
 }
 
 /** The JIT line of `lockin doctor` (activities/common/sparkJit.ts). Throws, as an unknown LOCKIN_SPARK_MODE does, when LOCKIN_SPARK_JIT is not known (sparkJitFromEnv). */

@@ -12,8 +12,9 @@ import * as os from 'os';
 import { Worker } from '@temporalio/worker';
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { newTable, wrapText } from '../table';
-import { assertCorpusValid, buildStudyInput, DEFAULT_TASK_CONCURRENCY, defaultModel, parseConditions, parseModels, parseSamples, parseScale, parseTaskConcurrency, parseTasks, scaleDefault } from '../studyInput';
-import { isReplaySpec, parseModelSpec } from '../../protocol/model';
+import { addGenerationOptions, assertCorpusValid, buildStudyInput, generationSettings, type GenerationOpts, DEFAULT_TASK_CONCURRENCY, defaultModel, parseConditions, parseModels, parseSamples, parseScale, parseTaskConcurrency, parseTasks, scaleDefault } from '../studyInput';
+import { isLocalSpec, isReplaySpec, parseModelSpec } from '../../protocol/model';
+import { resolveLocalModel } from '../../activities/common/localModels';
 import { mainJobWorkflowId, modelStudyId } from '../../protocol/layout';
 import type { StudyInput } from '../../protocol/inputs';
 import { interruptedLine, readInterrupted } from '../interrupted';
@@ -31,7 +32,7 @@ import { failureLines, failureWorkflowId, innermostMessage, readStudyFailures, s
 import { readStudyBasics } from '../../activities/results';
 import { toCsv } from '../../activities/common/csv';
 
-interface RunOpts {
+interface RunOpts extends GenerationOpts {
   tasks?: string;
   conditions?: string;
   model?: string;
@@ -91,19 +92,22 @@ export function define(cmd: Command): void {
     .description('run a study: tasks × conditions, evaluated against the references')
     .option('--tasks <ids>', 'comma-separated task ids, or "all"', 'all')
     .option('--conditions <ids>', `comma-separated, of ${CONDITIONS.join(',')}; "all" (the default) for the four, "paper" for the paper's three`)
-    .option('--model <spec>', 'anthropic:<model-id> | openai:<model-id> | replay:<dir> (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
+    .option('--model <spec>', 'anthropic:<model-id> | openai:<model-id> | local[:<gguf-path-or-name>] | replay:<dir> (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
     .option('--models <specs>', 'a model matrix: comma-separated specs, one sub-study per model and a combined report with a between-model table')
     .option('--scale <S>', 'TPC-DS scale factor of the database (default: LOCKIN_SCALE, else 1)')
     .option('--study-id <id>', 'study id (default derived from model and scale)')
     .option('--replicate <ids>', 'targeted replication (Table VII): fresh initial generations for these tasks')
     .option('--samples <K>', 'independent generations per task, each with its own snapshot and condition branches (default 1)')
     .option('--concurrency <n>', `tasks in flight at once (default ${DEFAULT_TASK_CONCURRENCY}; Spark jobs are bounded by the workers' Spark slots)`)
-    .option('--no-report', 'skip the report at the end')
+    .option('--no-report', 'skip the report at the end');
+  addGenerationOptions(study.commands[study.commands.length - 1])
     .action(async (o: RunOpts) => {
       const samples = parseSamples(o.samples);
       if (o.models && o.model) throw new Error('--model and --models: give one of them');
       const models = o.models ? parseModels(o.models, parseModelSpec) : undefined;
       const model = models?.[0] ?? o.model ?? defaultModel();
+      // A local model's file is checked before anything starts (the error names the path looked at).
+      for (const m of models ?? [model]) if (isLocalSpec(m)) resolveLocalModel(parseModelSpec(m).model);
       const scale = o.scale !== undefined ? parseScale(o.scale) : parseScale(scaleDefault().value, scaleDefault().source);
       const input = buildStudyInput({
         studyId: o.studyId ?? defaultStudyId(models && models.length > 1 ? `${models.length}-models` : model, scale),
@@ -115,6 +119,7 @@ export function define(cmd: Command): void {
         replicate: o.replicate ? { tasks: parseTasks(o.replicate), label: 'r1' } : undefined,
         ...(samples > 1 ? { samples } : {}),
         ...(models && models.length > 1 ? { models } : {}),
+        ...generationSettings(o, models ?? [model]),
         report: o.report,
       });
       const noRef = [...input.tasks, ...(input.replicate?.tasks ?? [])].filter((q) => !fs.existsSync(referencePaths(referencesDir(scale), q).data));
@@ -301,9 +306,11 @@ export function define(cmd: Command): void {
     .option('--model <spec>', 'model spec (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
     .option('--tasks <ids>', 'task ids or "all"', 'all')
     .option('--study-id <id>', 'study id (default: main-sf<S>-<model>, with the tasks appended for a subset of the 30)')
-    .option('--no-mutation', 'leave out the mutation analysis (step 5; run it later with `lockin study mutation <id>`)')
-    .action(async (o: { scale?: string; model?: string; tasks: string; studyId?: string; mutation: boolean }) => {
+    .option('--no-mutation', 'leave out the mutation analysis (step 5; run it later with `lockin study mutation <id>`)');
+  addGenerationOptions(study.commands[study.commands.length - 1])
+    .action(async (o: { scale?: string; model?: string; tasks: string; studyId?: string; mutation: boolean } & GenerationOpts) => {
       const scale = o.scale !== undefined ? parseScale(o.scale) : parseScale(scaleDefault().value, scaleDefault().source);
-      await runMainJob({ scale, model: o.model ?? defaultModel(), tasks: parseTasks(o.tasks), studyId: o.studyId, skipMutation: !o.mutation });
+      const model = o.model ?? defaultModel();
+      await runMainJob({ scale, model, tasks: parseTasks(o.tasks), studyId: o.studyId, skipMutation: !o.mutation, params: generationSettings(o, [model]).params });
     });
 }

@@ -1,8 +1,9 @@
 /**
  * The openai: backend against a local HTTP stub of an OpenAI-compatible chat-completions server
  * (OPENAI_BASE_URL): the request as sent, 429 retried after retry-after, 5xx retried, permanent
- * 4xx and malformed bodies as clear errors, refusals, nothing cached on failure, and the call's
- * idempotency key sent as Idempotency-Key.
+ * 4xx and malformed bodies as clear errors, refusals, nothing cached on failure, the call's
+ * idempotency key sent as Idempotency-Key, a reply cut at `length`, a 400 for a prompt over the
+ * context explained, and a timed-out request's connection closed.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -160,5 +161,72 @@ test('api.openai.com without OPENAI_API_KEY fails at once, non-retryable, sendin
   } finally {
     process.env.OPENAI_BASE_URL = base;
     process.env.OPENAI_API_KEY = key;
+  }
+});
+
+test('finish_reason "length" is a cut reply: marked cut in the call file and the result; a cut reply without the three files is a recorded protocol error naming the cut', async () => {
+  stub.queue.push({ status: 200, body: completion('```python solution.py\ndef solve(spark, tables):\n    return tables["store_sales"].groupBy(', 'length') });
+  const res = await callModel(stageRequest({ workDir: env.dir('snapshot'), model: MODEL, params: { temperature: 1, topP: 1, maxTokens: 300, longContext: false, stop: ['</answer>'] } }));
+  expect(res.ok).toBe(false);
+  expect(res.cut).toBe(true);
+  expect(res.protocolError).toBe("unclosed code block opened at line 1 (````python solution.py`) (the reply was cut at its token limit: stop reason length)");
+  const call = readJson(res.callFile);
+  expect(call.status).toBe('protocol-error');
+  expect(call.cut).toBe(true);
+  expect(call.reply.stopReason).toBe('length');
+  expect(call.costNote).toContain('reply cut at its token limit (stop reason length)');
+  expect(stub.requests[0].body.stop).toEqual(['</answer>']);
+  // A finished reply is not cut.
+  stub.queue.push({ status: 200, body: completion(generateReply()) });
+  const ok = await callModel(stageRequest({ workDir: env.dir('one-pass'), model: MODEL }));
+  expect(ok.cut).toBeUndefined();
+  expect(readJson(ok.callFile).cut).toBe(false);
+  expect(stub.requests[1].body).not.toHaveProperty('stop');
+});
+
+test('a 400 for a prompt over the context (llama.cpp server, vLLM wordings) is not retried and names the model, the limit and the prompt size', async () => {
+  stub.queue.push({ status: 400, body: { error: { code: 400, message: 'the request exceeds the available context size, try increasing it', type: 'exceed_context_size_error', n_prompt_tokens: 5120, n_ctx: 4096 } } });
+  const err = (await callModel(stageRequest({ workDir: env.dir('snapshot'), model: MODEL })).catch((e: unknown) => e)) as ApplicationFailure;
+  expect(stub.requests).toHaveLength(1);
+  expect(err.nonRetryable).toBe(true);
+  expect(err.message).toMatch(/^openai:qwen2\.5-coder-32b \(http:\/\/127\.0\.0\.1:\d+\/v1\): the prompt is over the model's context limit, not retried \(HTTP 400\): the prompt is 5120 tokens \(\d+ characters\), the context is 4096 tokens;/);
+  expect(cached()).toEqual([]);
+  const call = readJson(path.join(env.dir('snapshot'), 'calls', '01-generate.json'));
+  expect(call.status).toBe('failed');
+  expect(call.httpStatus).toBe(400);
+
+  stub.queue.push({ status: 400, body: { object: 'error', message: "This model's maximum context length is 8192 tokens. However, you requested 17200 tokens (1200 in the messages, 16000 in the completion). Please reduce the length of the messages or completion.", type: 'BadRequestError', code: 400 } });
+  const vllm = (await callModel(stageRequest({ workDir: env.dir('one-pass'), model: MODEL })).catch((e: unknown) => e)) as ApplicationFailure;
+  expect(vllm.message).toContain('the prompt is 1200 tokens');
+  expect(vllm.message).toContain('the context is 8192 tokens; use a model or server with a longer context, or lower max_tokens');
+});
+
+test('a request past LOCKIN_MODEL_TIMEOUT_MS is aborted: the server sees its connection closed before it answered (so it can stop generating)', async () => {
+  const http = await import('http');
+  let closedEarly = 0;
+  const slow = http.createServer((req, res) => {
+    req.resume();
+    const timer = setTimeout(() => res.end(JSON.stringify(completion(generateReply()))), 5000);
+    res.on('close', () => {
+      if (!res.writableEnded) closedEarly++;
+      clearTimeout(timer);
+    });
+  });
+  await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+  const { port } = slow.address() as import('net').AddressInfo;
+  process.env.OPENAI_BASE_URL = `http://127.0.0.1:${port}/v1`;
+  process.env.LOCKIN_MODEL_TIMEOUT_MS = '300';
+  process.env.LOCKIN_MODEL_MAX_RETRIES = '1';
+  try {
+    const err = (await callModel(stageRequest({ workDir: env.dir('snapshot'), model: MODEL })).catch((e: unknown) => e)) as ApplicationFailure;
+    expect(err.message).toMatch(/connection error: .*(abort|timeout|Timeout)/i);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(closedEarly).toBe(2); // the first attempt and its one retry, each closed by the client
+  } finally {
+    process.env.OPENAI_BASE_URL = `${stub.url}/v1/`;
+    process.env.LOCKIN_MODEL_MAX_RETRIES = '3';
+    delete process.env.LOCKIN_MODEL_TIMEOUT_MS;
+    slow.closeAllConnections();
+    await new Promise<void>((r) => slow.close(() => r()));
   }
 });

@@ -5,7 +5,7 @@ import YAML from 'yaml';
 import { TaskSpec } from '../../protocol/corpus';
 import { fillTemplate, loadTemplate, renderTaskPrompt, renderTemplate } from '../../activities/model/prompts';
 import { callCost } from '../../activities/model/pricing';
-import { isReplaySpec, parseModelSpec, tryParseModelSpec } from '../../protocol/model';
+import { isLocalSpec, isReplaySpec, parseModelSpec, tryParseModelSpec } from '../../protocol/model';
 import { RpmLimiter } from '../../activities/model/rateLimit';
 import { cacheKey, canonicalJson } from '../../activities/model/cache';
 import { gatewayConfig } from '../../activities/model/config';
@@ -61,12 +61,15 @@ test('model specs', () => {
   expect(parseModelSpec('replay:lockin')).toEqual({ provider: 'replay', model: 'lockin', params: {} });
   expect(parseModelSpec('openai:m?ctx=8192&seed=1')).toEqual({ provider: 'openai', model: 'm', params: { ctx: '8192', seed: '1' } });
   expect(() => parseModelSpec('replay:')).toThrow('replay spec needs a directory');
-  expect(() => parseModelSpec('gpt')).toThrow('unknown model spec "gpt" (expected anthropic:<model-id>, openai:<model-id>, or replay:<dir>)');
+  expect(() => parseModelSpec('gpt')).toThrow('unknown model spec "gpt" (expected anthropic:<model-id>, openai:<model-id>, replay:<dir>, or local:<gguf-path-or-name>)');
+  expect(parseModelSpec('local')).toEqual({ provider: 'local', model: 'gemma3-270m', params: {} });
+  expect(parseModelSpec('local:/m/qwen.gguf?format=chat')).toEqual({ provider: 'local', model: '/m/qwen.gguf', params: { format: 'chat' } });
   expect(() => parseModelSpec('openai:m?ctx')).toThrow('"ctx" is not name=value');
   expect(() => parseModelSpec('openai:m?a=1&a=2')).toThrow('"a" is given twice');
   expect(() => parseModelSpec('gpt')).toThrow(expect.objectContaining({ name: 'InputError', field: 'model' }));
   expect(tryParseModelSpec('gpt')).toBeNull();
-  expect(['replay:lockin', 'replay:', 'anthropic', 'scripted', 'xreplay:a'].map(isReplaySpec)).toEqual([true, false, false, false, false]);
+  expect(['replay:lockin', 'replay:', 'anthropic', 'scripted', 'xreplay:a', 'local'].map(isReplaySpec)).toEqual([true, false, false, false, false, false]);
+  expect(['local', 'local:gemma3-270m', 'replay:lockin', 'openai:m'].map(isLocalSpec)).toEqual([true, true, false, false]);
 });
 
 test('the RPM limiter admits rpm requests per 60 s window, then waits', async () => {

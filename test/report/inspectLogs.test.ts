@@ -141,3 +141,21 @@ test('lockin view finds a study folder\'s logs, says how to write them when ther
     busy.close();
   }
 });
+
+test('a run whose candidate never ran (comparison.json with primary null: no solution.py) still gets its log, without a comparison', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockin-inspect-nocand-'));
+  try {
+    fs.cpSync(path.join(FIXTURE, 'runs'), dir, { recursive: true });
+    const comparison = path.join(dir, 'ix1', 'tasks', 'q3', 'evaluation', 'one-pass', 'comparison.json');
+    fs.writeFileSync(comparison, JSON.stringify({ candidate: null, reference: '/r/reference.arrow', primary: null, runtime: { status: 'missing-solution', reason: 'no solution.py in the frozen artifacts' }, ladder: null, tolerance: null }));
+    const study = await loadStudy(path.join(dir, 'ix1'), { tasksDir: path.join(FIXTURE, 'tasks') });
+    const scored = study.runs.map(scoreRun);
+    const logs = await writeInspectLogs(study, scored, [], analyse(scored, study.tasks, study.conditions).summary, path.join(dir, 'ix1', 'report'), '2026-12-06T03:00:00Z');
+    expect(logs.map((l) => [path.basename(l.file).split('--')[0], l.samples])).toEqual([
+      ['one-pass', 1],
+      ['plan-audit', 1],
+    ]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -18,6 +18,7 @@ import { modelStudyId } from '../../protocol/layout';
 import { gatewayConfig } from '../../activities/model/config';
 import { modelQueue } from '../../protocol/queues';
 import type { StageRequest } from '../../protocol/types';
+import { STUDY_MODEL_PARAMS } from '../../protocol/settings';
 import { PAPER_CONDITIONS } from '../../protocol/conditions';
 
 let env: TestWorkflowEnvironment;
@@ -39,7 +40,9 @@ test('--models replay:one,replay:two --samples 2: two sub-studies of 2 tasks × 
   });
   const workers = await createWorkers({ connection: env.nativeConnection, namespace: 'default', activityOverrides: activities });
   const models = ['replay:one', 'replay:two'];
-  const input = buildStudyInput({ studyId: 'mx', tasks: ['a', 'b'], conditions: [...PAPER_CONDITIONS], model: models[0], models, samples: 2, report: false });
+  // The second model with its own generation settings (--model-settings): its sub-study runs and records them.
+  const two = { ...STUDY_MODEL_PARAMS, maxTokens: 512, stop: ['END'] };
+  const input = buildStudyInput({ studyId: 'mx', tasks: ['a', 'b'], conditions: [...PAPER_CONDITIONS], model: models[0], models, samples: 2, report: false, modelParams: { 'replay:one': STUDY_MODEL_PARAMS, 'replay:two': two } });
   const { res, progress } = await runWorkersDuring(workers, async () => {
     const handle = await env.client.workflow.start('runStudy', { args: [input], workflowId: 'study-mx', taskQueue: 'lockin-default' });
     const r = (await handle.result()) as { failed: unknown[]; studies: { model: string; studyId: string }[] };
@@ -60,6 +63,8 @@ test('--models replay:one,replay:two --samples 2: two sub-studies of 2 tasks × 
   for await (const w of env.client.workflow.list({ query: 'WorkflowId STARTS_WITH "study-mx--replay-one"' })) ids.push(w.workflowId);
   expect(ids).toContain('study-mx--replay-one/b/sample-2/plan-audit');
   expect(JSON.parse(fs.readFileSync(path.join(process.env.LOCKIN_RUNS!, 'mx', 'models.json'), 'utf8')).studies).toEqual(res.studies);
+  const manifestParams = (id: string) => JSON.parse(fs.readFileSync(path.join(process.env.LOCKIN_RUNS!, id, 'study.json'), 'utf8')).params;
+  expect([manifestParams('mx--replay-one'), manifestParams('mx--replay-two')]).toEqual([STUDY_MODEL_PARAMS, two]);
 
   // The combined report (written here: report: false above keeps the sub-studies' Python reports out of this test).
   const fin = await finishModels({ studyId: 'mx', studies: res.studies, report: true });
@@ -93,6 +98,7 @@ test('LOCKIN_MODEL_QUEUE_RPM sets the model queue\'s rate limit for all workers 
       ['rate-lockin-model', 0.5],
       ['rate-lockin-model-anthropic', 0.5],
       ['rate-lockin-model-openai', 0.5],
+      ['rate-lockin-model-local', 0.5],
       ['rate-lockin-spark', undefined],
     ]);
   } finally {
@@ -102,12 +108,14 @@ test('LOCKIN_MODEL_QUEUE_RPM sets the model queue\'s rate limit for all workers 
   expect(gatewayConfig({}).queueRpm).toBe(0);
 });
 
-test('modelQueue: a queue per live provider, local backends on lockin-model', () => {
-  expect(['anthropic', 'anthropic:claude-sonnet-4-6', 'openai:gpt-4.1', 'openai:Qwen/Qwen2.5-Coder', 'replay:lockin', 'scripted'].map(modelQueue)).toEqual([
+test('modelQueue: a queue per live provider (local GGUF models too), replay corpora and scripted models on lockin-model', () => {
+  expect(['anthropic', 'anthropic:claude-sonnet-4-6', 'openai:gpt-4.1', 'openai:Qwen/Qwen2.5-Coder', 'local', 'local:/m/x.gguf', 'replay:lockin', 'scripted'].map(modelQueue)).toEqual([
     'lockin-model-anthropic',
     'lockin-model-anthropic',
     'lockin-model-openai',
     'lockin-model-openai',
+    'lockin-model-local',
+    'lockin-model-local',
     'lockin-model',
     'lockin-model',
   ]);

@@ -19,10 +19,11 @@ import { readRunRecords } from '../../activities/store/records';
 import { PAPER_CONDITIONS } from '../../protocol/conditions';
 
 test('parseQueueSelection: short and full names, ALL_QUEUES order, no duplicates; unknown or empty names the source', () => {
-  expect(ALL_QUEUES).toEqual(['lockin-default', 'lockin-model', 'lockin-model-anthropic', 'lockin-model-openai', 'lockin-spark']);
+  expect(ALL_QUEUES).toEqual(['lockin-default', 'lockin-model', 'lockin-model-anthropic', 'lockin-model-openai', 'lockin-model-local', 'lockin-spark']);
   expect(parseQueueSelection('all')).toEqual(ALL_QUEUES);
   expect(parseQueueSelection('spark')).toEqual(['lockin-spark']);
-  expect(parseQueueSelection('spark, default,models')).toEqual(['lockin-default', 'lockin-model', 'lockin-model-anthropic', 'lockin-model-openai', 'lockin-spark']);
+  expect(parseQueueSelection('spark, default,models')).toEqual(['lockin-default', 'lockin-model', 'lockin-model-anthropic', 'lockin-model-openai', 'lockin-model-local', 'lockin-spark']);
+  expect(parseQueueSelection('local,spark')).toEqual(['lockin-model-local', 'lockin-spark']);
   expect(parseQueueSelection('anthropic,lockin-model,model')).toEqual(['lockin-model', 'lockin-model-anthropic']);
   expect(() => parseQueueSelection('spark,gpu', 'LOCKIN_WORKER_QUEUES')).toThrow('LOCKIN_WORKER_QUEUES: unknown queue "gpu"');
   expect(() => parseQueueSelection(' , ')).toThrow('--queues: no queue named');
@@ -98,7 +99,7 @@ test('split workers: workflows and models on one, Spark on two; one Spark worker
     });
   })();
   let done = false;
-  expect(main.map((w) => w.options.taskQueue)).toEqual(['lockin-default', 'lockin-model', 'lockin-model-anthropic', 'lockin-model-openai']);
+  expect(main.map((w) => w.options.taskQueue)).toEqual(['lockin-default', 'lockin-model', 'lockin-model-anthropic', 'lockin-model-openai', 'lockin-model-local']);
   expect(spark1.map((w) => w.options.taskQueue)).toEqual(['lockin-spark']);
   await runStudy('split', [...main, ...spark1]).finally(() => (done = true));
   await spark2Promise;

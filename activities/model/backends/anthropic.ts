@@ -10,6 +10,7 @@ import { gatewayConfig, type GatewayConfig } from '../config';
 import { callCost } from '../pricing';
 import type { ModelParams } from '../../../protocol/model';
 import { sharedLimiter } from '../rateLimit';
+import { contextLimitMessage, parseContextLimit } from './contextLimit';
 import { AnthropicRequest, AttemptRecord, BackendError, BackendReply, type ModelBackend, type PreparedRequest, type Prompt } from './types';
 
 /** Beta header value requesting the 1M-token context window (the paper's "[1m]" suffix). */
@@ -78,6 +79,11 @@ export async function callAnthropic(
       if (!apiErr && !(e instanceof Anthropic.AnthropicError)) throw e;
       const retryable = isRetryableStatus(status);
       const message = `${status ?? 'connection error'}: ${(e as Error).message}`.slice(0, 500);
+      const limit = parseContextLimit(status, (e as Error).message);
+      if (limit) {
+        const chars = request.body.system.length + request.body.messages.reduce((n, m) => n + m.content.length, 0);
+        throw new BackendError(contextLimitMessage(`anthropic:${request.body.model}`, limit, chars, (e as Error).message), status, false, [...attempts, { attempt, status, error: message, retryable: false, backoffMs: 0 }]);
+      }
       const last = !retryable || attempt > cfg.maxRetries;
       let backoffMs = 0;
       if (!last) {
@@ -106,7 +112,8 @@ export function messagesRequest(backend: AnthropicRequest['backend'], endpoint: 
   if (params.longContext) headers['anthropic-beta'] = LONG_CONTEXT_BETA;
   const notes = [`top_p ${params.topP} is the study's intended setting and is recorded, not sent (the API rejects temperature and top_p together)`];
   if (params.longContext) notes.push(`long context requested with anthropic-beta: ${LONG_CONTEXT_BETA}`);
-  const body = { model, max_tokens: params.maxTokens, temperature: params.temperature, system: prompt.system, messages: [{ role: 'user' as const, content: prompt.user }] };
+  if (params.contextSize) notes.push(`context size ${params.contextSize} is not an API setting (nothing sent; the window is the model's${params.longContext ? ', 1M with the long-context header' : ''})`);
+  const body = { model, max_tokens: params.maxTokens, temperature: params.temperature, ...(params.stop?.length ? { stop_sequences: params.stop } : {}), system: prompt.system, messages: [{ role: 'user' as const, content: prompt.user }] };
   return { request: { backend, endpoint, headers, body }, notes };
 }
 

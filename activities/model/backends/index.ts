@@ -7,6 +7,7 @@ import type { Provider } from '../../../protocol/model';
 import { anthropicBackend } from './anthropic';
 import { openaiBackend } from './openai';
 import { replayBackend } from './replay';
+import { localBackend } from './local';
 import type { ModelBackend } from './types';
 
 /** Every backend, by the provider a model spec names. */
@@ -14,4 +15,5 @@ export const BACKENDS: Readonly<Record<Provider, ModelBackend>> = {
   anthropic: anthropicBackend,
   openai: openaiBackend,
   replay: replayBackend,
+  local: localBackend,
 };

@@ -11,12 +11,18 @@
  * 4xx fail at once. A 200 whose body is not a chat completion (not JSON, no
  * `choices[0].message.content` string) is a non-retryable error quoting the body's start.
  * `finish_reason: "content_filter"` or a non-empty `message.refusal` is a refusal (stopReason
- * "refusal": recorded, never cached; gateway.ts).
+ * "refusal": recorded, never cached; gateway.ts); `finish_reason: "length"` is a cut reply (the
+ * gateway marks it, reply.ts isCutReply). A 400 saying the prompt is over the context
+ * (contextLimit.ts) is not retried and is explained with the model, the limit and the prompt's
+ * size. A request past LOCKIN_MODEL_TIMEOUT_MS, or of a cancelled activity, is aborted: its
+ * connection is closed, which stops the generation at a server that watches for it (llama.cpp's
+ * server and vLLM do), so a retry does not queue behind it.
  */
 import { gatewayConfig, type GatewayConfig } from '../config';
 import { OPENAI_IDEMPOTENCY_HEADER } from '../sends';
 import { sharedLimiter } from '../rateLimit';
 import { isRetryableStatus, retryAfterMs } from './anthropic';
+import { contextLimitMessage, parseContextLimit } from './contextLimit';
 import { AttemptRecord, BackendError, BackendReply, OpenAIRequest, type ModelBackend } from './types';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -100,9 +106,14 @@ export async function callOpenAI(
       status = res.status;
       headers = res.headers;
       message = `${status}: ${text}`.slice(0, 500);
+      const limit = parseContextLimit(status, text);
+      if (limit) {
+        const msg = contextLimitMessage(`openai:${request.body.model} (${base})`, limit, request.body.messages.reduce((n, m) => n + m.content.length, 0), text);
+        throw new BackendError(msg, status, false, [...attempts, { attempt, status, error: message, retryable: false, backoffMs: 0 }]);
+      }
     } catch (e) {
       if (signal?.aborted) throw e; // the activity was cancelled: no retry
-      if (e instanceof BackendError) throw new BackendError(e.message, e.status, e.retryable, attempts);
+      if (e instanceof BackendError) throw e.attempts.length ? e : new BackendError(e.message, e.status, e.retryable, attempts);
       if (!(e instanceof ConnectionError)) throw e;
       message = `connection error: ${e.message}`.slice(0, 500);
     }
@@ -142,13 +153,17 @@ export const openaiBackend: ModelBackend<OpenAIRequest> = {
         max_tokens: req.params.maxTokens,
         temperature: req.params.temperature,
         top_p: req.params.topP,
+        ...(req.params.stop?.length ? { stop: req.params.stop } : {}),
         messages: [
           { role: 'system', content: prompt.system },
           { role: 'user', content: prompt.user },
         ],
       },
     },
-    notes: req.params.longContext ? ['long context is an Anthropic request header; an OpenAI-compatible server uses its own context window (nothing sent)'] : [],
+    notes: [
+      ...(req.params.longContext ? ['long context is an Anthropic request header; an OpenAI-compatible server uses its own context window (nothing sent)'] : []),
+      ...(req.params.contextSize ? [`context size ${req.params.contextSize} is the server's setting (nothing sent): a prompt over the server's context is a non-retried HTTP 400, explained`] : []),
+    ],
   }),
   requestText: (request) => request.body.messages.map((m) => m.content).join('\n\n'),
   answer: async (prepared, opts) => ({

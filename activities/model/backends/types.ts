@@ -13,6 +13,8 @@ export interface AnthropicRequest {
     model: string;
     max_tokens: number;
     temperature: number;
+    /** Present only when the study sets stop sequences. */
+    stop_sequences?: string[];
     system: string;
     messages: { role: 'user'; content: string }[];
   };
@@ -29,12 +31,46 @@ export interface OpenAIRequest {
     max_tokens: number;
     temperature: number;
     top_p: number;
+    /** Present only when the study sets stop sequences. */
+    stop?: string[];
     messages: { role: 'system' | 'user'; content: string }[];
   };
 }
 
+/**
+ * A local GGUF model's request exactly as the local model host runs it (backends/local.ts): the
+ * model file by path and sha256, the generation settings, and the prompt. The worker's thread
+ * count is not part of it (recorded in the reply's notes).
+ */
+export interface LocalRequest {
+  backend: 'local';
+  /** "local <absolute path of the .gguf file>". */
+  endpoint: string;
+  headers: Record<string, string>;
+  body: {
+    /** The model's name: the file name without .gguf. */
+    model: string;
+    /** sha256 of the model file (so a changed file is a different request). */
+    model_sha256: string;
+    /** "completion" (a base model: system prompt, stage prompt, blank line), "chat" (the file's chat template), or "auto" (chat when the file has a template). */
+    prompt_format: 'auto' | 'chat' | 'completion';
+    max_tokens: number;
+    temperature: number;
+    top_p: number;
+    /** 0: the whole vocabulary (llama.cpp's default of 40 is not used). */
+    top_k: number;
+    /** The sampler's seed, derived from the prompt and the draw: a draw is reproducible, two draws differ. */
+    seed: number;
+    stop: string[];
+    /** Tokens of context, prompt and reply together; null: the model's training context, at most 32,768. */
+    context_size: number | null;
+    system: string;
+    messages: { role: 'user'; content: string }[];
+  };
+}
+
 /** The request exactly as sent to (or, for replay, as it would be sent to) the backend. */
-export type BackendRequest = AnthropicRequest | OpenAIRequest;
+export type BackendRequest = AnthropicRequest | OpenAIRequest | LocalRequest;
 
 /** One attempt that failed and was retried (or was final). */
 export interface AttemptRecord {
@@ -58,6 +94,8 @@ export interface BackendReply {
   attempts: AttemptRecord[];
   /** Milliseconds waited on the rate limiter. */
   rateLimitWaitMs: number;
+  /** What the backend says about how it answered (a local model: the prompt format used, threads, load and generation times); the call file's `paramNotes` gets them. */
+  notes?: string[];
 }
 
 /** A failed backend call. `retryable` false: a 400/401/403 (or other permanent 4xx) or a missing replay file. */
@@ -126,4 +164,6 @@ export interface ModelBackend<R extends BackendRequest = BackendRequest> {
   answer(prepared: PreparedRequest<R>, opts: { signal?: AbortSignal; idempotencyKey: string | null }): Promise<Answered>;
   /** What a reply cost in USD (null: no price known) with a note for the call file. */
   price(reply: BackendReply, spec: ParsedModelSpec): { costUsd: number | null; note?: string };
+  /** The sha256 of the model file a request runs (a local model), recorded in the reply's `generated` provenance; absent: a model behind an API, known by its id. */
+  modelSha256?(request: R): string;
 }

@@ -182,11 +182,14 @@ function pytestFiles(studyDir: string, dir: string, rec: RunRecord): { failures:
   return { failures: readText(failures), log: readText(log) };
 }
 
-/** The comparison details of a record (comparison.json), parsed, or null when not compared or gone. */
+/** The comparison details of a record (comparison.json), parsed, or null when not compared (no file, or `primary` null: the candidate never ran) or gone. */
 function comparisonOf(studyDir: string, dir: string, rec: RunRecord) {
   const file = existing(studyDir, rec.comparison?.detailsFile) ?? existing(path.dirname(dir), path.join('evaluation', rec.condition, 'comparison.json'));
   if (!file) return null;
-  const parsed = ComparisonDetailsSchema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+  const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { primary?: unknown };
+  // A candidate that never ran (no solution.py, or its execution failed) has no comparison: primary null.
+  if (raw?.primary === null) return null;
+  const parsed = ComparisonDetailsSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`${file}: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
   return parsed.data;
 }
