@@ -2,7 +2,7 @@
 task.yaml and the query's meaning (customers whose catalog growth 2001 -> 2002 beats both their
 store and their web growth). Every customer gets its six yearly totals from one sale per channel
 and year; a plain sale's extended list and sales prices both equal the yearly total it gives
-((total - 0 - 0 + total) / 2), its unit prices equal its extended ones (quantity 1) and its ship-to
+((total - 0 - 0 + total) / 2), its unit prices equal its extended ones and its ship-to
 customer is the billed one, so only the obligation under test decides who qualifies. Results are
 read as the customer ids of the first output column, never by alias, except in the schema and
 alias tests."""
@@ -36,12 +36,15 @@ def customer(k):
 def sale(ch, cust, date, total=None, ext=None, unit=None, ship=None):
     """One sale of channel `ch` ("s", "c", "w"): (table, row).
     ext = (list, wholesale, discount, sales) extended amounts, default (total, 0, 0, total);
-    unit = the unit prices' yearly total (unit list = unit sales = unit, unit wholesale 0), default
-    the extended amounts (quantity 1); ship = the ship-to customer (catalog, web), default the billed one."""
+    unit = the unit (list, wholesale, sales) prices, default the extended amounts;
+    ship = the ship-to customer (catalog, web), default the billed one. The other money columns
+    copy these (TaskTables), except in the tests of O2 and O3, where they differ from them."""
     table, p, bill, ship_col = CHANNELS[ch]
     lst, whl, dsc, sls = ext if ext is not None else (total, 0, 0, total)
-    ul, uw, us = (unit, 0, unit) if unit is not None else (lst, whl, sls)
-    row = {f"{p}_item_sk": 1, f"{p}_sold_date_sk": date, bill: cust, f"{p}_quantity": 1,
+    ul, uw, us = unit if unit is not None else (lst, whl, sls)
+    # Item 900 and quantity 2: reading either for the customer key gives every sale to customer B
+    # or to nobody, which changes who qualifies in O4's tests.
+    row = {f"{p}_item_sk": 900, f"{p}_sold_date_sk": date, bill: cust, f"{p}_quantity": 2,
            f"{p}_ext_list_price": lst, f"{p}_ext_wholesale_cost": whl, f"{p}_ext_discount_amt": dsc,
            f"{p}_ext_sales_price": sls, f"{p}_list_price": ul, f"{p}_wholesale_cost": uw, f"{p}_sales_price": us}
     if ship_col:
@@ -77,53 +80,68 @@ PLAIN_A = six(A, (10, 10), (10, 20), (10, 10))
 
 
 @pytest.mark.obligation("O1")
-def test_total_is_half_of_list_minus_wholesale_minus_discount_plus_sales(spark):
-    # Store and web grow 10 -> 20 (2x) for A and B.
-    # A's catalog: 2001 (30 - 8 - 4 + 2) / 2 = 10, 2002 (20 - 2 - 3 + 35) / 2 = 25: 2.5x, qualifies.
-    # B's catalog: 2001 (4 - 1 - 1 + 18) / 2 = 10, 2002 (30 - 3 - 3 + 0) / 2 = 12: 1.2x, does not.
-    # Halving only the sales price (list - wholesale - discount + sales / 2) gives A 19 -> 32.5
-    # (1.71x) and B 11 -> 24 (2.18x); adding the discount gives A 14 -> 28 (2x) and B 11 -> 15.
-    sales = six(A, (10, 20), (None, None), (10, 20)) + six(B, (10, 20), (None, None), (10, 20)) + [
-        sale("c", A, Y2001, ext=(30, 8, 4, 2)), sale("c", A, Y2002, ext=(20, 2, 3, 35)),
-        sale("c", B, Y2001, ext=(4, 1, 1, 18)), sale("c", B, Y2002, ext=(30, 3, 3, 0)),
-    ]
+def test_the_whole_sum_is_halved(spark):
+    # A's 2001 catalog sale: extended list 11, wholesale 10, discount 10, sales 11, so the 2001
+    # catalog total is (11 - 10 - 10 + 11) / 2 = 1 > 0 and the 2002 one 30: catalog 30x against
+    # store and web 1x, A qualifies. Halving only the sales price gives 11 - 10 - 10 + 5.5 = -3.5
+    # for 2001: not positive, A drops out. The sale's columns take only the values 10 and 11, so
+    # reading another price column keeps the 2001 total positive and A qualifying (that is O3's).
+    sales = six(A, (10, 10), (None, 30), (10, 10)) + [sale("c", A, Y2001, ext=(11, 10, 10, 11), unit=(11, 10, 11))]
     assert ids(run(spark, sales)) == [cid(A)]
+
+
+def probes(ch, ratio_2002):
+    """Four customers A-D whose 2001 sale in channel `ch` has the extended list price (A), the
+    extended sales price (B), the extended wholesale cost (C) or the extended discount (D) far
+    from the sale's other price columns (extended and unit), in the direction that makes the
+    2001 total drop to zero or below when that column is read from any of the others:
+      A: list 40, wholesale 6, discount 4, sales 2, unit (list 5, wholesale 3, sales 1): total 16;
+      B: list 2, wholesale 6, discount 4, sales 40, unit (1, 3, 5): total 16;
+      C: list 30, wholesale 2, discount 32, sales 20, unit (25, 19, 21): total 8;
+      D: list 30, wholesale 32, discount 2, sales 20, unit (25, 19, 21): total 8.
+    Their 2002 sale is plain, `ratio_2002` times the 2001 total. The sale's other money columns
+    (tax, coupon, net paid, net profit ...) differ from all of these by thousands (TaskTables
+    varies the family of the columns O2 and O3 name)."""
+    rows = [(A, (40, 6, 4, 2), (5, 3, 1), 16), (B, (2, 6, 4, 40), (1, 3, 5), 16),
+            (C, (30, 2, 32, 20), (25, 19, 21), 8), (D, (30, 32, 2, 20), (25, 19, 21), 8)]
+    return [s for k, ext, unit, total in rows
+            for s in (sale(ch, k, Y2001, ext=ext, unit=unit), sale(ch, k, Y2002, total * ratio_2002))]
 
 
 @pytest.mark.obligation("O2")
 def test_store_totals_use_the_extended_columns(spark):
-    # Catalog 10 -> 20 (2x) for A and B; web 10 -> 10 for A, 10 -> 20 (2x) for B, so B never qualifies.
-    # A's store: extended 10 -> 15 (1.5x, qualifies); its unit prices give 5 -> 15 (3x).
-    # B's store: extended 10 -> 30 (3x); its unit prices give 10 -> 10 (1x).
-    sales = six(A, (None, None), (10, 20), (10, 10)) + six(B, (None, None), (10, 20), (10, 20)) + [
-        sale("s", A, Y2001, 10, unit=5), sale("s", A, Y2002, 15, unit=15),
-        sale("s", B, Y2001, 10, unit=10), sale("s", B, Y2002, 30, unit=10),
-    ]
-    assert ids(run(spark, sales)) == [cid(A)]
+    # A-D (probes, store totals 16, 16, 8, 8 in 2001 and the same in 2002: 1x) have catalog
+    # 10 -> 30 (3x) and web 10 -> 10 (1x): all four qualify. E has store 20 -> 10 (0.5x),
+    # catalog 10 -> 8 (0.8x) and web 20 -> 10 (0.5x): it qualifies too.
+    # Reading any of the four extended columns from another price column (unit or extended)
+    # leaves a probe's 2001 store total at zero or below (it drops out); reading it from one of
+    # the other money columns (thousands) brings every store ratio to about 1x, above E's
+    # catalog 0.8x (E drops out), or makes every 2001 store total negative.
+    sales = probes("s", 1) + [s for k in (A, B, C, D) for s in six(k, (None, None), (10, 30), (10, 10))]
+    sales += six(E, (20, 10), (10, 8), (20, 10))
+    assert ids(run(spark, sales)) == [cid(k) for k in (A, B, C, D, E)]
 
 
 @pytest.mark.obligation("O3")
 def test_catalog_totals_use_the_extended_columns(spark):
-    # Store and web 10 -> 10 for A and B.
-    # A's catalog: extended 10 -> 15 (1.5x, qualifies); unit prices 10 -> 5 (0.5x).
-    # B's catalog: extended 10 -> 8 (0.8x, does not); unit prices 10 -> 20 (2x).
-    sales = six(A, (10, 10), (None, None), (10, 10)) + six(B, (10, 10), (None, None), (10, 10)) + [
-        sale("c", A, Y2001, 10, unit=10), sale("c", A, Y2002, 15, unit=5),
-        sale("c", B, Y2001, 10, unit=10), sale("c", B, Y2002, 8, unit=20),
-    ]
-    assert ids(run(spark, sales)) == [cid(A)]
+    # A-D (probes, catalog totals 16, 16, 8, 8 in 2001, doubled in 2002: 2x) have store and web
+    # 10 -> 12 (1.2x): all four qualify. Reading any of the four extended columns from another
+    # price column leaves a probe's 2001 catalog total at zero or below; reading it from one of
+    # the other money columns (thousands) brings every catalog ratio to about 1x (below 1.2x)
+    # or makes every 2001 catalog total negative.
+    sales = probes("c", 2) + [s for k in (A, B, C, D) for s in six(k, (10, 12), (None, None), (10, 12))]
+    assert ids(run(spark, sales)) == [cid(k) for k in (A, B, C, D)]
 
 
 @pytest.mark.obligation("O3")
 def test_web_totals_use_the_extended_columns(spark):
-    # Catalog 10 -> 20 (2x) for A and B; store 10 -> 10 for A, 10 -> 20 (2x) for B, so B never qualifies.
-    # A's web: extended 10 -> 15 (1.5x, qualifies); unit prices 10 -> 30 (3x).
-    # B's web: extended 10 -> 30 (3x); unit prices 10 -> 10 (1x).
-    sales = six(A, (10, 10), (10, 20), (None, None)) + six(B, (10, 20), (10, 20), (None, None)) + [
-        sale("w", A, Y2001, 10, unit=10), sale("w", A, Y2002, 15, unit=30),
-        sale("w", B, Y2001, 10, unit=10), sale("w", B, Y2002, 30, unit=10),
-    ]
-    assert ids(run(spark, sales)) == [cid(A)]
+    # A-D (probes, web totals 16, 16, 8, 8 in 2001 and 2002: 1x) have store 10 -> 10 (1x) and
+    # catalog 10 -> 30 (3x): all four qualify. E has web 20 -> 10 (0.5x), catalog 10 -> 8 (0.8x)
+    # and store 20 -> 10 (0.5x): it qualifies too. As in the store test, reading another column
+    # drops a probe (zero or negative 2001 web total) or E (every web ratio about 1x).
+    sales = probes("w", 1) + [s for k in (A, B, C, D) for s in six(k, (10, 10), (10, 30), (None, None))]
+    sales += six(E, (20, 10), (10, 8), (20, 10))
+    assert ids(run(spark, sales)) == [cid(k) for k in (A, B, C, D, E)]
 
 
 @pytest.mark.obligation("O4")

@@ -8,24 +8,27 @@ ATTRS = [
     ("c_birth_country", "customer_birth_country"), ("c_login", "customer_login"),
     ("c_email_address", "customer_email_address"),
 ]
-#: channel code -> (sales table, column prefix, customer key column)
+#: channel code -> (sales table, customer key column, sold date key column,
+#: (extended list price, extended wholesale cost, extended discount amount, extended sales price))
 CHANNELS = {
-    "s": ("store_sales", "ss", "ss_customer_sk"),
-    "c": ("catalog_sales", "cs", "cs_bill_customer_sk"),
-    "w": ("web_sales", "ws", "ws_bill_customer_sk"),
+    "s": ("store_sales", "ss_customer_sk", "ss_sold_date_sk",
+          ("ss_ext_list_price", "ss_ext_wholesale_cost", "ss_ext_discount_amt", "ss_ext_sales_price")),
+    "c": ("catalog_sales", "cs_bill_customer_sk", "cs_sold_date_sk",
+          ("cs_ext_list_price", "cs_ext_wholesale_cost", "cs_ext_discount_amt", "cs_ext_sales_price")),
+    "w": ("web_sales", "ws_bill_customer_sk", "ws_sold_date_sk",
+          ("ws_ext_list_price", "ws_ext_wholesale_cost", "ws_ext_discount_amt", "ws_ext_sales_price")),
 }
 
 
 def _year_total(tables, channel: str) -> DataFrame:
     """Per customer (attributes) and year: sum of ((ext_list - ext_wholesale - ext_discount) + ext_sales) / 2."""
-    table, p, cust_key = CHANNELS[channel]
+    table, cust_key, date_key, (ext_list, ext_wholesale, ext_discount, ext_sales) = CHANNELS[channel]
     sales = tables[table]
     cust = tables["customer"]
     dates = tables["date_dim"].select("d_date_sk", "d_year")
     j = (sales.join(cust, sales[cust_key] == cust["c_customer_sk"])
-         .join(dates, sales[f"{p}_sold_date_sk"] == dates["d_date_sk"]))
-    amount = ((F.col(f"{p}_ext_list_price") - F.col(f"{p}_ext_wholesale_cost") - F.col(f"{p}_ext_discount_amt"))
-              + F.col(f"{p}_ext_sales_price")) / 2
+         .join(dates, sales[date_key] == dates["d_date_sk"]))
+    amount = ((F.col(ext_list) - F.col(ext_wholesale) - F.col(ext_discount)) + F.col(ext_sales)) / 2
     g = j.groupBy(*[F.col(src).alias(dst) for src, dst in ATTRS], F.col("d_year").alias("dyear"))
     return g.agg(F.sum(amount).alias("year_total"))
 
