@@ -77,10 +77,12 @@ def test_sale_matches_its_return_on_the_ticket_too(spark):
 
 @pytest.mark.obligation("O2")
 def test_return_matches_catalog_sales_billed_to_the_customer_for_the_item(spark):
-    # Catalog sales of item 1 billed to customer 2 (shipped to customer 1) and of item 2 billed
-    # to customer 1 do not match customer 1's return of item 1.
-    facts = chain(1, 1, 1, 2, 1, 4) + [catalog_sale(2, 1, 10, ship=1), catalog_sale(1, 2, 20)]
-    assert summary(run(spark, facts)) == [("ITEM_A", "desc a", "TN", 1, 2.0, 1, 1.0, 1, 4.0)]
+    # Customer 4 buys item 3 (ITEM_A, desc a2) in store, returns it and re-buys it through the
+    # catalog (6 units). Catalog sales of item 3 billed to customer 2 (shipped to customer 4) and of
+    # item 2 billed to customer 4 do not match the return. The customer and item keys differ from
+    # every other key, date and quantity of the chain, so matching on another column finds nothing.
+    facts = chain(4, 3, 1, 2, 1, 6) + [catalog_sale(2, 3, 10, ship=4), catalog_sale(4, 2, 20)]
+    assert summary(run(spark, facts)) == [("ITEM_A", "desc a2", "TN", 1, 2.0, 1, 1.0, 1, 6.0)]
 
 
 @pytest.mark.obligation("O2")
@@ -139,12 +141,14 @@ def test_count_skips_null_quantities(spark):
 
 @pytest.mark.obligation("O7")
 def test_catalog_stdev_column_repeats_the_cov(spark):
-    # Catalog quantities 2 and 4: the coefficient of variation (about 0.47 sample, 0.33
-    # population) is in both catalog columns, not a standard deviation (1.41 or 1.0).
-    facts = chain(1, 1, 1, 2, 1, 2) + chain(2, 1, 2, 4, 3, 4)
+    # Catalog quantities 2 and 5 (mean 3.5): both catalog columns hold the coefficient of variation
+    # of cs_quantity, sqrt(4.5) / 3.5 = 0.606 with the sample standard deviation (O6 decides sample
+    # or population: 1.5 / 3.5 = 0.429 with the population one), not a standard deviation (2.12 or
+    # 1.5). No other column of these catalog sales has that ratio (customers 1 and 2: 0.471).
+    facts = chain(1, 1, 1, 2, 1, 2) + chain(2, 1, 2, 4, 3, 5)
     (r,) = declared_rows(run(spark, facts), DECL)
     assert r[13] == pytest.approx(r[14])
-    assert r[13] < 0.5
+    assert r[13] == pytest.approx(math.sqrt(4.5) / 3.5) or r[13] == pytest.approx(1.5 / 3.5)
 
 
 @pytest.mark.obligation("O8")
