@@ -127,7 +127,11 @@ export interface Swap {
 /**
  * Every swap of the task: for each input column an executable obligation names and gold reads,
  * each same-typed alternative of its table. One swap per (from, to) pair, listing every
- * obligation that names `from`.
+ * obligation that names `from`. A swap to a column that one of those obligations also names is
+ * not plausible, whatever the family: it reads one of the obligation's own inputs for another
+ * (q36's gross margin sum(ss_net_profit) / sum(ss_ext_sales_price) becomes x / x = 1 on every
+ * row), which no candidate's substitution is and which no fixture can keep from changing every
+ * value computed from it (ranks, order), so it is checked for discrimination only, not isolation.
  */
 export function taskSwaps(
   obligations: ReadonlyArray<Pick<Obligation, 'id' | 'statement'> & { columns?: string[] }>,
@@ -140,7 +144,10 @@ export function taskSwaps(
   const out: Swap[] = [];
   for (const [from, obs] of named) {
     if (swapColumn(goldText, from, from) === null) continue;
-    for (const alt of alternatives(task, from)) out.push({ id: `swap.${from}.${alt.column}`, from, to: alt.column, plausible: alt.plausible, obligations: obs });
+    for (const alt of alternatives(task, from)) {
+      const sameObligation = obs.some((id) => named.get(alt.column)?.includes(id));
+      out.push({ id: `swap.${from}.${alt.column}`, from, to: alt.column, plausible: alt.plausible && !sameObligation, obligations: obs });
+    }
   }
   return out;
 }

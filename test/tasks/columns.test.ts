@@ -79,3 +79,18 @@ test("q3's swaps: one per (column, alternative) gold reads, naming every obligat
   expect(swaps.find((s) => s.id === 'swap.d_year.d_fy_year')!.obligations).toEqual(['O1', 'O10']);
   expect(swaps.filter((s) => s.plausible).map((s) => s.from)).toEqual(Array(11).fill('ss_ext_sales_price'));
 });
+
+test('a swap between two columns one obligation names is not plausible (it collapses the obligation, x / x)', () => {
+  const obligations = [
+    { id: 'O4', statement: 'the margin is sum(cs_net_profit) / sum(cs_ext_sales_price)' },
+    { id: 'O9', statement: 'cs_sales_price is summed' },
+  ];
+  const gold = 'F.sum("cs_net_profit") / F.sum("cs_ext_sales_price") + F.sum("cs_sales_price")';
+  const swaps = taskSwaps(obligations, tables, gold);
+  const get = (id: string) => swaps.find((s) => s.id === id)!;
+  expect(get('swap.cs_net_profit.cs_ext_sales_price').plausible).toBe(false);
+  expect(get('swap.cs_ext_sales_price.cs_net_profit').plausible).toBe(false);
+  // Another obligation's column stays a plausible alternative (isolation is checked).
+  expect(get('swap.cs_net_profit.cs_sales_price').plausible).toBe(true);
+  expect(get('swap.cs_sales_price.cs_net_profit').plausible).toBe(true);
+});

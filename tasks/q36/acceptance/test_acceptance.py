@@ -23,9 +23,21 @@ def items(*pairs):
     return [{"i_item_sk": k, "i_category": c, "i_class": cl} for k, (c, cl) in enumerate(pairs, start=1)]
 
 
-def sale(item_sk, profit, price, date_sk=Y2001, store_sk=TN):
-    return {"ss_item_sk": item_sk, "ss_sold_date_sk": date_sk, "ss_store_sk": store_sk,
-            "ss_net_profit": profit, "ss_ext_sales_price": price}
+MONEY = [c["name"] for c in T.tables["store_sales"] if c["type"].startswith("decimal")]
+
+
+def sale(item_sk, profit, price, date_sk=Y2001, store_sk=TN, others=True):
+    """A 2001 TN sale with this net profit and extended sales price. With `others`, every other
+    money column of the sale is their midpoint: a candidate reading one of them for the profit or
+    for the price gets margins in the same order as the right ones (m -> (m + 1) / 2 and
+    m -> 2m / (m + 1) are increasing), so ranks, levels and the sort do not change and only O4's
+    test (others=False: TaskTables makes them differ) tells the columns apart."""
+    row = {"ss_item_sk": item_sk, "ss_sold_date_sk": date_sk, "ss_store_sk": store_sk,
+           "ss_net_profit": profit, "ss_ext_sales_price": price}
+    if others:
+        mid = (Decimal(profit) + Decimal(price)) / 2
+        row.update({c: mid for c in MONEY if c not in row})
+    return row
 
 
 def run(spark, item_rows, sales):
@@ -71,7 +83,7 @@ def test_only_2001_sales_in_tn_stores(spark):
     item_rows = items(("Books", "a"), ("Books", "b"), ("Books", "c"))
     sales = [sale(1, "1.00", "4.00"), sale(2, "3.00", "4.00", date_sk=Y2000), sale(3, "2.00", "4.00", store_sk=GA)]
     out = run(spark, item_rows, sales)
-    assert class_rows(out, "margin") == [("Books", "a", Decimal("0.25"))]
+    assert class_rows(out) == [("Books", "a")]
 
 
 @pytest.mark.obligation("O3")
@@ -86,7 +98,8 @@ def test_rollup_gives_class_rows_category_subtotals_and_one_grand_total(spark):
 @pytest.mark.obligation("O4")
 def test_margin_is_the_ratio_of_the_sums(spark):
     # Lines with margins 1 and 1/3: the sums give 2 / 4 = 0.5 (the mean of the line ratios would be 2/3).
-    out = run(spark, items(("Books", "a")), [sale(1, "1.00", "1.00"), sale(1, "1.00", "3.00")])
+    # Every other money column differs from both (TaskTables varies the family O4 names).
+    out = run(spark, items(("Books", "a")), [sale(1, "1.00", "1.00", others=False), sale(1, "1.00", "3.00", others=False)])
     assert class_rows(out, "margin") == [("Books", "a", Decimal("0.5"))]
 
 

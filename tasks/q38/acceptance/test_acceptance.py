@@ -6,7 +6,9 @@ The output is one row and one column; the count is read by position (row 0, colu
 alias, except in the schema and alias tests. Every customer has both names unless the test is
 about NULL names, and every catalog or web sale is shipped to the customer it is billed to unless
 the test is about the customer key, so a violation of another obligation does not change the
-count. Each date key has its own calendar date."""
+count. Each date key has its own calendar date. Date keys (101..), item keys (77) and customer
+keys (1..) never coincide, and every other text column of a customer is its own (c_customer_id
+C1, c_login login1, ...), so reading another column for a customer key or a name changes the count."""
 import datetime
 
 import pytest
@@ -16,33 +18,39 @@ from solution import solve
 
 T = TaskTables(__file__)
 #: date key -> (calendar date, month sequence number)
-MONTHS = {1: (datetime.date(1999, 12, 15), 1199), 2: (datetime.date(2000, 1, 15), 1200),
-          3: (datetime.date(2000, 6, 15), 1205), 4: (datetime.date(2000, 6, 16), 1205),
-          5: (datetime.date(2000, 12, 15), 1211), 6: (datetime.date(2001, 1, 15), 1212)}
-M1199, M1200, M1205, M1205B, M1211, M1212 = 1, 2, 3, 4, 5, 6
+MONTHS = {101: (datetime.date(1999, 12, 15), 1199), 102: (datetime.date(2000, 1, 15), 1200),
+          103: (datetime.date(2000, 6, 15), 1205), 104: (datetime.date(2000, 6, 16), 1205),
+          105: (datetime.date(2000, 12, 15), 1211), 106: (datetime.date(2001, 1, 15), 1212)}
+M1199, M1200, M1205, M1205B, M1211, M1212 = 101, 102, 103, 104, 105, 106
+ITEM = 77
+#: the customer's text columns other than the names, each given a value of the customer's own
+OTHER_TEXT = [c["name"] for c in T.tables["customer"]
+              if c["type"] == "string" and c["name"] not in ("c_last_name", "c_first_name")]
 DATES = [{"d_date_sk": k, "d_date": d, "d_month_seq": m} for k, (d, m) in MONTHS.items()]
 
 
 def customers(*pairs):
-    """Customers 1.. with the (last name, first name) pairs given."""
-    return [{"c_customer_sk": k, "c_last_name": last, "c_first_name": first} for k, (last, first) in enumerate(pairs, start=1)]
+    """Customers 1.. with the (last name, first name) pairs given; their other text columns differ
+    from customer to customer."""
+    return [{"c_customer_sk": k, "c_last_name": last, "c_first_name": first,
+             **{c: f"{c[2:]}{k}" for c in OTHER_TEXT}} for k, (last, first) in enumerate(pairs, start=1)]
 
 
 def ss(customer, date=M1205):
-    return ("store_sales", {"ss_item_sk": 1, "ss_sold_date_sk": date, "ss_customer_sk": customer})
+    return ("store_sales", {"ss_item_sk": ITEM, "ss_sold_date_sk": date, "ss_customer_sk": customer})
 
 
 def cs(customer, date=M1205, ship=None):
     """A catalog sale billed to `customer`, shipped to `ship` (the billed customer unless given)."""
     ship = customer if ship is None else ship
-    return ("catalog_sales", {"cs_item_sk": 1, "cs_sold_date_sk": date, "cs_bill_customer_sk": customer,
+    return ("catalog_sales", {"cs_item_sk": ITEM, "cs_sold_date_sk": date, "cs_bill_customer_sk": customer,
                               "cs_ship_customer_sk": ship})
 
 
 def ws(customer, date=M1205, ship=None):
     """A web sale billed to `customer`, shipped to `ship` (the billed customer unless given)."""
     ship = customer if ship is None else ship
-    return ("web_sales", {"ws_item_sk": 1, "ws_sold_date_sk": date, "ws_bill_customer_sk": customer,
+    return ("web_sales", {"ws_item_sk": ITEM, "ws_sold_date_sk": date, "ws_bill_customer_sk": customer,
                           "ws_ship_customer_sk": ship})
 
 
@@ -109,8 +117,13 @@ def test_months_1200_to_1211_inclusive(spark):
 def test_combinations_compare_names_not_customer_keys(spark):
     # Customers 1 and 2 are both (Lee, Ann): 1 buys in store, 2 in catalog and on the web, on the
     # same date. By name the combination is in all three channels: 1 (by customer key: 0).
-    sales = [ss(1), cs(2), ws(2)]
-    assert count_of(run(spark, customers(("Lee", "Ann"), ("Lee", "Ann")), sales)) == 1
+    # On another date, 3 (Fox, Bo) buys in store and 4 (Kim, Bo) in catalog and on the web (same
+    # first name only), 5 (Ray, Cy) in store and 6 (Ray, Di) in catalog and on the web (same last
+    # name only): neither pair is one combination (a tuple with a name twice would count them).
+    sales = [ss(1), cs(2), ws(2), ss(3, M1205B), cs(4, M1205B), ws(4, M1205B),
+             ss(5, M1205B), cs(6, M1205B), ws(6, M1205B)]
+    people = customers(("Lee", "Ann"), ("Lee", "Ann"), ("Fox", "Bo"), ("Kim", "Bo"), ("Ray", "Cy"), ("Ray", "Di"))
+    assert count_of(run(spark, people, sales)) == 1
 
 
 @pytest.mark.obligation("O7")
