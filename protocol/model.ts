@@ -10,7 +10,12 @@
  *   replay:<dir>             stored reply files (each states its provenance): <dir> absolute, or
  *                            with a '/' relative to the repository, or a bare name under replay/
  *                            ("replay:lockin" = replay/lockin; activities/model/backends/replay.ts)
- * `?name=value` pairs are the backend's own options (`params`); none of today's backends reads one.
+ *   claude-code[:<model-id>] one protocol-level call = one Claude Code agent session (the paper's
+ *                            harness; npm @anthropic-ai/claude-agent-sdk) in a folder holding what
+ *                            the stage may see; no model id = claude-sonnet-4-6
+ *                            (activities/model/backends/claudeCode.ts)
+ * `?name=value` pairs are the backend's own options (`params`): claude-code reads `maxTurns`,
+ * `sessionTokens` and `pytest` (activities/model/backends/claudeCodePolicy.ts sessionLimits).
  */
 
 /** Which model backend answers: a model spec as the user wrote it ("anthropic:claude-sonnet-4-6", "replay:lockin"). */
@@ -37,6 +42,7 @@ export const PROVIDERS = {
   anthropic: { form: 'anthropic:<model-id>', defaultModel: PAPER_MODEL_ID, modelHint: undefined },
   openai: { form: 'openai:<model-id>', defaultModel: undefined, modelHint: 'openai spec needs a model id, e.g. openai:gpt-4.1 or openai:Qwen/Qwen2.5-Coder-32B-Instruct' },
   replay: { form: 'replay:<dir>', defaultModel: undefined, modelHint: 'replay spec needs a directory, e.g. replay:lockin' },
+  'claude-code': { form: 'claude-code:<model-id>', defaultModel: PAPER_MODEL_ID, modelHint: undefined },
 } as const satisfies Record<string, ProviderRules>;
 
 /** What the grammar knows of one provider. */

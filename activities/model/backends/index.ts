@@ -5,6 +5,7 @@
  */
 import type { Provider } from '../../../protocol/model';
 import { anthropicBackend } from './anthropic';
+import { claudeCodeBackend } from './claudeCode';
 import { openaiBackend } from './openai';
 import { replayBackend } from './replay';
 import type { ModelBackend } from './types';
@@ -14,4 +15,5 @@ export const BACKENDS: Readonly<Record<Provider, ModelBackend>> = {
   anthropic: anthropicBackend,
   openai: openaiBackend,
   replay: replayBackend,
+  'claude-code': claudeCodeBackend,
 };
