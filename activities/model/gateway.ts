@@ -364,6 +364,7 @@ function recordSession(call: Call, session: AgentSession): AgentSession {
   if (!transcript) return rest;
   const file = call.callFile.replace(/\.json$/, '.transcript.jsonl');
   const text = transcript.map((m) => JSON.stringify(m)).join('\n') + '\n';
+  fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
   return { ...rest, transcriptFile: { path: file, sha256: sha256(text), entries: transcript.length } };
 }

@@ -8,7 +8,7 @@
  *
  * Messages from the parent:
  *   {type: 'start', prompt, options: {cwd, model, system, maxTurns, betas, tools, pytest, env}}
- *   {type: 'decision', id, allow, reason}     the answer to a 'preToolUse'
+ *   {type: 'decision', id, allow, reason, stop}  the answer to a 'preToolUse' (stop: end the session after it)
  *   {type: 'toolResult', id, text, isError}   the answer to a 'tool' (run_pytest)
  *   {type: 'abort', reason}                   stop the session (a limit was reached)
  * Messages to the parent:
@@ -77,7 +77,9 @@ async function run(prompt, o) {
           hooks: [
             async (input) => {
               const d = await ask({ type: 'preToolUse', tool: input.tool_name, input: input.tool_input, toolUseId: input.tool_use_id });
-              return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: d.allow ? 'allow' : 'deny', permissionDecisionReason: d.reason ?? '' } };
+              const out = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: d.allow ? 'allow' : 'deny', permissionDecisionReason: d.reason ?? '' } };
+              // A stopped session (a limit reached) makes no further request.
+              return d.stop ? { ...out, continue: false, stopReason: d.reason } : out;
             },
           ],
         },

@@ -234,18 +234,30 @@ async function runSession(prepared: PreparedRequest<AgentRequest>, deps: ClaudeC
 
   let child: ChildProcess | null = null;
   try {
-    child = fork(deps.bridgeFile, [], { cwd: folder, env: sessionEnv(deps.env, configDir, body.max_tokens), stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    // Its own process group (detached), so that the session process and the Claude Code it starts end together (killGroup).
+    child = fork(deps.bridgeFile, [], { cwd: folder, env: sessionEnv(deps.env, configDir, body.max_tokens), stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
     const proc = child;
     const send = (m: unknown) => {
       if (proc.connected) proc.send(m as never);
     };
-    const stopSession = (why: string) => {
-      if (!stop) stop = why;
-      send({ type: 'abort', reason: why });
-      setTimeout(() => proc.kill('SIGKILL'), 10_000).unref();
+    /**
+     * Stops the session. A limit (`hard` false): the reply in flight is the last one; each of its
+     * tool uses is denied with `continue: false`, so Claude Code makes no further request (a reply
+     * without a tool use ends the session by itself); the process is ended 30 s later if it is
+     * still there. The wall clock or a cancelled activity (`hard`): the session is aborted and its
+     * process group ended.
+     */
+    const stopSession = (why: string, hard: boolean) => {
+      if (stop) return;
+      stop = why;
+      if (hard) {
+        send({ type: 'abort', reason: why });
+        setTimeout(() => killGroup(proc, 'SIGTERM'), 500).unref();
+      }
+      setTimeout(() => killGroup(proc, 'SIGKILL'), hard ? 5_000 : 30_000).unref();
     };
-    const timer = setTimeout(() => stopSession('timeout'), limits.timeoutMs);
-    const onAbort = () => stopSession('cancelled');
+    const timer = setTimeout(() => stopSession('timeout', true), limits.timeoutMs);
+    const onAbort = () => stopSession('cancelled', true);
     signal?.addEventListener('abort', onAbort);
     proc.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
     await new Promise<void>((resolve) => {
@@ -267,19 +279,13 @@ async function runSession(prepared: PreparedRequest<AgentRequest>, deps: ClaudeC
                   seenMessages.add(b.id);
                   toolUses += 1;
                   toolCounts[b.name ?? '?'] = (toolCounts[b.name ?? '?'] ?? 0) + 1;
+                  // Every attempt is judged as it is asked, whoever stops it: lockin's hook (below),
+                  // or Claude Code itself before the hook runs (a tool it does not have, a file
+                  // that does not exist), so that each refused attempt is recorded once.
+                  const d = decideToolUse(plan, folder, b.name ?? '?', (b.input ?? {}) as Record<string, unknown>);
+                  if (!d.allow) refused.push({ turn, ...d.refusal });
                 }
                 if (b.type === 'text' && b.text) lastText = b.text;
-              }
-            }
-            if (m.type === 'user') {
-              // A tool the session does not have never reaches the PreToolUse hook: Claude Code answers it with an error.
-              const content = (m.message?.content ?? []) as { type: string; is_error?: boolean; content?: unknown; tool_use_id?: string }[];
-              for (const c of content) {
-                const text = typeof c.content === 'string' ? c.content : JSON.stringify(c.content ?? '');
-                if (c.type === 'tool_result' && c.is_error && /No such tool available/i.test(text)) {
-                  const use = findToolUse(transcript, c.tool_use_id);
-                  refused.push({ turn, tool: use?.name ?? '?', target: targetOf(use?.input), kind: 'tool-not-offered', reason: text.replace(/<\/?tool_use_error>/g, '').slice(0, 300) });
-                }
               }
             }
             if (m.type === 'result') {
@@ -297,14 +303,14 @@ async function runSession(prepared: PreparedRequest<AgentRequest>, deps: ClaudeC
               const last = usageByTurn[usageByTurn.length - 1];
               if (typeof e.usage?.output_tokens === 'number') last.outputTokens = e.usage.output_tokens;
             }
-            if (tokensOf(addUsage(usageByTurn)) > limits.sessionTokens) stopSession('session_tokens');
+            if (tokensOf(addUsage(usageByTurn)) > limits.sessionTokens) stopSession('session_tokens', false);
             break;
           }
           case 'preToolUse': {
-            const d = decideToolUse(plan, folder, msg.tool ?? '?', msg.input ?? {});
-            if (!d.allow) refused.push({ turn, ...d.refusal });
+            // The enforcement: Claude Code runs the tool only on an allow.
+            const d = stop ? ({ allow: false, refusal: { tool: msg.tool ?? '?', target: targetOf(msg.input), kind: 'tool-not-offered', reason: `the session was stopped (${stop})` } } as const) : decideToolUse(plan, folder, msg.tool ?? '?', msg.input ?? {});
             transcript.push({ type: 'lockin_decision', turn, tool: msg.tool, input: msg.input, allow: d.allow, ...(d.allow ? {} : { refusal: d.refusal }) });
-            send({ type: 'decision', id: msg.id, allow: d.allow, reason: d.allow ? 'allowed by the session permissions' : `refused by lockin: ${d.refusal.reason}` });
+            send({ type: 'decision', id: msg.id, allow: d.allow, reason: d.allow ? 'allowed by the session permissions' : `refused by lockin: ${d.refusal.reason}`, stop: !!stop });
             break;
           }
           case 'tool': {
@@ -373,18 +379,19 @@ async function runSession(prepared: PreparedRequest<AgentRequest>, deps: ClaudeC
     const text = typeof res?.result === 'string' && res.subtype === 'success' ? res.result : lastText;
     return { text, stopReason: finalStop, responseModel, responseId: sessionId, usage, retries: 0, attempts: [], rateLimitWaitMs: 0, files: sessionFiles(folder, body.writable), session };
   } finally {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    fs.rmSync(root, { recursive: true, force: true });
+    if (child) killGroup(child, 'SIGKILL');
+    fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 }
 
-/** The tool_use block with this id in the transcript so far, or null. */
-function findToolUse(transcript: unknown[], id: string | undefined): { name?: string; input?: unknown } | null {
-  for (let i = transcript.length - 1; i >= 0; i--) {
-    const m = transcript[i] as SdkMessage;
-    for (const b of m.message?.content ?? []) if (b.type === 'tool_use' && b.id === id) return b;
+/** Signals the session's process group (the session process and the Claude Code it started); a group already gone is no error. */
+function killGroup(proc: ChildProcess, sig: NodeJS.Signals): void {
+  if (proc.pid === undefined) return;
+  try {
+    process.kill(-proc.pid, sig);
+  } catch {
+    // the group has ended
   }
-  return null;
 }
 
 /** The file or command a tool input names, for the refusal record. */
