@@ -125,10 +125,11 @@ export interface Standin {
 
 /**
  * Starts the stand-in on 127.0.0.1 (port 0: any free port).
- * `POST /v1/messages` answers `script`'s turn (an error thrown by the script answers 500 with its
+ * `POST /v1/messages` answers `script`'s turn as model `replyModel(requested)` (default: the model
+ * requested, as the API does); an error thrown by the script answers 400 with its
  * message); `POST /v1/messages/count_tokens` answers a count; anything else 404.
  */
-export function startStandin(script: Script, opts: { port?: number; log?: (line: string) => void } = {}): Promise<Standin> {
+export function startStandin(script: Script, opts: { port?: number; log?: (line: string) => void; replyModel?: (requested: string) => string } = {}): Promise<Standin> {
   const requests: RecordedRequest[] = [];
   let n = 0;
   const server = http.createServer((req, res) => {
@@ -155,9 +156,11 @@ export function startStandin(script: Script, opts: { port?: number; log?: (line:
       try {
         turn = script(ctx);
       } catch (e) {
-        return json(500, { type: 'error', error: { type: 'api_error', message: `stand-in script: ${(e as Error).message}` } });
+        // 400, not 5xx: Claude Code retries a 5xx for minutes; a script that cannot answer should fail the session at once.
+        opts.log?.(`${new Date().toISOString()} turn ${ctx.turn + 1} → script error: ${(e as Error).message}`);
+        return json(400, { type: 'error', error: { type: 'invalid_request_error', message: `stand-in script: ${(e as Error).message}` } });
       }
-      const msg = assistantMessage(turn, ctx.model, ++n, tokens(raw));
+      const msg = assistantMessage(turn, opts.replyModel ? opts.replyModel(ctx.model) : ctx.model, ++n, tokens(raw));
       opts.log?.(`${new Date().toISOString()} turn ${ctx.turn + 1} → ${(msg.content as Block[]).map((b) => (b.type === 'text' ? 'text' : `${b.name}`)).join(', ')}`);
       if (body.stream) writeStream(res, msg);
       else json(200, msg);
@@ -185,7 +188,8 @@ export const say = (text: string): Block => ({ type: 'text', text });
 
 /** The stage a prompt is for, from the heading each template starts with (activities/model/prompts/*.md). Pure. */
 export function stageOf(prompt: string): { stage: string; taskId: string } {
-  const h = /^#\s+(.*)$/m.exec(prompt)?.[1] ?? '';
+  // The stage prompt's heading (Claude Code may put its own context, with headings, before it).
+  const h = /^#\s+((?:Task|PlanAudit stage|Obligation labels)\b.*)$/m.exec(prompt)?.[1] ?? '';
   const task = /task (q\d+[ab]?)\b|^Task (q\d+[ab]?)\b/i.exec(h);
   const taskId = task?.[1] ?? task?.[2] ?? '';
   const audit = /PlanAudit stage C-(\S+) \((\w+)(?: (\d))?\)/.exec(h);
@@ -298,7 +302,8 @@ async function main(): Promise<void> {
   const port = i > 0 ? Number(process.argv[i + 1]) : 8790;
   const root = path.resolve(__dirname, '..', '..');
   const outside = path.join(process.env.LOCKIN_HOME ?? path.join(root, '.lockin'), 'data', 'references');
-  const s = await startStandin(studyScript(path.join(root, 'replay'), outside), { port, log: (l) => process.stdout.write(`${l}\n`) });
+  // Replies name the model `standin-<model>`: the call files, the provenance and the (absent) price say no model answered.
+  const s = await startStandin(studyScript(path.join(root, 'replay'), outside), { port, log: (l) => process.stdout.write(`${l}\n`), replyModel: (m) => `standin-${m}` });
   process.stdout.write(`Messages API stand-in at ${s.url} (ANTHROPIC_BASE_URL=${s.url} ANTHROPIC_API_KEY=standin)\n`);
 }
 

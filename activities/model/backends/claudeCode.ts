@@ -139,7 +139,8 @@ function prepareSession(spec: { model: string; params: Readonly<Record<string, s
   if (plan.pytest && !limits.pytest) notes.push('run_pytest withdrawn by the spec option pytest=off');
   const request: AgentRequest = {
     backend: 'claude-code',
-    endpoint: 'claude-agent-sdk query() → POST /v1/messages',
+    // The API's address is part of the session's identity: a stand-in's session is never served from the cache as the API's.
+    endpoint: `claude-agent-sdk query() → POST ${(process.env.ANTHROPIC_BASE_URL || 'https://api.anthropic.com').replace(/\/+$/, '')}/v1/messages`,
     headers: {},
     body: {
       model: spec.model,
@@ -355,6 +356,10 @@ async function runSession(prepared: PreparedRequest<AgentRequest>, deps: ClaudeC
 
     const res = result as SdkMessage | null;
     const errorText = failure ?? (res?.is_error ? `${res.subtype ?? 'error'}: ${res.result ?? (res.errors ?? []).join('; ')}` : null);
+    if (usageByTurn.length === 0 && stop === 'timeout') {
+      // No reply in the whole wall clock (an API that keeps failing, which Claude Code retries): nothing was paid.
+      throw new BackendError(`claude-code session had no reply within ${Math.round(limits.timeoutMs / 1000)} s: ${(errorText ?? stderr.join('')).slice(-500)}`, null, true, [{ attempt: 1, status: null, error: 'timeout before the first reply', retryable: true, backoffMs: 0 }]);
+    }
     if (usageByTurn.length === 0 && errorText && !stop) {
       const status = statusInText(errorText);
       const retryable = status === null || status === 429 || status === 408 || status >= 500;

@@ -42,7 +42,7 @@ export interface OpenAIRequest {
  */
 export interface AgentRequest {
   backend: 'claude-code';
-  /** "claude-agent-sdk query() → POST /v1/messages" (the requests the session makes are its own). */
+  /** "claude-agent-sdk query() → POST <ANTHROPIC_BASE_URL or https://api.anthropic.com>/v1/messages" (the requests the session makes are its own). */
   endpoint: string;
   headers: Record<string, string>;
   body: {
