@@ -61,7 +61,7 @@ test('model specs', () => {
   expect(parseModelSpec('replay:lockin')).toEqual({ provider: 'replay', model: 'lockin', params: {} });
   expect(parseModelSpec('openai:m?ctx=8192&seed=1')).toEqual({ provider: 'openai', model: 'm', params: { ctx: '8192', seed: '1' } });
   expect(() => parseModelSpec('replay:')).toThrow('replay spec needs a directory');
-  expect(() => parseModelSpec('gpt')).toThrow('unknown model spec "gpt" (expected anthropic:<model-id>, openai:<model-id>, or replay:<dir>)');
+  expect(() => parseModelSpec('gpt')).toThrow('unknown model spec "gpt" (expected anthropic:<model-id>, openai:<model-id>, replay:<dir>, or claude-code:<model-id>)');
   expect(() => parseModelSpec('openai:m?ctx')).toThrow('"ctx" is not name=value');
   expect(() => parseModelSpec('openai:m?a=1&a=2')).toThrow('"a" is given twice');
   expect(() => parseModelSpec('gpt')).toThrow(expect.objectContaining({ name: 'InputError', field: 'model' }));
