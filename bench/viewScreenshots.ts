@@ -5,7 +5,8 @@
  * there (the calls, the frozen artifacts, pytest, the comparison with the reference). A check a
  * person can look at: the PNGs are written to docs/img/ and shown in the README.
  *
- *   node dist/bench/viewScreenshots.js [--study ID] [--condition plan-audit] [--task q3] [--out docs/img]
+ *   node dist/bench/viewScreenshots.js [--study ID] [--condition plan-audit] [--task q3] [--out docs/img] [--sessions]
+ * (--sessions: a claude-code study; also view-agent-sessions.png, the run's "agent sessions" section)
  *
  * Needs Debian's `chromium` (/usr/bin/chromium, `apt-get install chromium`; no browser is ever
  * downloaded) and npm's playwright-core (a dev dependency). Default study: the README's quick try
@@ -84,6 +85,16 @@ async function main(): Promise<void> {
       await page.waitForTimeout(1000);
       await page.screenshot({ path: path.join(out, 'view-artifacts.png') });
       console.log(`${path.join(out, 'view-artifacts.png')}: ${(fs.statSync(path.join(out, 'view-artifacts.png')).size / 1024).toFixed(0)} KB (def solve found)`);
+      if (process.argv.includes('--sessions')) {
+        // A claude-code study: the run's agent sessions (limits, refusals, the transcript).
+        await page.goto(`${sample}/transcript`, { waitUntil: 'networkidle' });
+        await page.getByText('agent sessions', { exact: true }).first().click();
+        await page.getByText('Refused', { exact: false }).first().waitFor({ timeout: 20_000 });
+        await page.waitForTimeout(1000);
+        const file = path.join(out, 'view-agent-sessions.png');
+        await page.screenshot({ path: file });
+        console.log(`${file}: ${(fs.statSync(file).size / 1024).toFixed(0)} KB (Refused found)`);
+      }
     } finally {
       await ctx.close();
     }

@@ -15,7 +15,12 @@
  *                            relative to the repository) to a .gguf file, or the name of one in
  *                            <LOCKIN_HOME>/models ("local:gemma3-270m" = models/gemma3-270m.gguf,
  *                            the small base model `npm run setup` installs, and the default)
- * `?name=value` pairs are the backend's own options (`params`); none of today's backends reads one.
+ *   claude-code[:<model-id>] one protocol-level call = one Claude Code agent session (the paper's
+ *                            harness; npm @anthropic-ai/claude-agent-sdk) in a folder holding what
+ *                            the stage may see; no model id = claude-sonnet-4-6
+ *                            (activities/model/backends/claudeCode.ts)
+ * `?name=value` pairs are the backend's own options (`params`): claude-code reads `maxTurns`,
+ * `sessionTokens` and `pytest` (activities/model/backends/claudeCodePolicy.ts sessionLimits).
  */
 
 /** Which model backend answers: a model spec as the user wrote it ("anthropic:claude-sonnet-4-6", "replay:lockin"). */
@@ -63,6 +68,7 @@ export const PROVIDERS = {
   openai: { form: 'openai:<model-id>', defaultModel: undefined, modelHint: 'openai spec needs a model id, e.g. openai:gpt-4.1 or openai:Qwen/Qwen2.5-Coder-32B-Instruct' },
   replay: { form: 'replay:<dir>', defaultModel: undefined, modelHint: 'replay spec needs a directory, e.g. replay:lockin' },
   local: { form: 'local:<gguf-path-or-name>', defaultModel: LOCAL_TEST_MODEL, modelHint: undefined },
+  'claude-code': { form: 'claude-code:<model-id>', defaultModel: PAPER_MODEL_ID, modelHint: undefined },
 } as const satisfies Record<string, ProviderRules>;
 
 /** What the grammar knows of one provider. */

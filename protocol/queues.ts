@@ -31,11 +31,14 @@ export const MODEL_QUEUES: readonly string[] = [QUEUES.model, PROVIDER_MODEL_QUE
 
 /**
  * The task queue of a model call: the provider's queue for a live backend (`anthropic`,
- * `anthropic:<id>`, `openai:<id>`, `local:<model>`), else `lockin-model` (replay corpora, scripted models).
+ * `anthropic:<id>`, `openai:<id>`, `local:<model>`; a `claude-code:<id>` session speaks to the Messages API too,
+ * so it shares the anthropic queue and its limits), else `lockin-model` (replay corpora,
+ * scripted models).
  * Input: a model spec as given to `--model` (protocol/model.ts). Pure; never throws
  * (an invalid spec fails later, in the gateway, with its own error).
  */
 export function modelQueue(spec: string): string {
   const provider = tryParseModelSpec(spec)?.provider;
+  if (provider === 'claude-code') return PROVIDER_MODEL_QUEUES.anthropic;
   return provider === 'anthropic' || provider === 'openai' || provider === 'local' ? PROVIDER_MODEL_QUEUES[provider] : QUEUES.model;
 }

@@ -176,13 +176,18 @@ export type TestEditKind = (typeof TEST_EDIT_KINDS)[number];
  * whether or not the condition may make it; `allowed` says whether it may (Table I).
  */
 export const PermissionDeviationSchema = z.looseObject({
-  artifact: z.enum(['plan.md', 'solution.py', 'test_solution.py']),
+  /** The artifact (contract_test.py: Contract-First's frozen suite, for a refused write only). */
+  artifact: z.enum(['plan.md', 'solution.py', 'test_solution.py', 'contract_test.py']),
   /**
-   * plan-edit, solution-edit, or `test-<kind>` for test_solution.py (TEST_EDIT_KINDS).
+   * plan-edit, solution-edit, or `test-<kind>` for test_solution.py (TEST_EDIT_KINDS);
+   * `write-refused`: an agent session (claude-code backend) tried to write a file the stage may
+   * not change and was refused, so nothing changed (`stage` names the call).
    * `assertion-change` and `fixture-import-syntax-change` are the line-regex kinds of records
    * written before edits were classified by syntax; they are read, never written.
    */
-  change: z.enum(['plan-edit', 'solution-edit', ...TEST_EDIT_KINDS.map((k) => `test-${k}` as const), 'assertion-change', 'fixture-import-syntax-change']),
+  change: z.enum(['plan-edit', 'solution-edit', ...TEST_EDIT_KINDS.map((k) => `test-${k}` as const), 'write-refused', 'assertion-change', 'fixture-import-syntax-change']),
+  /** write-refused: the call whose session tried it. */
+  stage: z.string().optional(),
   /** Whether the condition's permissions (Table I) allow this edit. */
   allowed: z.boolean(),
   detail: z.string(),

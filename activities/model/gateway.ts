@@ -11,7 +11,9 @@
  *  3. cache or send: a live backend's verified cache entry for the same request and draw
  *     (sample, replicate; cache.ts) is returned unpaid; otherwise the request is announced in the
  *     ledger, sent and completed (ledger.ts, sends.ts); a local backend (replay) answers itself;
- *  4. record: parse the reply protocol, write the returned artifacts into workDir, write
+ *  4. record: parse the reply protocol (an agent session's files, reply.files, are checked by the
+ *     same rules), write the returned artifacts into workDir, write an agent session's transcript
+ *     beside the call file, write
  *     `<workDir>/calls/NN-<stage>.json` (with the reply's `provenance`, protocol/provenance.ts: a
  *     replay file's front matter, or `generated` for a live model) and a ledger line, and return a
  *     small StageResult.
@@ -28,17 +30,17 @@ import type { StageRequest, StageResult } from '../../protocol/types';
 import { preflight, PreflightReport } from '../preflight/preflight';
 import { CONDITIONS } from '../../protocol/conditions';
 import { BACKENDS } from './backends';
-import { BackendError, ZERO_USAGE, type Answered, type BackendReply, type ModelBackend, type PreparedRequest } from './backends/types';
+import { BackendError, ZERO_USAGE, type AgentSession, type Answered, type BackendReply, type ModelBackend, type PreparedRequest } from './backends/types';
 import { cacheGet, cacheKey, cachePut, type Draw } from './cache';
 import { appendLedger, type LedgerLine } from './ledger';
 import { beginSend, endSend, type CallIdentity, type Send } from './sends';
 import { PRICING_VERSION } from './pricing';
 import { renderTemplate } from './prompts';
-import { isCutReply, parseReply } from './reply';
+import { isCutReply, parseFiles, parseReply } from './reply';
 import { parseModelSpec, ModelSpecError, type ParsedModelSpec } from '../../protocol/model';
 import { sha256 } from '../common/hash';
 import { loadTaskSpec, stageVars } from './stageInputs';
-import { STAGES } from '../../protocol/stages';
+import { ARTIFACT_STAGES, STAGES } from '../../protocol/stages';
 import type { Provenance } from '../../protocol/provenance';
 import { callRelPath } from '../../protocol/layout';
 
@@ -186,8 +188,8 @@ function prepareCall(req: StageRequest): Call {
     const spec = parseModelSpec(req.model);
     const backend = BACKENDS[spec.provider];
     const { template, vars } = stageVars(req, loadTaskSpec(req.taskId));
-    const user = renderTemplate(template, vars);
-    const system = renderTemplate('system', {});
+    const user = renderTemplate(template, vars, backend.promptPartials);
+    const system = renderTemplate('system', {}, backend.promptPartials);
     const prepared = backend.prepare(spec, req, { system: system.text, user: user.text });
     const head = {
       schemaVersion: CALL_FILE_SCHEMA_VERSION,
@@ -276,7 +278,7 @@ async function sendPaid(call: Call, ctx: Context | null): Promise<Answered> {
   call.paid = { send, fields };
   appendLedger({ ...ledgerIdentity(call.req, call.spec.provider, new Date().toISOString()), cacheHit: false, status: 'sent', ...ZERO_USAGE, costUsd: null, retries: 0, callFile: call.callFile, ...fields });
   const answered = await call.backend.answer(call.prepared, { signal: ctx?.cancellationSignal, idempotencyKey: send.idempotencyKey });
-  if (answered.reply.stopReason !== 'refusal' && answered.reply.text.trim()) cachePut(call.prepared.request, answered.reply, call.draw);
+  if (answered.reply.stopReason !== 'refusal' && (answered.reply.text.trim() || Object.keys(answered.reply.files ?? {}).length)) cachePut(call.prepared.request, answered.reply, call.draw);
   endSend(call.identity, send, 'paid');
   return answered;
 }
@@ -312,7 +314,8 @@ function recordFailure(call: Call, e: unknown): void {
 function recordCall(call: Call, answer: Answer): StageResult {
   const { req, spec } = call;
   const reply = answer.reply;
-  const parsed = reply.stopReason === 'refusal' ? ({ ok: false, protocolError: 'the model refused (stop_reason refusal)' } as const) : parseReply(reply.text, req.stage);
+  const parsed = reply.stopReason === 'refusal' ? ({ ok: false, protocolError: 'the model refused (stop_reason refusal)' } as const) : reply.files && ARTIFACT_STAGES.includes(req.stage) ? parseFiles(reply.files, req.stage) : parseReply(reply.text, req.stage);
+  const session = reply.session ? recordSession(call, reply.session) : undefined;
   const artifacts = parsed.ok && parsed.files ? writeArtifacts(req.workDir, parsed.files) : undefined;
   // A reply cut at its token limit is marked for every backend (reply.ts CUT_STOP_REASONS).
   const cut = isCutReply(reply.stopReason);
@@ -333,7 +336,8 @@ function recordCall(call: Call, answer: Answer): StageResult {
     cacheHit: answer.cacheHit,
     cachedAt: answer.cachedAt,
     preflight: call.preflight,
-    reply: { text: reply.text, stopReason: reply.stopReason, responseModel: reply.responseModel, responseId: reply.responseId },
+    reply: { text: reply.text, stopReason: reply.stopReason, responseModel: reply.responseModel, responseId: reply.responseId, ...(reply.files ? { files: Object.fromEntries(Object.entries(reply.files).map(([n, c]) => [n, sha256(c)])) } : {}) },
+    ...(session ? { session } : {}),
     provenance: answer.provenance,
     parsed: parsed.ok ? { artifacts: artifacts ?? null, json: parsed.json ?? null } : null,
     usage: reply.usage,
@@ -353,6 +357,22 @@ function recordCall(call: Call, answer: Answer): StageResult {
   if (artifacts) result.artifacts = artifacts;
   if (parsed.ok && parsed.json !== undefined) result.json = parsed.json;
   return result;
+}
+
+/**
+ * An agent session's record for the call file: its transcript written to
+ * `calls/NN-<stage>.transcript.jsonl` (one SDK message or lockin decision a line; a cache hit
+ * writes the cached session's transcript again) and replaced by its path, sha256 and length.
+ * Payloads never carry a transcript (Temporal refuses payloads over 2 MB).
+ */
+function recordSession(call: Call, session: AgentSession): AgentSession {
+  const { transcript, ...rest } = session;
+  if (!transcript) return rest;
+  const file = call.callFile.replace(/\.json$/, '.transcript.jsonl');
+  const text = transcript.map((m) => JSON.stringify(m)).join('\n') + '\n';
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
+  return { ...rest, transcriptFile: { path: file, sha256: sha256(text), entries: transcript.length } };
 }
 
 /** The retries, attempts and rate-limit wait of a reply (none for a cache hit: nothing was sent). */

@@ -42,13 +42,15 @@ function readTemplateFile(name: string): { version: string; body: string; file: 
 }
 
 /**
- * Loads a template with its partials expanded.
+ * Loads a template with its partials expanded; `partials` replaces a partial by another (a
+ * backend's ModelBackend.promptPartials), which the identity then names.
  * @throws Error naming the file when the template or a partial is missing or has no header.
  */
-export function loadTemplate(name: string): LoadedTemplate {
+export function loadTemplate(name: string, partials: Readonly<Record<string, string>> = {}): LoadedTemplate {
   const { version, body } = readTemplateFile(name);
   const parts: string[] = [`${name} ${version}`];
-  const expanded = body.replace(/\{\{>\s*([\w.-]+)\s*\}\}/g, (_all, partial: string) => {
+  const expanded = body.replace(/\{\{>\s*([\w.-]+)\s*\}\}/g, (_all, wanted: string) => {
+    const partial = partials[wanted] ?? wanted;
     const p = readTemplateFile(partial);
     parts.push(`${partial} ${p.version}`);
     return p.body.trimEnd();
@@ -69,9 +71,9 @@ export function fillTemplate(templateName: string, body: string, vars: Record<st
   });
 }
 
-/** Renders a template by name: the text to send plus the template's identity. */
-export function renderTemplate(name: string, vars: Record<string, string>): { text: string; template: TemplateInfo } {
-  const t = loadTemplate(name);
+/** Renders a template by name (with `partials` replaced, see loadTemplate): the text to send plus the template's identity. */
+export function renderTemplate(name: string, vars: Record<string, string>, partials?: Readonly<Record<string, string>>): { text: string; template: TemplateInfo } {
+  const t = loadTemplate(name, partials);
   const text = fillTemplate(name, t.body, vars).replace(/\n{3,}/g, '\n\n').trim() + '\n';
   return { text, template: { name: t.name, version: t.version, sha256: t.sha256 } };
 }

@@ -141,6 +141,23 @@ function unclosedBefore(blocks: FencedBlock[], missing: ReplyFile[]): string | n
   return null;
 }
 
+/**
+ * Checks the files an agent session left in its folder (activities/model/backends/claudeCode.ts)
+ * by the rules of a fenced reply: only files the stage may name, every required file present.
+ * Input: file name → content (the session's writable files that exist at its end). Pure.
+ */
+export function parseFiles(given: Readonly<Record<string, string>>, stage: Stage): ParsedReply {
+  const allowed = allowedFiles(stage) as readonly string[];
+  const files: Partial<Record<ReplyFile, string>> = {};
+  for (const [name, content] of Object.entries(given)) {
+    if (!allowed.includes(name)) return { ok: false, protocolError: `unexpected file ${name} (allowed: ${allowed.join(', ')})` };
+    files[name as ReplyFile] = content.endsWith('\n') || content === '' ? content : `${content}\n`;
+  }
+  const missing = requiredArtifacts(stage).filter((a) => files[a] === undefined);
+  if (missing.length) return { ok: false, protocolError: `missing file${missing.length > 1 ? 's' : ''} ${missing.join(', ')} (the session did not leave ${missing.length > 1 ? 'them' : 'it'} in its folder)` };
+  return { ok: true, files };
+}
+
 /** Parses a JSON-stage reply: exactly one ```json block, validated by the stage's schema. Pure. */
 export function parseJsonReply(text: string, stage: JsonStage): ParsedReply {
   let blocks: FencedBlock[];

@@ -33,16 +33,16 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'The fork is not installable; tpcgen-cli is on a registry and checked byte-for-byte by its authors against DSGen 4.0.0 dsdgen at SF=1.',
   },
   {
-    title: 'A call is one API request',
-    paper: 'A protocol-level call is a Claude Code (July 2026) session; the CLI build, the serving API and per-run invocation counts are unavailable.',
-    lockin: 'A protocol-level call is exactly one Messages API request (anthropic backend), written as sent to calls/NN-<stage>.json; there is no agent loop, no tool use and no file access by the model: artifacts are returned in the reply and written by lockin.',
-    reason: 'A single request is reproducible, cacheable and auditable; no agent backend (a Claude Code session) is built. The model therefore cannot run its own tests inside a call, which a Claude Code session may have done.',
+    title: 'A call is one API request, or one Claude Code session',
+    paper: 'A protocol-level call is a Claude Code (July 2026) session; the CLI build, the serving API and per-run invocation counts are unavailable; the controls on what a session saw and changed were procedural.',
+    lockin: "With `anthropic:` a call is exactly one Messages API request, written as sent to calls/NN-<stage>.json (no agent loop, no tool use; lockin writes the artifacts from the reply). With `claude-code:` a call is one Claude Code session, the paper's harness (npm @anthropic-ai/claude-agent-sdk 0.3.328 and the Claude Code 2.1.328 it ships): a fresh folder with only what the stage may see, Claude Code's Read, Write and Edit and, in revisions that receive pytest failures, pytest through lockin's sandbox; each tool use checked by lockin before it runs (a write to a frozen file is refused and reported as a permission deviation; a path outside the folder or another tool is refused); limits on turns, tokens and time; the transcript, every API reply's usage and the cost recorded with the call. What still differs: the paper's CLI build, settings and prompts are unknown (lockin's sessions use Claude Code's own system prompt with lockin's appended, no Bash or web tools, no pytest in the generation calls); the sessions have run here only against a local stand-in of the API.",
+    reason: 'A single request is reproducible, cacheable and auditable, and stays the default; a session is the paper\'s unit of work and lets the model run its own tests, as a Claude Code session may have done. Both are cached whole, so a resumed study pays for neither twice.',
   },
   {
     title: 'top_p recorded, not sent',
     paper: 'temperature 1.0 and top-p 1.0.',
-    lockin: 'Both are recorded as the intended sampling; only temperature is sent.',
-    reason: 'Current Claude models reject requests that set both temperature and top_p; top-p 1.0 is the API default, so the sampling is the same.',
+    lockin: 'Both are recorded as the intended sampling; only temperature is sent (a Claude Code session sends neither: Claude Code sets no sampling parameter).',
+    reason: 'Current Claude models reject requests that set both temperature and top_p; 1.0 is the API default of both, so the sampling is the same.',
   },
   {
     title: 'Task selection',

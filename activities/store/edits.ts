@@ -127,14 +127,47 @@ export function lastRevisionRun(conditionDir: string): string | null {
   return path.join(root, runs[runs.length - 1].d);
 }
 
-/** Activity: classifies the edits of one condition against the snapshot (see the header). */
+const DEVIATION_ARTIFACTS = new Set(['plan.md', 'solution.py', 'test_solution.py', 'contract_test.py']);
+/** What a call file says of its agent session's refusals (activities/model/backends/types.ts AgentSession). */
+const SessionCall = z.looseObject({ stage: z.string(), session: z.looseObject({ refused: z.array(z.looseObject({ turn: z.number(), tool: z.string(), target: z.string(), kind: z.string(), reason: z.string() })) }).optional() });
+
+/**
+ * The writes an agent session tried and was refused (the claude-code backend enforces the
+ * condition's permissions: Test-Guided's plan.md, Contract-First's contract, …), from the
+ * condition's call files `calls/NN-<stage>.json` (`session.refused`, kind `permission`), one
+ * deviation each, `allowed: false`, nothing changed. Writes to other files of the folder are in
+ * the call file only. A call file that is not JSON is skipped (a call in flight).
+ */
+export function refusedWrites(conditionDir: string): PermissionDeviation[] {
+  const dir = path.join(conditionDir, 'calls');
+  if (!fs.existsSync(dir)) return [];
+  const out: PermissionDeviation[] = [];
+  for (const name of fs.readdirSync(dir).filter((n) => /^\d+-.+\.json$/.test(n)).sort()) {
+    let call: z.infer<typeof SessionCall>;
+    try {
+      const parsed = SessionCall.safeParse(JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8')));
+      if (!parsed.success) continue;
+      call = parsed.data;
+    } catch {
+      continue;
+    }
+    for (const r of call.session?.refused ?? []) {
+      if (r.kind !== 'permission' || !DEVIATION_ARTIFACTS.has(r.target)) continue;
+      out.push({ artifact: r.target as PermissionDeviation['artifact'], change: 'write-refused', allowed: false, stage: call.stage, detail: `${call.stage} (turn ${r.turn}) tried to change ${r.target} with ${r.tool}: refused, nothing written (${r.reason})` });
+    }
+  }
+  return out;
+}
+
+/** Activity: classifies the edits of one condition against the snapshot (see the header), and lists its refused writes (refusedWrites). */
 export async function classifyEdits(req: { snapshotDir: string; conditionDir: string; condition: ConditionId }): Promise<PermissionDeviation[]> {
   const names = ['plan.md', 'solution.py', 'test_solution.py'];
   const before = Object.fromEntries(names.map((n) => [n, read(req.snapshotDir, n)]));
   const after = Object.fromEntries(names.map((n) => [n, read(req.conditionDir, n)]));
-  if (before['test_solution.py'] === after['test_solution.py']) return classifyArtifactEdits(req.condition, before, after);
+  const refused = refusedWrites(req.conditionDir);
+  if (before['test_solution.py'] === after['test_solution.py']) return [...classifyArtifactEdits(req.condition, before, after), ...refused];
   const edits = await classifyTestEdits(path.join(req.snapshotDir, 'test_solution.py'), path.join(req.conditionDir, 'test_solution.py'));
   const last = lastRevisionRun(req.conditionDir);
   const flipped = last ? flippedTests(junitCases(path.join(req.conditionDir, 'pytest', 'initial')), junitCases(last)) : [];
-  return classifyArtifactEdits(req.condition, before, after, edits, flipped);
+  return [...classifyArtifactEdits(req.condition, before, after, edits, flipped), ...refused];
 }

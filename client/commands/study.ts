@@ -92,7 +92,7 @@ export function define(cmd: Command): void {
     .description('run a study: tasks × conditions, evaluated against the references')
     .option('--tasks <ids>', 'comma-separated task ids, or "all"', 'all')
     .option('--conditions <ids>', `comma-separated, of ${CONDITIONS.join(',')}; "all" (the default) for the four, "paper" for the paper's three`)
-    .option('--model <spec>', 'anthropic:<model-id> | openai:<model-id> | local[:<gguf-path-or-name>] | replay:<dir> (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
+    .option('--model <spec>', 'anthropic:<model-id> | openai:<model-id> | local[:<gguf-path-or-name>] | claude-code:<model-id> | replay:<dir> (default: anthropic with ANTHROPIC_API_KEY, else replay:lockin)')
     .option('--models <specs>', 'a model matrix: comma-separated specs, one sub-study per model and a combined report with a between-model table')
     .option('--scale <S>', 'TPC-DS scale factor of the database (default: LOCKIN_SCALE, else 1)')
     .option('--study-id <id>', 'study id (default derived from model and scale)')

@@ -61,7 +61,7 @@ test('model specs', () => {
   expect(parseModelSpec('replay:lockin')).toEqual({ provider: 'replay', model: 'lockin', params: {} });
   expect(parseModelSpec('openai:m?ctx=8192&seed=1')).toEqual({ provider: 'openai', model: 'm', params: { ctx: '8192', seed: '1' } });
   expect(() => parseModelSpec('replay:')).toThrow('replay spec needs a directory');
-  expect(() => parseModelSpec('gpt')).toThrow('unknown model spec "gpt" (expected anthropic:<model-id>, openai:<model-id>, replay:<dir>, or local:<gguf-path-or-name>)');
+  expect(() => parseModelSpec('gpt')).toThrow('unknown model spec "gpt" (expected anthropic:<model-id>, openai:<model-id>, replay:<dir>, local:<gguf-path-or-name>, or claude-code:<model-id>)');
   expect(parseModelSpec('local')).toEqual({ provider: 'local', model: 'gemma3-270m', params: {} });
   expect(parseModelSpec('local:/m/qwen.gguf?format=chat')).toEqual({ provider: 'local', model: '/m/qwen.gguf', params: { format: 'chat' } });
   expect(() => parseModelSpec('openai:m?ctx')).toThrow('"ctx" is not name=value');

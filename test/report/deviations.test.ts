@@ -8,7 +8,7 @@ test('the docs/paper.md section "Deviations from the paper" has every deviation 
   const section = readme.split('## Deviations from the paper')[1].split('\n## ')[0];
   const titles = [...section.matchAll(/^- \*\*(.+?)\.\*\*/gm)].map((m) => m[1]);
   expect(titles).toEqual(DEVIATIONS.map((d) => d.title));
-  expect(titles).toEqual(expect.arrayContaining(['Query texts', 'Data generator', 'A call is one API request', 'top_p recorded, not sent', 'Task selection', 'Replay replies']));
+  expect(titles).toEqual(expect.arrayContaining(['Query texts', 'Data generator', 'A call is one API request, or one Claude Code session', 'top_p recorded, not sent', 'Task selection', 'Replay replies']));
 });
 
 test('study deviations: a replayed model and a task subset are named; a full live study on the paper\'s model has none', () => {
@@ -21,7 +21,7 @@ test('study deviations: a replayed model and a task subset are named; a full liv
   expect(studyDeviations({ model: 'anthropic:claude-opus-4-1', tasks: all, studyTaskCount: 30 })).toEqual(["This study's model is `anthropic:claude-opus-4-1`, not the paper's claude-sonnet-4-6."]);
   const md = renderDeviations([]);
   expect(md.split('\n')).toHaveLength(DEVIATIONS.length);
-  expect(md).toContain('- **A call is one API request.** Paper: A protocol-level call is a Claude Code (July 2026) session');
+  expect(md).toContain('- **A call is one API request, or one Claude Code session.** Paper: A protocol-level call is a Claude Code (July 2026) session');
 });
 
 test('a study off the paper\'s scale says so; SF=1 does not', () => {

@@ -5,6 +5,7 @@
  */
 import type { Provider } from '../../../protocol/model';
 import { anthropicBackend } from './anthropic';
+import { claudeCodeBackend } from './claudeCode';
 import { openaiBackend } from './openai';
 import { replayBackend } from './replay';
 import { localBackend } from './local';
@@ -16,4 +17,5 @@ export const BACKENDS: Readonly<Record<Provider, ModelBackend>> = {
   openai: openaiBackend,
   replay: replayBackend,
   local: localBackend,
+  'claude-code': claudeCodeBackend,
 };

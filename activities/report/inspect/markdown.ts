@@ -153,3 +153,74 @@ export function artifactsMarkdown(files: [string, string | null][]): string {
     })
     .join('\n\n');
 }
+
+/** What a call file records of an agent session (activities/model/backends/types.ts AgentSession), as far as the view shows it. */
+export const SessionRecordSchema = z.looseObject({
+  stop: z.string(),
+  turns: z.number(),
+  toolUses: z.number(),
+  toolCounts: z.record(z.string(), z.number()),
+  refused: z.array(z.looseObject({ turn: z.number(), tool: z.string(), target: z.string(), kind: z.string(), reason: z.string() })),
+  pytestRuns: z.array(z.looseObject({ turn: z.number(), passed: z.boolean(), summary: z.string() })),
+  usageByTurn: z.array(z.looseObject({ inputTokens: z.number(), outputTokens: z.number(), cacheReadTokens: z.number(), cacheWriteTokens: z.number() })),
+  harnessCostUsd: z.number().nullable(),
+  limits: z.looseObject({ maxTurns: z.number(), sessionTokens: z.number(), timeoutMs: z.number() }),
+  durationMs: z.number(),
+  transcriptFile: z.looseObject({ path: z.string(), sha256: z.string(), entries: z.number() }).optional(),
+});
+export type SessionRecord = z.infer<typeof SessionRecordSchema>;
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… (${s.length - n} more characters)` : s);
+
+/**
+ * One agent session of a call in Markdown (claude-code backend): how it ended against its limits,
+ * its tools and tokens, every refused tool use, every pytest run, then the transcript step by
+ * step: each tool use with what it named, lockin's decision, and the tool's result (clipped to
+ * `maxResult` characters), and the assistant's text. `transcript`: the lines of
+ * calls/NN-<stage>.transcript.jsonl (null when the file is gone). Pure.
+ */
+export function sessionMarkdown(stage: string, s: SessionRecord, transcript: unknown[] | null, maxResult = 1200): string {
+  const tokens = s.usageByTurn.reduce((a, u) => a + u.inputTokens + u.outputTokens + u.cacheReadTokens + u.cacheWriteTokens, 0);
+  const out = [
+    `### ${stage}: ${s.turns} turn(s), stopped by ${s.stop}`,
+    `Limits: ${s.limits.maxTurns} turns, ${s.limits.sessionTokens} tokens, ${Math.round(s.limits.timeoutMs / 1000)} s. Used: ${s.turns} turns, ${tokens} tokens, ${(s.durationMs / 1000).toFixed(1)} s; ${s.toolUses} tool use(s) (${Object.entries(s.toolCounts).map(([t, n]) => `${t} ${n}`).join(', ') || 'none'}); Claude Code's own cost figure ${s.harnessCostUsd === null ? 'none' : `$${s.harnessCostUsd.toFixed(4)}`}.`,
+  ];
+  out.push('', s.refused.length ? `**Refused (${s.refused.length})**\n\n| turn | tool | target | kind | reason |\n|---|---|---|---|---|\n${s.refused.map((r) => `| ${r.turn} | ${r.tool} | \`${r.target.replace(/\|/g, '\\|')}\` | ${r.kind} | ${r.reason.replace(/\|/g, '\\|')} |`).join('\n')}` : 'Nothing refused.');
+  if (s.pytestRuns.length) out.push('', `**pytest in the session (lockin's sandbox)**: ${s.pytestRuns.map((p) => `turn ${p.turn}: ${p.summary}`).join('; ')}`);
+  if (!transcript) {
+    out.push('', `(transcript file ${s.transcriptFile?.path ?? 'not recorded'} is gone)`);
+    return out.join('\n');
+  }
+  out.push('', `**Transcript** (${transcript.length} entries, ${s.transcriptFile?.path ?? ''})`, '');
+  let turn = 0;
+  let lastId = '';
+  for (const raw of transcript) {
+    const m = raw as { type?: string; message?: { id?: string; content?: unknown }; allow?: boolean; tool?: string; refusal?: { reason?: string }; result?: string; subtype?: string; summary?: string };
+    if (m.type === 'assistant') {
+      if (m.message?.id && m.message.id !== lastId) {
+        lastId = m.message.id;
+        turn += 1;
+        out.push(`- turn ${turn}:`);
+      }
+      for (const b of (m.message?.content ?? []) as { type: string; text?: string; name?: string; input?: Record<string, unknown> }[]) {
+        if (b.type === 'text' && b.text) out.push(`  - says: ${clip(b.text.replace(/\s+/g, ' '), 300)}`);
+        if (b.type === 'tool_use') {
+          const i = b.input ?? {};
+          const what = typeof i.file_path === 'string' ? i.file_path : typeof i.command === 'string' ? i.command : JSON.stringify(i).slice(0, 120);
+          out.push(`  - ${b.name} \`${what}\``);
+        }
+      }
+    } else if (m.type === 'lockin_decision') {
+      out.push(`    - lockin: ${m.allow ? 'allowed' : `**refused**: ${m.refusal?.reason ?? ''}`}`);
+    } else if (m.type === 'user') {
+      for (const b of (m.message?.content ?? []) as { type: string; content?: unknown; is_error?: boolean }[]) {
+        if (b.type !== 'tool_result') continue;
+        const text = typeof b.content === 'string' ? b.content : Array.isArray(b.content) ? (b.content as { text?: string }[]).map((x) => x.text ?? '').join('\n') : '';
+        out.push(`    - ${b.is_error ? 'error' : 'result'}: ${clip(text.replace(/\s+/g, ' '), maxResult)}`);
+      }
+    } else if (m.type === 'result') {
+      out.push(`- end: ${m.subtype ?? ''}${m.result ? `: ${clip(m.result.replace(/\s+/g, ' '), 300)}` : ''}`);
+    }
+  }
+  return out.join('\n');
+}

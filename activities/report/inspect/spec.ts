@@ -14,7 +14,8 @@
  * `messages` = the system prompt once, then per protocol call (the shared initial generation
  * first, in the record's order) its request's messages and its reply; sections (transcript info
  * events) = the frozen artifacts, pytest's outcome and output, the comparison with the reference,
- * the obligation labels with their labeller, and the replies' provenance; scores = tests passed,
+ * the obligation labels with their labeller, the replies' provenance, and (claude-code calls) the
+ * agent sessions: limits, refusals, pytest runs and the transcript step by step; scores = tests passed,
  * executed, reference agreement, false pass (each 1 or 0) and the plan, code and test obligation
  * scores (fractions in [0, 1]), each with a Markdown explanation. A missing run (an assigned run
  * without a record) is a sample with no calls, scored 0 everywhere, as Table III counts it.
@@ -26,7 +27,7 @@ import { BUDGETS, type ConditionId } from '../../../protocol/conditions';
 import type { RunRecord } from '../../../protocol/records';
 import type { ConditionSummary, ScoredRun } from '../../scoring/analysis';
 import { layoutDir, resolveDir, type LoadedStudy } from '../../scoring/study';
-import { artifactsMarkdown, comparisonMarkdown, ComparisonDetailsSchema, labelsMarkdown, pytestMarkdown } from './markdown';
+import { artifactsMarkdown, comparisonMarkdown, ComparisonDetailsSchema, labelsMarkdown, pytestMarkdown, SessionRecordSchema, sessionMarkdown } from './markdown';
 
 /** A request message as a backend sent it: text, or a list of content blocks (Anthropic). */
 const MessageContent = z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() }))]);
@@ -172,6 +173,26 @@ export function specCall(studyDir: string, stage: { stage: string; callFile: str
   };
 }
 
+/**
+ * The agent sessions of a run's calls (claude-code backend), as one Markdown section, or null
+ * when no call was a session: each call file's `session` and its transcript file
+ * (calls/NN-<stage>.transcript.jsonl). Reads the call files.
+ */
+function sessionsSection(studyDir: string, calls: SpecCall[]): string | null {
+  const parts: string[] = [];
+  for (const c of calls) {
+    const file = path.join(studyDir, c.callFile);
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { session?: unknown };
+    if (!raw.session) continue;
+    const parsed = SessionRecordSchema.safeParse(raw.session);
+    if (!parsed.success) throw new Error(`${file}: session: ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+    const tf = file.replace(/\.json$/, '.transcript.jsonl');
+    const transcript = fs.existsSync(tf) ? fs.readFileSync(tf, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown) : null;
+    parts.push(sessionMarkdown(c.stage, parsed.data, transcript));
+  }
+  return parts.length ? parts.join('\n\n') : null;
+}
+
 /** pytest's files of a record's last run: the failure summary and pytest's own log (beside it, pytest-<label>.log). */
 function pytestFiles(studyDir: string, dir: string, rec: RunRecord): { failures: string | null; log: string | null } {
   const recorded = rec.pytest?.failuresFile;
@@ -232,6 +253,7 @@ export function sampleOf(study: LoadedStudy, s: ScoredRun): SpecSample {
   const comparison = details ? comparisonMarkdown(details) : rec.comparison ? `${rec.comparison.agree ? '**Agrees**' : '**Disagrees**'}: ${rec.comparison.summary}` : `Not compared: the candidate did not execute (${rec.execution?.status ?? 'not run'}${rec.execution?.reason ? `: ${rec.execution.reason}` : ''}).`;
   const labels = labelsMarkdown(run.labels);
   const provenance = calls.map((c, i) => `${i + 1}. ${c.stage}: ${c.provenance}`).join('\n') || 'No call files.';
+  const sessions = sessionsSection(study.studyDir, calls);
   const suite = rec.condition === 'contract-first' ? 'its frozen contract suite (contract_test.py)' : 'its own suite (test_solution.py)';
   const counts = rec.pytest ? `${rec.pytest.counts.passed}/${rec.pytest.counts.total} passed` : 'pytest did not run';
   const cmp = rec.comparison;
@@ -258,6 +280,7 @@ export function sampleOf(study: LoadedStudy, s: ScoredRun): SpecSample {
       { title: 'comparison with the reference', markdown: comparison },
       { title: 'obligation labels', markdown: labels },
       { title: 'reply provenance', markdown: provenance },
+      ...(sessions ? [{ title: 'agent sessions', markdown: sessions }] : []),
     ],
     scores: {
       reference_agreement: { value: yes(rec.referenceAgreement), answer: cmp ? (cmp.agree ? 'agree' : (cmp.primaryCategory ?? cmp.categories.join(', '))) : 'not compared', explanation: comparison },
