@@ -22,6 +22,8 @@ export interface PytestProcessEnd {
   exitCode: number | null;
   timedOut: boolean;
   memoryExceeded: boolean;
+  /** The signal that ended the process, when one did (e.g. SIGXFSZ: a file passed the sandbox's size limit). */
+  signal?: string | null;
 }
 
 /** What the verdict is checked against, known before the run (absent fields: not checked). */
@@ -165,6 +167,7 @@ export function pytestVerdict(channel: string, end: PytestProcessEnd, expect: Ve
   if (!starts.length) reasons.push('the runner never reported: pytest did not start');
   else if (!finished && !end.timedOut && !end.memoryExceeded) reasons.push(`the process ended (exit ${end.exitCode ?? 'none'}) before pytest returned: the suite or the code under test ended it`);
   if (end.memoryExceeded) reasons.push('the run was stopped for using too much memory');
+  if (!end.timedOut && !end.memoryExceeded && end.signal) reasons.push(end.signal === 'SIGXFSZ' ? 'a file it wrote passed the sandbox\'s size limit (SIGXFSZ)' : `the process was killed by ${end.signal}`);
   if (finished && exitCode !== null && finished.exitstatus !== exitCode) reasons.push(`pytest returned exit status ${finished.exitstatus} but its process exited ${exitCode}`);
   if (starts.length > 1 || collects.length > 1 || finishes.length > 1) reasons.push(`the runner's messages repeat (${starts.length} start, ${collects.length} collected, ${finishes.length} finished)`);
   if (finished && msgs.indexOf(finished) !== msgs.length - 1) reasons.push('messages after the final report');

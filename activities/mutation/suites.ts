@@ -254,7 +254,7 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
               ran.splice(ran.indexOf(c.v.id), 1);
               return close();
             }
-            const v = pytestVerdict(c.text, { exitCode: m.exit ?? (m.signal !== null ? 128 + m.signal : null), timedOut: false, memoryExceeded: false }, { token: c.token, ...expected });
+            const v = pytestVerdict(c.text, { exitCode: m.exit ?? (m.signal !== null ? 128 + m.signal : null), timedOut: false, memoryExceeded: false, signal: m.signal !== null ? signalName(m.signal) : null }, { token: c.token, ...expected });
             record(variantRun(c.v, v, m.ms, input.full || c.v.only !== undefined));
             if (check && !check.clean) {
               log.push(`--- after ${c.v.id} the JVM is not as it started (${check.problems.join('; ')}): the rest goes on in a new job ---`);
@@ -318,4 +318,9 @@ function variantRun(v: SuiteVariant, verdict: ReturnType<typeof pytestVerdict>, 
     row.failure = (c && d ? `${c.id}: ${(d.message || d.text).split('\n').find((l) => l.trim()) ?? d.kind}` : verdict.notPassedBecause ?? `pytest exit ${verdict.exitCode ?? 'none'}`).slice(0, 300);
   }
   return row;
+}
+
+/** The name of signal number `n` ("SIGXFSZ"), or "signal <n>" when the platform does not name it. */
+function signalName(n: number): string {
+  return Object.entries(os.constants.signals).find(([, v]) => v === n)?.[0] ?? `signal ${n}`;
 }

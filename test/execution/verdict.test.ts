@@ -49,6 +49,16 @@ test('a time-out is a timeout, without a veto about the missing final report', (
   expect(v.notPassedBecause).toBeUndefined();
 });
 
+test('a run ended by a signal or by the memory watchdog says so (a file past the size limit, another signal, memory)', () => {
+  const begun = lines(start, { event: 'collected', ids: ['t.py::a'] });
+  expect(pytestVerdict(begun, { exitCode: null, timedOut: false, memoryExceeded: false, signal: 'SIGXFSZ' }).notPassedBecause).toContain("a file it wrote passed the sandbox's size limit (SIGXFSZ)");
+  expect(pytestVerdict(begun, { exitCode: null, timedOut: false, memoryExceeded: false, signal: 'SIGSEGV' }).notPassedBecause).toContain('the process was killed by SIGSEGV');
+  const mem = pytestVerdict(begun, { exitCode: null, timedOut: false, memoryExceeded: true, signal: 'SIGKILL' });
+  expect(mem).toMatchObject({ status: 'crash', passed: false });
+  expect(mem.notPassedBecause).toContain('the run was stopped for using too much memory');
+  expect(mem.notPassedBecause).not.toContain('SIGKILL');
+});
+
 describe('issue 47: the token, the accounting and the independent count', () => {
   const T = 'a'.repeat(64);
   const tok = (...msgs: object[]) => lines(...msgs.map((m) => ({ ...m, t: T })));
