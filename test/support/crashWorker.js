@@ -99,6 +99,10 @@ const overrides = {
     note('start labellers');
     return { file: '', line: `labellers on known truth (scripted) for ${req.studyId} at SF=${req.scale}` };
   },
+  async labellerCalibration(req) {
+    note('start calibration');
+    return { file: '', line: `labellers on realistic faults (scripted) for ${req.studyId}` };
+  },
   async finishMutationAnalysis(req) {
     note('start finish');
     return `mutation analysis of ${req.studyId}: ${script.mutationTasks.length} suites`;

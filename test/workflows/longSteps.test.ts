@@ -96,8 +96,8 @@ test('SIGKILL during step 3 and during step 5: the main job finishes, only the i
 async function finishes(result: Awaited<ReturnType<typeof mainJob>>): Promise<void> {
   const job = env.client.workflow.getHandle(mainJobWorkflowId('x'));
   // Finished work ran once; the activities in flight at the kills ran again, once each.
-  expect({ generate1: count('start generate 1'), generate001: count('start generate 0.01'), controls: count('start controls'), reexecute: count('start reexecute'), t1: count('start t1'), t2: count('start t2'), t3: count('start t3'), labellers: count('start labellers'), finish: count('start finish') })
-    .toEqual({ generate1: 1, generate001: 1, controls: 1, reexecute: 2, t1: 1, t2: 1, t3: 2, labellers: 1, finish: 1 });
+  expect({ generate1: count('start generate 1'), generate001: count('start generate 0.01'), controls: count('start controls'), reexecute: count('start reexecute'), t1: count('start t1'), t2: count('start t2'), t3: count('start t3'), labellers: count('start labellers'), calibration: count('start calibration'), finish: count('start finish') })
+    .toEqual({ generate1: 1, generate001: 1, controls: 1, reexecute: 2, t1: 1, t2: 1, t3: 2, labellers: 1, calibration: 1, finish: 1 });
   // Each lane checked its task's labellers after its mutation work, before the last step gathered them.
   for (const t of ['t1', 't2', 't3']) expect(count(`check ${t} at SF=0.01`)).toBeGreaterThanOrEqual(1);
   expect(lines().lastIndexOf('check t3 at SF=0.01')).toBeLessThan(lines().indexOf('start labellers'));
@@ -116,9 +116,10 @@ async function finishes(result: Awaited<ReturnType<typeof mainJob>>): Promise<vo
   expect(readRunRecords('x').map((r) => `${r.taskId}/${r.condition}:${r.testPassed}`)).toEqual(['q3/one-pass:true']);
   const progress = await env.client.workflow.getHandle(mutationWorkflowId('x')).query(mutationProgressQuery);
   // Two tasks at a time, so t1 and t2 finish in either order; t3 (killed, run again) last.
-  expect(progress.lines.map((l) => l.slice(0, 13))).toEqual(['task 1 of 3: ', 'task 2 of 3: ', 'task 3 of 3: ', 'labellers on ']);
+  expect(progress.lines.map((l) => l.slice(0, 13))).toEqual(['task 1 of 3: ', 'task 2 of 3: ', 'task 3 of 3: ', 'labellers on ', 'labellers on ']);
   expect(progress.lines.slice(0, 3).map((l) => l.slice(13)).sort()).toEqual(['suite t1/one-pass: valid on gold, killed 1/1', 'suite t2/one-pass: valid on gold, killed 1/1', 'suite t3/one-pass: valid on gold, killed 1/1']);
   expect(progress.lines[3]).toBe('labellers on known truth (scripted) for x at SF=0.01');
+  expect(progress.lines[4]).toBe('labellers on realistic faults (scripted) for x');
   expect(progress.lines[2]).toBe('task 3 of 3: suite t3/one-pass: valid on gold, killed 1/1');
   // Every workflow of the job says how it ended (LockinStatus), children included.
   for (const id of [mainJobWorkflowId('x'), checksWorkflowId('x'), studyWorkflowId('x'), mutationWorkflowId('x')]) {
