@@ -13,7 +13,7 @@ import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
 import { databaseDir, tasksRoot } from '../../activities/common/paths';
 import { checkTaskObligations, type TaskObligationsCheck } from '../../activities/obligations/check';
 import { calibrateLabellers, type CalibrationFile } from '../../activities/obligations/calibration';
-import { startHeartbeat } from '../heartbeat';
+import { startHeartbeat } from '../../activities/common/heartbeat';
 import { inLanes } from '../../protocol/pool';
 import { mergeAccuracy, type LabellerAccuracy } from '../../activities/obligations/accuracy';
 import { listTaskIds, loadTask, displayPath } from '../../activities/tasks/load';
