@@ -37,13 +37,11 @@ const floorConfigs = FLOORS.flatMap((floor, level) =>
  */
 const CLIENT_STEP_EXCEPTIONS = [
   'client/commands/compare.ts',
-  'client/commands/controls.ts',
   'client/commands/data.ts',
   'client/commands/doctor.ts',
   'client/commands/gold.ts',
   'client/commands/labels.ts',
   'client/commands/obligations.ts',
-  'client/commands/report.ts',
   'client/commands/tasks.ts',
   'client/commands/worker.ts',
   'client/mainJob.ts',

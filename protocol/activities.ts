@@ -17,7 +17,8 @@ import type { ModelParams, ModelSpec } from './model';
 import type { RunIdentity } from './run';
 import type { ConditionId } from './conditions';
 import type { StudyFailure, StudyInput, StudyManifestSummary } from './inputs';
-import type { AnalyzeResult, BuildResult, GenerateResult, LoadResult } from './data';
+import type { AnalyzeResult, BuildResult, GenerateResult, LoadResult, ReproduceResult } from './data';
+import type { SensitivitySubset } from './sensitivity';
 
 export interface StudyActivities {
   /** Writes (or verifies on resume) runs/<id>/study.json; refuses changed inputs. */
@@ -135,10 +136,37 @@ export interface MainJobActivities {
 }
 
 /**
+ * The activities of the workflows behind single CLI commands (workflows/commands.ts): what
+ * `lockin report`, `lockin data reproduce`, `lockin obligations check` and `lockin obligations
+ * calibrate` run. Detailed results are written to files (the report folder, `outFile`) that the
+ * CLI reads through activities/results; the payloads stay small.
+ */
+export interface CommandActivities {
+  /**
+   * `lockin report`: runs/<id>/report/ written again from the study's records (`runsDir`: the
+   * folder holding <id>/, default runs/; `sensitivity`: Table V's subsets instead of the study's).
+   * Table III's numbers are in `<reportDir>/summary.json`.
+   */
+  writeStudyReport: (req: { studyId: string; runsDir?: string; sensitivity?: SensitivitySubset[] }) => Promise<{ reportDir: string; files: number }>;
+  /** `lockin data reproduce`: the references re-executed in a fresh session and compared (schema, multiset, the comparator); nothing recorded. */
+  reproduceReferences: (req: { scale: number; settings: SparkSettings; ids?: string[] }) => Promise<ReproduceResult & { resumed: number }>;
+  /**
+   * `lockin obligations check`, one task (the `index`-th of `count`, for its progress lines, which
+   * count seconds from `startedAtMs`): the acceptance tests on gold and the violations, each
+   * violation against the reference, the column swaps; the whole check written to `outFile`.
+   */
+  obligationsCheckTask: (req: { taskId: string; index: number; count: number; startedAtMs: number; scale: number; settings: SparkSettings; root: string; skipReference: boolean; swaps: boolean; workDir?: string; outFile: string }) => Promise<{ taskId: string; ok: boolean; file: string }>;
+  /** `lockin obligations check`, the end: the tasks' checks (their files, in task order), the totals and the labellers' merged accuracy as one JSON document in `outFile`. */
+  obligationsCheckSummary: (req: { scale: number; files: string[]; outFile: string }) => Promise<{ file: string; ok: boolean }>;
+  /** `lockin obligations calibrate`: the labellers on the realistic faults of `tasks` (tasks/<id>/faults/) against their hand labels, written to `outFile`; `problems`: the tasks' problems counted. */
+  calibrateOnFaults: (req: { tasks: string[]; settings: SparkSettings; root: string; outFile: string }) => Promise<{ file: string; problems: number }>;
+}
+
+/**
  * Every activity a workflow may schedule; worker/activities.ts `satisfies` it, and checks that
  * each implementation reads exactly the input fields declared here.
  */
-export type WorkflowActivities = StudyActivities & DataActivities & CheckActivities & MutationActivities & MainJobActivities;
+export type WorkflowActivities = StudyActivities & DataActivities & CheckActivities & MutationActivities & MainJobActivities & CommandActivities;
 
 /** The input of activity `K` as the contract declares it: implementations type their parameter with it. */
 export type ActivityInput<K extends keyof WorkflowActivities> = Parameters<WorkflowActivities[K]>[0];

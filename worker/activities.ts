@@ -9,12 +9,13 @@ import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardCon
 import { evaluateRun, judgeRequest, labelRun } from '../activities/scoring';
 import { runPytest, smokeCheck, executeCandidate } from '../activities/execution';
 import { runEvaluatorControls } from '../activities/compare';
-import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences } from '../activities/data';
+import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences, reproduceReferencesOnce } from '../activities/data';
 import { executeOnVariants } from '../activities/data/differential';
 import { mutationTasks, mutationTask } from '../activities/mutation';
-import { finishModels, finishStudy, finishMutationAnalysis } from '../activities/report';
+import { finishModels, finishStudy, finishMutationAnalysis, writeStudyReport } from '../activities/report';
 import { labelByExecution, labellerAccuracy, labellerCalibration, labellerCheckTask } from '../activities/obligations';
 import { tasksWithReferences, checkStudyCorpus } from '../activities/tasks';
+import { obligationsCheckTask, obligationsCheckSummary, calibrateOnFaults } from '../activities/obligations/commands';
 
 /** Every registered activity, by the name workflows schedule it under. */
 export const ACTIVITIES = {
@@ -61,6 +62,12 @@ export const ACTIVITIES = {
   // the main job between its steps
   tasksWithReferences,
   checkStudyCorpus,
+  // the steps of single CLI commands (workflows/commands.ts)
+  writeStudyReport,
+  reproduceReferences: reproduceReferencesOnce,
+  obligationsCheckTask,
+  obligationsCheckSummary,
+  calibrateOnFaults,
 } satisfies WorkflowActivities;
 
 /** Compile-time: an activity registered here that the contract does not name is an error. */

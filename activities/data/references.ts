@@ -12,6 +12,7 @@ import type { SparkSettings } from '../../protocol/settings';
 import { REFERENCE_INVENTORY } from '../../protocol/corpus';
 import { checkScale, runDataScript, scaleArg, settingsArg, testsJar } from './run';
 import { BuildResult, GoldenResult, ReproduceResult } from '../../protocol/data';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 /** Input shared by the reference activities. */
 export interface ReferencesInput {
@@ -113,6 +114,15 @@ export async function reproduceReferences(input: ReferencesInput & { resume?: Re
   } finally {
     if (!input.resume) fs.rmSync(outputs, { recursive: true, force: true });
   }
+}
+
+/**
+ * Activity of `lockin data reproduce` (workflows/commands.ts referenceReproduction): every
+ * reference re-executed in a fresh session and compared (reproduceReferences, in a temporary
+ * folder removed afterwards; nothing recorded, `resumed` is 0).
+ */
+export async function reproduceReferencesOnce(req: ActivityInput<'reproduceReferences'>): Promise<ActivityOutput<'reproduceReferences'>> {
+  return reproduceReferences({ scale: req.scale, settings: req.settings, ids: req.ids });
 }
 
 /**

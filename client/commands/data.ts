@@ -2,7 +2,7 @@
  * `lockin data`: the study's TPC-DS database, query variants and references (docs/protocol.md §1, §4).
  *   lockin data prepare --scale S     generate + load + analysis check + 33 references (prepareDatabase workflow)
  *   lockin data queries               the 103 variants with the sha256 of each text and their source
- *   lockin data reproduce --scale S   re-execute the 33 in a fresh session; reproduced / not reproduced
+ *   lockin data reproduce --scale S   re-execute the 33 in a fresh session; reproduced / not reproduced (referenceReproduction workflow)
  *   lockin data golden --scale S      compare the 33 with Spark's golden SF=1 answers
  *   lockin data verify --scale S      check the typed files against manifest.json
  *   lockin data variants --scale S [--seed N] [--variants nulls,dupdims,crosschannel]
@@ -18,6 +18,9 @@ import { prepareWorkflowId } from '../../protocol/layout';
 import * as data from '../../activities/data';
 import { VARIANT_NAMES } from '../../activities/data/variants';
 import { prepareDatabase, type PrepareDatabaseInput, type PrepareDatabaseResult } from '../../workflows/prepare';
+import { referenceReproduction } from '../../workflows/commands';
+import { runCommandWorkflow } from '../commandWorkflow';
+import { scaleTag } from '../../activities/common/paths';
 
 interface SparkOpts {
   scale: string;
@@ -101,7 +104,9 @@ export function define(cmd: Command): void {
 
   sparkOptions(group.command('reproduce').description('re-execute the references in a fresh session and compare schema + multiset'))
     .action(async (opts: SparkOpts) => {
-      const res = await data.reproduceReferences({ scale: parseScale(opts.scale), settings: settingsFrom(opts), ids: idsFrom(opts) });
+      const scale = parseScale(opts.scale);
+      const ids = idsFrom(opts);
+      const res = await runCommandWorkflow(referenceReproduction, [{ scale, settings: settingsFrom(opts), ...(ids ? { ids } : {}) }], { name: `reproduce-${scaleTag(scale)}`, ...(process.env.LOCKIN_DATA_QUIET === '1' ? {} : { relay: '[data] ' }) });
       if (opts.json) printJson(res);
       else {
         const t = newTable({ head: ['variant', 'verdict', 'reason', 's'] });
