@@ -4,7 +4,7 @@ import { STUDY_TASKS } from '../protocol/corpus';
 import { CONDITIONS, ConditionId, PAPER_CONDITIONS } from '../protocol/conditions';
 import type { StudyInput } from '../protocol/inputs';
 import { DEFAULT_REPLAY_SPEC, PAPER_MODEL_SPEC } from '../protocol/model';
-import { sparkModeFromEnv } from '../activities/execution/slots';
+import { sparkModeFromEnv } from '../activities/common/sparkMode';
 import { sparkJitFromEnv } from '../activities/common/sparkJit';
 
 

@@ -16,7 +16,7 @@ import { readStudyBasics, type StudyBasics } from '../store/manifest';
 import { LabellerAccuracyFileSchema, LabellerCalibrationFileSchema } from '../../protocol/sideFiles';
 import { noteProgress } from '../common/progressBeat';
 import { sparkConcurrency } from '../common/sparkConcurrency';
-import { resolveSparkMode } from '../execution/slots';
+import { resolveSparkMode } from '../common/sparkMode';
 
 /** study.json's tasks and Spark settings. @throws InputError (non-retryable) naming the file and field when it is missing or malformed. */
 function studyBasicsOf(studyId: string): { dir: string; basics: StudyBasics } {

@@ -8,8 +8,8 @@ import { sparkJitFromEnv } from '../../activities/common/sparkJit';
 import { DEFAULT_SPARK_SETTINGS, PINNED } from '../../protocol/settings';
 import * as path from 'path';
 import * as os from 'os';
-import { isolationMode } from '../../activities/execution/sandbox';
-import { resolveSparkMode, sparkModeFromEnv, warmSlotLimit, warmUnavailable } from '../../activities/execution/slots';
+import { isolationMode } from '../../activities/common/isolation';
+import { resolveSparkMode, sparkModeFromEnv, warmSlotLimit, warmUnavailable } from '../../activities/common/sparkMode';
 import { portOpen, serverStatus } from '../../infra/devServer';
 import { DEFAULT_REPLAY_SPEC, PAPER_MODEL_SPEC } from '../../protocol/model';
 
