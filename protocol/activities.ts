@@ -51,7 +51,11 @@ export interface StudyActivities {
   smokeCheck: (req: { dir: string; scale: number; settings: SparkSettings; sparkMode?: SparkMode }) => Promise<SmokeOutcome>;
   /** The frozen candidate on the study database in the sandbox (activities/execution/execute.ts). */
   executeCandidate: (req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string; sparkMode?: SparkMode }) => Promise<ExecutionOutcome>;
-  /** The frozen candidate on each variant database at the study's scale (differential execution; [] databases: none built). Spark queue. */
+  /**
+   * The frozen candidate on each variant database at the study's scale (differential execution; [] databases: none built). Spark queue.
+   * `dir`: the frozen candidate's folder (solution.py); `outDir`: the run's evaluation folder (outputs in `<outDir>/variants/<variant>/`,
+   * the outcome in `<outDir>/variants/differential.json`); `skip`: the candidate did not execute ok on the study database, so every variant is `not-run`.
+   */
   executeOnVariants: (req: { taskId: string; dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string; sparkMode?: SparkMode; skip?: boolean }) => Promise<import('./records').DifferentialOutcome>;
   /** Executable code and test labels of a frozen run, written to <conditionDir>/executable-labels.json. Spark queue. */
   /** reuseScope: the study id (identical runs of one study share their labels). */
@@ -71,9 +75,9 @@ export interface StudyActivities {
 
 /** The activities of prepareDatabase (workflows/prepare.ts), implemented in activities/data/. */
 export interface DataActivities {
-  /** Generates the 24 tables at `scale` with tpcgen-cli (skipped when done). */
+  /** Generates the 24 tables at `scale` (the TPC-DS scale factor; 1 = the study's SF=1) with tpcgen-cli (skipped when done). */
   generateTables: (input: { scale: number }) => Promise<GenerateResult>;
-  /** Loads them with the study's types into typed Parquet plus manifest.json (skipped when done). */
+  /** Loads them with the study's types into typed Parquet plus manifest.json, which records `settings` (skipped when done). */
   loadTables: (input: { scale: number; settings: SparkSettings }) => Promise<LoadResult>;
   /** Spark analysis of every query variant on the loaded tables (recorded, skipped when unchanged). */
   analyzeQueries: (input: { scale: number; settings: SparkSettings; ids?: string[] }) => Promise<AnalyzeResult>;
@@ -97,9 +101,9 @@ export interface ControlCounts {
 
 /** The activities of the evaluator checks (workflows/checks.ts: Table II and the SQL re-execution). */
 export interface CheckActivities {
-  /** The 57 evaluator controls through the production comparator; writes controls.json/.md into outDir. */
+  /** The 57 evaluator controls through the production comparator on the references of `referencesDir` (default referencesDir(scale)); writes controls.json/.md into outDir. */
   runEvaluatorControls: (req: { scale?: number; referencesDir?: string; outDir: string }) => Promise<{ counts: ControlCounts; allAsExpected: boolean; controlsFile: string; markdownFile: string }>;
-  /** The SQL re-execution of the 33 references, recorded in outFile (skipped when recorded on this database). */
+  /** The SQL re-execution of the references (`ids`, default the 33), recorded in outFile (runs/<study>/reproduce.json; skipped when recorded on this database). */
   reexecuteReferences: (req: { scale: number; settings: SparkSettings; outFile: string; ids?: string[] }) => Promise<{ reproduced: number; total: number; recordedEarlier: boolean; resumed?: number }>;
 }
 
@@ -117,7 +121,7 @@ export interface MutationActivities {
   mutationTasks: (req: { studyId: string; tasks?: string[] }) => Promise<string[]>;
   /** One task: its mutants' equivalence verdicts, then its suites against gold and the mutants (cached). */
   mutationTask: (req: MutationOptions & { taskId: string }) => Promise<{ taskId: string; lines: string[]; skipped: boolean }>;
-  /** mutation.json from the cached parts, the report rewritten; the summary lines. */
+  /** mutation.json from the cached parts, the report rewritten unless `report` is false; the summary lines (`seconds`: the analysis's time so far, for the first line). */
   finishMutationAnalysis: (req: MutationOptions & { tasks?: string[]; report?: boolean; seconds?: number }) => Promise<string>;
   /** runs/<id>/labeller-accuracy.json: the code labellers measured on gold and the violations of the study's tasks at `scale` (cached per task). */
   labellerAccuracy: (req: { studyId: string; scale: number }) => Promise<{ file: string; line: string }>;

@@ -3,7 +3,7 @@
  * (protocol/activities.ts WorkflowActivities), checked at compile time both ways: each has the
  * contract's signature, and nothing is registered that no workflow calls.
  */
-import type { WorkflowActivities } from '../protocol/activities';
+import type { ActivityOutput, WorkflowActivities } from '../protocol/activities';
 import { callModel } from '../activities/model';
 import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardContract, classifyEdits, writeRunRecord, completedTasks, completedTaskCalls } from '../activities/store';
 import { evaluateRun, judgeRequest, labelRun } from '../activities/scoring';
@@ -93,3 +93,20 @@ type InputDrift = {
 };
 const NO_INPUT_DRIFT: Record<keyof InputDrift, never> = {};
 void NO_INPUT_DRIFT;
+
+/** What an implementation's promise resolves to. */
+type ImplementationOutput<K extends keyof WorkflowActivities> = Awaited<ReturnType<(typeof ACTIVITIES)[K]>>;
+
+/**
+ * Compile-time: an implementation returns exactly what its contract declares (each type
+ * assignable to the other), so a field added to or dropped from a result on one side only is an
+ * error here; implementations are typed from ActivityInput/ActivityOutput of the contract.
+ */
+type OutputDrift = {
+  [K in keyof WorkflowActivities as [ActivityOutput<K>] extends [ImplementationOutput<K>] ? ([ImplementationOutput<K>] extends [ActivityOutput<K>] ? never : K) : K]: {
+    contract: ActivityOutput<K>;
+    implementation: ImplementationOutput<K>;
+  };
+};
+const NO_OUTPUT_DRIFT: Record<keyof OutputDrift, never> = {};
+void NO_OUTPUT_DRIFT;

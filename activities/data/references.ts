@@ -33,7 +33,7 @@ function args(cmd: string, input: ReferencesInput): string[] {
  * Builds (or resumes) the references under `referencesDir(S)/<taskId>/` and `references.json`.
  * @returns built/skipped/failed ids, count stored, manifestHash, seconds per variant.
  */
-export async function buildReferences(input: ReferencesInput): Promise<BuildResult> {
+export async function buildReferences(input: ActivityInput<'buildReferences'>): Promise<ActivityOutput<'buildReferences'>> {
   return runDataScript('references.py', args('build', input), BuildResult);
 }
 
@@ -135,14 +135,7 @@ export async function compareGolden(input: ReferencesInput): Promise<GoldenResul
 }
 
 /** Input of reexecuteReferences. */
-export interface ReexecuteInput {
-  scale: number;
-  settings: SparkSettings;
-  /** Where the result is recorded (runs/<study>/reproduce.json). */
-  outFile: string;
-  /** Variant ids (default: REFERENCE_INVENTORY, the 33). */
-  ids?: string[];
-}
+export type ReexecuteInput = ActivityInput<'reexecuteReferences'>;
 
 /**
  * Activity: the SQL re-execution (docs/protocol.md §4; Table V's input), recorded in `outFile`
@@ -153,7 +146,7 @@ export interface ReexecuteInput {
  * folder is removed once `outFile` is written.
  * @returns reproduced/total, whether the result was recorded earlier, and how many variants were resumed.
  */
-export async function reexecuteReferences(input: ReexecuteInput): Promise<{ reproduced: number; total: number; recordedEarlier: boolean; resumed: number }> {
+export async function reexecuteReferences(input: ReexecuteInput): Promise<ActivityOutput<'reexecuteReferences'>> {
   const manifest = path.join(databaseDir(input.scale), 'manifest.json');
   const dbHash: string | null = fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, 'utf8')).manifestHash ?? null) : null;
   const prior = fs.existsSync(input.outFile) ? JSON.parse(fs.readFileSync(input.outFile, 'utf8')) : null;
