@@ -17,7 +17,7 @@ import type { ModelParams, ModelSpec } from './model';
 import type { RunIdentity } from './run';
 import type { ConditionId } from './conditions';
 import type { StudyFailure, StudyInput, StudyManifestSummary } from './inputs';
-import type { AnalyzeResult, BuildResult, GenerateResult, LoadResult, ReproduceResult } from './data';
+import type { AnalyzeResult, BuildResult, BuildVariantsResult, GenerateResult, GoldenResult, LoadResult, QueryList, ReproduceResult, VerifyResult } from './data';
 import type { SensitivitySubset } from './sensitivity';
 
 export interface StudyActivities {
@@ -162,6 +162,14 @@ export interface CommandActivities {
   obligationsCheckTask: (req: { taskId: string; index: number; count: number; startedAtMs: number; scale: number; settings: SparkSettings; root: string; skipReference: boolean; swaps: boolean; workDir?: string; outFile: string }) => Promise<{ taskId: string; ok: boolean; file: string }>;
   /** `lockin obligations check`, the end: the tasks' checks (their files, in task order), the totals and the labellers' merged accuracy as one JSON document in `outFile`. */
   obligationsCheckSummary: (req: { scale: number; files: string[]; outFile: string }) => Promise<{ file: string; ok: boolean }>;
+  /** `lockin data variants`: the variant databases of the study database at `scale` (`variants`, default protocol/differential.ts VARIANT_NAMES; `seed`, default 1) and the references (`ids`, default the 33) on each; resumable. */
+  buildVariants: (req: { scale: number; seed?: number; variants?: string[]; settings: SparkSettings; ids?: string[] }) => Promise<BuildVariantsResult>;
+  /** `lockin data golden`: each reference compared with Spark's golden SF=1 answer (disagreements are findings). */
+  compareGolden: (req: { scale: number; settings: SparkSettings; ids?: string[] }) => Promise<GoldenResult>;
+  /** `lockin data verify`: every typed table file of the database at `scale` checked against its manifest.json. */
+  verifyDatabase: (req: { scale: number }) => Promise<VerifyResult>;
+  /** `lockin data queries`: the 103 query variants, the sha256 of each text and their source. */
+  listQueries: () => Promise<QueryList>;
   /** `lockin obligations calibrate`: the labellers on the realistic faults of `tasks` (tasks/<id>/faults/) against their hand labels, written to `outFile`; `problems`: the tasks' problems counted. */
   calibrateOnFaults: (req: { tasks: string[]; settings: SparkSettings; root: string; outFile: string }) => Promise<{ file: string; problems: number }>;
 }

@@ -9,7 +9,7 @@ import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardCon
 import { evaluateRun, judgeRequest, labelRun } from '../activities/scoring';
 import { runPytest, smokeCheck, executeCandidate } from '../activities/execution';
 import { runEvaluatorControls } from '../activities/compare';
-import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences, reproduceReferencesOnce } from '../activities/data';
+import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences, reproduceReferencesOnce, buildVariants, compareGolden, verifyDatabase, listQueries } from '../activities/data';
 import { executeOnVariants } from '../activities/data/differential';
 import { mutationTasks, mutationTask } from '../activities/mutation';
 import { finishModels, finishStudy, finishMutationAnalysis, writeStudyReport } from '../activities/report';
@@ -65,6 +65,10 @@ export const ACTIVITIES = {
   // the steps of single CLI commands (workflows/commands.ts)
   writeStudyReport,
   reproduceReferences: reproduceReferencesOnce,
+  buildVariants,
+  compareGolden,
+  verifyDatabase,
+  listQueries,
   obligationsCheckTask,
   obligationsCheckSummary,
   calibrateOnFaults,

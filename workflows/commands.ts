@@ -6,6 +6,10 @@
  *   modelsReport             `lockin report <id>` of a model matrix (finishModels)
  *   evaluatorControls        `lockin controls run` (runEvaluatorControls)
  *   referenceReproduction    `lockin data reproduce` (reproduceReferences)
+ *   goldenComparison         `lockin data golden` (compareGolden)
+ *   variantDatabases         `lockin data variants` (buildVariants)
+ *   databaseVerification     `lockin data verify` (verifyDatabase)
+ *   queryList                `lockin data queries` (listQueries)
  *   obligationsCheck         `lockin obligations check` (obligationsCheckTask per task, in lanes; obligationsCheckSummary)
  *   labellerCalibrationCheck `lockin obligations calibrate` (calibrateOnFaults)
  * Each is the command's step as it was, run once (workflows/options.ts COMMAND_STEP: a step that
@@ -47,6 +51,26 @@ export async function evaluatorControls(input: ActivityInput<'runEvaluatorContro
 /** `lockin data reproduce`: the references re-executed in a fresh session and compared, nothing recorded. */
 export async function referenceReproduction(input: ActivityInput<'reproduceReferences'>): Promise<ActivityOutput<'reproduceReferences'>> {
   return sparkStep.reproduceReferences(input);
+}
+
+/** `lockin data golden`: each reference compared with Spark's golden SF=1 answer. */
+export async function goldenComparison(input: ActivityInput<'compareGolden'>): Promise<ActivityOutput<'compareGolden'>> {
+  return sparkStep.compareGolden(input);
+}
+
+/** `lockin data variants`: the variant databases and the references on each (resumable). */
+export async function variantDatabases(input: ActivityInput<'buildVariants'>): Promise<ActivityOutput<'buildVariants'>> {
+  return sparkStep.buildVariants(input);
+}
+
+/** `lockin data verify`: the database's typed files checked against its manifest. */
+export async function databaseVerification(input: ActivityInput<'verifyDatabase'>): Promise<ActivityOutput<'verifyDatabase'>> {
+  return step.verifyDatabase(input);
+}
+
+/** `lockin data queries`: the query variants and the sha256 of each text. */
+export async function queryList(): Promise<ActivityOutput<'listQueries'>> {
+  return step.listQueries();
 }
 
 /** Input of obligationsCheck: the tasks, the check's options, and `outDir`, where `<taskId>.json` and check.json are written. */

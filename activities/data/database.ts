@@ -45,7 +45,7 @@ export async function loadTables(input: LoadTablesInput): Promise<ActivityOutput
  * Checks every typed file of `databaseDir(S)` against its manifest.
  * @returns {ok, manifestHash, rows}. @throws InputError naming the first missing or corrupted file.
  */
-export async function verifyDatabase(input: { scale: number }): Promise<VerifyResult> {
+export async function verifyDatabase(input: ActivityInput<'verifyDatabase'>): Promise<ActivityOutput<'verifyDatabase'>> {
   checkScale(input.scale);
   return runDataScript('tpcds_data.py', ['verify', '--scale', scaleArg(input.scale), '--db-dir', databaseDir(input.scale)], VerifyResult);
 }

@@ -6,4 +6,5 @@ export { buildReferences, reproduceReferences, reproduceReferencesOnce, reexecut
 export type { ReferencesInput } from './references';
 export type { GenerateResult, LoadResult, VerifyResult, QueryList, QueryTexts, AnalyzeResult, BuildResult, ReproduceResult, GoldenResult } from '../../protocol/data';
 export { buildVariantDatabases, buildVariantReferences, buildVariants } from './variants';
-export type { VariantDatabasesInput, BuildVariantsResult } from './variants';
+export type { VariantDatabasesInput } from './variants';
+export type { BuildVariantsResult } from '../../protocol/data';

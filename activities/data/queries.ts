@@ -8,7 +8,7 @@ import { AnalyzeResult, QueryList, QueryTexts } from '../../protocol/data';
 import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 /** Lists the 103 variants with the sha256 of each text and the source. */
-export async function listQueries(): Promise<QueryList> {
+export async function listQueries(): Promise<ActivityOutput<'listQueries'>> {
   return runDataScript('queries.py', ['list', '--jar', testsJar()], QueryList, 120_000);
 }
 

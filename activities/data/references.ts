@@ -130,7 +130,7 @@ export async function reproduceReferencesOnce(req: ActivityInput<'reproduceRefer
  * right-trimmed). Disagreements are findings, not failures.
  * @returns {agree, total, results: [{id, agree, difference, schemaMatches}]}.
  */
-export async function compareGolden(input: ReferencesInput): Promise<GoldenResult> {
+export async function compareGolden(input: ActivityInput<'compareGolden'>): Promise<ActivityOutput<'compareGolden'>> {
   return runDataScript('references.py', args('golden', input), GoldenResult);
 }
 
