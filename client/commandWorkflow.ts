@@ -1,8 +1,9 @@
 /**
  * Running the workflow behind a single CLI command (workflows/commands.ts), with the embedded
  * server and an in-process worker, as `lockin data prepare` runs prepareDatabase: the command
- * starts the workflow and waits for it; the worker of this process runs its steps (their progress
- * lines are printed as they were), and a worker of another process too (its lines are relayed).
+ * starts the workflow and waits for it; the worker of this process (the default and Spark queues,
+ * no model queue) runs its steps (their progress lines are printed as they were), and a worker of
+ * another process too (its lines are relayed).
  */
 import * as crypto from 'crypto';
 import * as path from 'path';
@@ -11,6 +12,10 @@ import type { Workflow, WorkflowResultType } from '@temporalio/common';
 import { ApplicationFailure } from '@temporalio/common';
 import type { WorkflowHandle } from '@temporalio/client';
 import { relayOtherWorkersProgress, runOrAttach, withClientAndWorker } from './temporal';
+import { QUEUES } from '../protocol/queues';
+
+/** The queues a command's workflow uses (workflows/options.ts COMMAND_STEP, COMMAND_SPARK_STEP): its in-process worker serves these, no model queue. */
+const COMMAND_QUEUES = [QUEUES.default, QUEUES.spark];
 
 /**
  * The workflow id of a command's run: `<name>-<12 hex digits of the sha256 of its arguments>`.
@@ -46,7 +51,7 @@ export async function runCommandWorkflow<W extends Workflow>(
     } finally {
       await stopRelay?.();
     }
-  });
+  }, COMMAND_QUEUES);
 }
 
 /**
