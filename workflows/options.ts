@@ -53,7 +53,7 @@ export const SPARK_LONG: ActivityOptions = {
  * still does (the workflow fails with it). A step whose worker went away (a heartbeat or
  * start-to-close time-out, not an error type) is run once more.
  */
-const COMMAND_STEP_ERRORS = ['Error', 'TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'SubprocessError', 'ZodError'];
+const COMMAND_STEP_ERRORS = ['Error', 'TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'SubprocessError', 'ZodError', 'TaskLoadError', 'ViolationError', 'HarnessError'];
 
 /**
  * A step a CLI command runs on demand through its workflow (workflows/commands.ts: the report,
