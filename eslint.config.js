@@ -29,26 +29,22 @@ const floorConfigs = FLOORS.flatMap((floor, level) =>
 
 /**
  * client/ starts workflows and reads results: from activities/ it imports common/ (paths, errors,
- * small helpers) and results/ (the read-only results API), nothing that runs a step. These files
- * still call activity code in the CLI process (corpus and gold tools, the rater files, the report
- * re-render, the controls and reference re-execution, the Spark-mode and JIT readers); each is
- * to move behind a workflow or into results/ (docs/architecture-floors.md "The CLI"). No file is
- * added to this list.
+ * the environment readers, small helpers) and results/ (the read-only results API), nothing that
+ * runs a step (docs/architecture.md "The CLI's line"). The files below are the exceptions, each
+ * with its reason: authoring tools that no workflow runs. They work on the corpus or on files the
+ * user names, for the person editing them, or record what a person decided (the raters' labels);
+ * what they print is the command's whole purpose, so a workflow would only add a history nobody
+ * reads. A step that a workflow runs is never among them, and no file is added here without its
+ * reason.
  */
-const CLIENT_STEP_EXCEPTIONS = [
-  'client/commands/compare.ts',
-  'client/commands/controls.ts',
-  'client/commands/data.ts',
-  'client/commands/doctor.ts',
-  'client/commands/gold.ts',
-  'client/commands/labels.ts',
-  'client/commands/obligations.ts',
-  'client/commands/report.ts',
-  'client/commands/tasks.ts',
-  'client/commands/worker.ts',
-  'client/mainJob.ts',
-  'client/studyInput.ts',
-];
+const CLIENT_TOOL_EXCEPTIONS = {
+  'client/commands/compare.ts': '`lockin compare A B`: the comparator on two output files the user names (no Spark, no study)',
+  'client/commands/gold.ts': '`lockin gold check`: the corpus author\'s check that every gold solution agrees with its reference, on each database',
+  'client/commands/labels.ts': '`lockin labels`: the human raters\' files (a blinded export, their labels imported as given, agreement, the adjudicator\'s decisions): a person\'s input, recorded, not a step',
+  'client/commands/obligations.ts': '`lockin obligations diff|apply`: a violation written from an edited copy of gold, and applied again (`check` and `calibrate` start workflows)',
+  'client/commands/tasks.ts': '`lockin tasks check|show|scaffold|build-replay`: the corpus author\'s tools (validation, the prompt as the model sees it, a task.yaml skeleton, the replay corpora from gold)',
+};
+const CLIENT_STEP_EXCEPTIONS = Object.keys(CLIENT_TOOL_EXCEPTIONS);
 
 module.exports = tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.venv/**', '.lockin/**', 'runs/**', 'test/fixtures/**', '**/*.js'] },

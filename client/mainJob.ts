@@ -22,8 +22,8 @@ import { DEFAULT_SPARK_SETTINGS } from '../protocol/settings';
 import { studyDir } from '../activities/common/layout';
 import { STUDY_TASKS } from '../protocol/corpus';
 import { buildStudyInput } from './studyInput';
-import { resolveSparkMode } from '../activities/execution/slots';
-import { setProgressDisplay, setProgressSink } from '../activities/data/run';
+import { resolveSparkMode } from '../activities/common/sparkMode';
+import { setProgressDisplay } from '../activities/common/progressDisplay';
 import { createDataProgress } from './dataProgress';
 import { printSummary, reportFailures, saveInput, studyUiUrl } from './studyRunner';
 import { runningActivityLines, runOrAttach, withClientAndWorker } from './temporal';
@@ -151,12 +151,11 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
   // they follow the header of the step they belong to (the watcher learns of a step up to a
   // second after its first activity starts printing).
   const held: string[] = [];
-  const sink = setProgressSink((line) => held.push(line));
-  // On a terminal the data lines become one bar per phase (issue 50); the bars pause while a step's own lines print.
+  const display = setProgressDisplay((shown) => held.push(shown));
+  // On a terminal the data lines become one bar per phase; the bars pause while a step's own lines print.
   const data = createDataProgress();
-  const display = setProgressDisplay((shown) => data.line(shown));
   const flushHeld = () => {
-    for (const line of held.splice(0)) sink(line);
+    for (const shown of held.splice(0)) data.line(shown);
   };
   // A line of the job's own: the data bars pause (they stay drawn) so it prints below them.
   const say = (text: string) => {
@@ -214,7 +213,6 @@ function watchMainJob(handle: WorkflowHandle<typeof mainJob>, conditions: readon
     // The last steps' lines and times ("done in … s" of step 5), from the finished job.
     await tick().catch(() => undefined);
     stopped = true;
-    setProgressSink(sink);
     flushHeld();
     data.end();
     setProgressDisplay(display);

@@ -1,6 +1,4 @@
 /** Builds a StudyInput from CLI options, with the study's recorded defaults (docs/protocol.md §6). */
-import { checkCorpus } from '../activities/tasks/corpus';
-import { formatProblem } from '../activities/tasks/load';
 import * as fs from 'fs';
 import YAML from 'yaml';
 import { DEFAULT_SPARK_SETTINGS, ModelSettingsSchema, resolveModelParams, STUDY_MODEL_PARAMS, type ModelSettings } from '../protocol/settings';
@@ -9,7 +7,7 @@ import { STUDY_TASKS } from '../protocol/corpus';
 import { CONDITIONS, ConditionId, PAPER_CONDITIONS } from '../protocol/conditions';
 import type { StudyInput } from '../protocol/inputs';
 import { DEFAULT_REPLAY_SPEC, PAPER_MODEL_SPEC } from '../protocol/model';
-import { sparkModeFromEnv } from '../activities/execution/slots';
+import { sparkModeFromEnv } from '../activities/common/sparkMode';
 import { sparkJitFromEnv } from '../activities/common/sparkJit';
 
 
@@ -130,18 +128,20 @@ export function scaleDefault(): { value: string; source: string } {
   return process.env.LOCKIN_SCALE !== undefined ? { value: process.env.LOCKIN_SCALE, source: 'LOCKIN_SCALE' } : { value: '1', source: '--scale' };
 }
 
+/** How assertCorpusValid runs the corpus check: the tasks' problems, "taskId: file field: message". */
+export type CorpusCheckRunner = (input: { scale: number; tasks: string[] }) => Promise<{ problems: string[] }>;
+
 /**
  * The `lockin tasks check` rules (activities/tasks/corpus.ts checkCorpus: schema, passages, ids,
  * SQL leak, tables and types against the database manifest, reference schema) for the tasks a
- * study is about to run, before its first model call. Throws Error listing every problem
- * (file, field, message) when one task has any; returns quietly otherwise.
+ * study is about to run, before its first model call, run by the corpusCheck workflow (`run`:
+ * studyRunner.ts runCorpusCheck; tests run it on their own Temporal environment). Throws Error listing every problem (file,
+ * field, message) when one task has any; returns quietly otherwise.
  */
-export async function assertCorpusValid(scale: number, taskIds: readonly string[]): Promise<void> {
-  const rep = await checkCorpus({ scale, ids: [...new Set(taskIds)] });
-  const bad = rep.tasks.filter((t) => !t.ok);
-  if (!bad.length) return;
-  const lines = bad.flatMap((t) => t.problems.map((p) => `  ${t.taskId}: ${formatProblem(p)}`));
-  throw new Error(`the task corpus has ${lines.length} problem(s) (\`lockin tasks check\` rules); nothing was started:\n${lines.join('\n')}`);
+export async function assertCorpusValid(scale: number, taskIds: readonly string[], run: CorpusCheckRunner): Promise<void> {
+  const { problems } = await run({ scale, tasks: [...new Set(taskIds)] });
+  if (!problems.length) return;
+  throw new Error(`the task corpus has ${problems.length} problem(s) (\`lockin tasks check\` rules); nothing was started:\n${problems.map((p) => `  ${p}`).join('\n')}`);
 }
 
 /** The generation-setting options of `lockin study run` and `study main` as commander gives them. */

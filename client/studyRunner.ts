@@ -6,6 +6,10 @@
  * (README "Inspecting and resuming").
  */
 import { runStudy } from '../workflows/study';
+import { corpusCheck } from '../workflows/commands';
+import { runCommandWorkflow } from './commandWorkflow';
+import type { CorpusCheckRunner } from './studyInput';
+import { scaleTag } from '../activities/common/paths';
 import { QUEUES } from '../protocol/queues';
 import { studyWorkflowId } from '../protocol/layout';
 import * as fs from 'fs';
@@ -25,6 +29,9 @@ import { RECONNECT_DELAYS_MS, resumeHint, whileServerAway } from './serverWait';
 export { RECONNECT_DELAYS_MS, resumeHint, whileServerAway };
 
 export { studyWorkflowId };
+
+/** The corpus check before a study starts (studyInput.ts assertCorpusValid): the corpusCheck workflow with the embedded server and an in-process worker. */
+export const runCorpusCheck: CorpusCheckRunner = (input) => runCommandWorkflow(corpusCheck, [input], { name: `corpus-check-${scaleTag(input.scale)}` });
 
 /** The Temporal UI address listing one study's workflows. */
 export function studyUiUrl(target: TemporalTarget, studyId: string): string | null {

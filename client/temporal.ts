@@ -38,18 +38,18 @@ export async function connectClient(target?: TemporalTarget): Promise<{ client: 
 }
 
 /**
- * Runs `fn` with a client while an in-process worker set serves all task queues (embedded
- * mode: one command is enough). With LOCKIN_NO_WORKER=1 no worker is started (a separate
- * `lockin worker` serves the queues).
+ * Runs `fn` with a client while an in-process worker set serves all task queues, or `queues`
+ * (full names, worker/queueSelection.ts) (embedded mode: one command is enough). With
+ * LOCKIN_NO_WORKER=1 no worker is started (a separate `lockin worker` serves the queues).
  */
-export async function withClientAndWorker<T>(fn: (client: Client, target: TemporalTarget) => Promise<T>): Promise<T> {
+export async function withClientAndWorker<T>(fn: (client: Client, target: TemporalTarget) => Promise<T>, queues?: readonly string[]): Promise<T> {
   const { client, connection, target } = await connectClient();
   try {
     if (process.env.LOCKIN_NO_WORKER === '1') return await fn(client, target);
     installQuietRuntime();
     const nativeConnection = await NativeConnection.connect({ address: target.address });
     try {
-      const workers = await createWorkers({ connection: nativeConnection, namespace: target.namespace });
+      const workers = await createWorkers({ connection: nativeConnection, namespace: target.namespace, ...(queues ? { queues } : {}) });
       return await runWorkersDuring(workers, () => fn(client, target));
     } finally {
       await nativeConnection.close();

@@ -17,7 +17,8 @@ import type { ModelParams, ModelSpec } from './model';
 import type { RunIdentity } from './run';
 import type { ConditionId } from './conditions';
 import type { StudyFailure, StudyInput, StudyManifestSummary } from './inputs';
-import type { AnalyzeResult, BuildResult, GenerateResult, LoadResult } from './data';
+import type { AnalyzeResult, BuildResult, BuildVariantsResult, GenerateResult, GoldenResult, LoadResult, QueryList, ReproduceResult, VerifyResult } from './data';
+import type { SensitivitySubset } from './sensitivity';
 
 export interface StudyActivities {
   /** Writes (or verifies on resume) runs/<id>/study.json; refuses changed inputs. */
@@ -50,7 +51,11 @@ export interface StudyActivities {
   smokeCheck: (req: { dir: string; scale: number; settings: SparkSettings; sparkMode?: SparkMode }) => Promise<SmokeOutcome>;
   /** The frozen candidate on the study database in the sandbox (activities/execution/execute.ts). */
   executeCandidate: (req: { dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string; sparkMode?: SparkMode }) => Promise<ExecutionOutcome>;
-  /** The frozen candidate on each variant database at the study's scale (differential execution; [] databases: none built). Spark queue. */
+  /**
+   * The frozen candidate on each variant database at the study's scale (differential execution; [] databases: none built). Spark queue.
+   * `dir`: the frozen candidate's folder (solution.py); `outDir`: the run's evaluation folder (outputs in `<outDir>/variants/<variant>/`,
+   * the outcome in `<outDir>/variants/differential.json`); `skip`: the candidate did not execute ok on the study database, so every variant is `not-run`.
+   */
   executeOnVariants: (req: { taskId: string; dir: string; scale: number; settings: SparkSettings; outDir: string; timeoutMs: number; memoryMb: number; reuseScope?: string; sparkMode?: SparkMode; skip?: boolean }) => Promise<import('./records').DifferentialOutcome>;
   /** Executable code and test labels of a frozen run, written to <conditionDir>/executable-labels.json. Spark queue. */
   /** reuseScope: the study id (identical runs of one study share their labels). */
@@ -70,9 +75,9 @@ export interface StudyActivities {
 
 /** The activities of prepareDatabase (workflows/prepare.ts), implemented in activities/data/. */
 export interface DataActivities {
-  /** Generates the 24 tables at `scale` with tpcgen-cli (skipped when done). */
+  /** Generates the 24 tables at `scale` (the TPC-DS scale factor; 1 = the study's SF=1) with tpcgen-cli (skipped when done). */
   generateTables: (input: { scale: number }) => Promise<GenerateResult>;
-  /** Loads them with the study's types into typed Parquet plus manifest.json (skipped when done). */
+  /** Loads them with the study's types into typed Parquet plus manifest.json, which records `settings` (skipped when done). */
   loadTables: (input: { scale: number; settings: SparkSettings }) => Promise<LoadResult>;
   /** Spark analysis of every query variant on the loaded tables (recorded, skipped when unchanged). */
   analyzeQueries: (input: { scale: number; settings: SparkSettings; ids?: string[] }) => Promise<AnalyzeResult>;
@@ -96,9 +101,9 @@ export interface ControlCounts {
 
 /** The activities of the evaluator checks (workflows/checks.ts: Table II and the SQL re-execution). */
 export interface CheckActivities {
-  /** The 57 evaluator controls through the production comparator; writes controls.json/.md into outDir. */
+  /** The 57 evaluator controls through the production comparator on the references of `referencesDir` (default referencesDir(scale)); writes controls.json/.md into outDir. */
   runEvaluatorControls: (req: { scale?: number; referencesDir?: string; outDir: string }) => Promise<{ counts: ControlCounts; allAsExpected: boolean; controlsFile: string; markdownFile: string }>;
-  /** The SQL re-execution of the 33 references, recorded in outFile (skipped when recorded on this database). */
+  /** The SQL re-execution of the references (`ids`, default the 33), recorded in outFile (runs/<study>/reproduce.json; skipped when recorded on this database). */
   reexecuteReferences: (req: { scale: number; settings: SparkSettings; outFile: string; ids?: string[] }) => Promise<{ reproduced: number; total: number; recordedEarlier: boolean; resumed?: number }>;
 }
 
@@ -116,7 +121,7 @@ export interface MutationActivities {
   mutationTasks: (req: { studyId: string; tasks?: string[] }) => Promise<string[]>;
   /** One task: its mutants' equivalence verdicts, then its suites against gold and the mutants (cached). */
   mutationTask: (req: MutationOptions & { taskId: string }) => Promise<{ taskId: string; lines: string[]; skipped: boolean }>;
-  /** mutation.json from the cached parts, the report rewritten; the summary lines. */
+  /** mutation.json from the cached parts, the report rewritten unless `report` is false; the summary lines (`seconds`: the analysis's time so far, for the first line). */
   finishMutationAnalysis: (req: MutationOptions & { tasks?: string[]; report?: boolean; seconds?: number }) => Promise<string>;
   /** runs/<id>/labeller-accuracy.json: the code labellers measured on gold and the violations of the study's tasks at `scale` (cached per task). */
   labellerAccuracy: (req: { studyId: string; scale: number }) => Promise<{ file: string; line: string }>;
@@ -135,10 +140,45 @@ export interface MainJobActivities {
 }
 
 /**
+ * The activities of the workflows behind single CLI commands (workflows/commands.ts): what
+ * `lockin report`, `lockin data reproduce`, `lockin obligations check` and `lockin obligations
+ * calibrate` run. Detailed results are written to files (the report folder, `outFile`) that the
+ * CLI reads through activities/results; the payloads stay small.
+ */
+export interface CommandActivities {
+  /**
+   * `lockin report`: runs/<id>/report/ written again from the study's records (`runsDir`: the
+   * folder holding <id>/, default runs/; `sensitivity`: Table V's subsets instead of the study's).
+   * Table III's numbers are in `<reportDir>/summary.json`.
+   */
+  writeStudyReport: (req: { studyId: string; runsDir?: string; sensitivity?: SensitivitySubset[] }) => Promise<{ reportDir: string; files: number }>;
+  /** `lockin data reproduce`: the references re-executed in a fresh session and compared (schema, multiset, the comparator); nothing recorded. */
+  reproduceReferences: (req: { scale: number; settings: SparkSettings; ids?: string[] }) => Promise<ReproduceResult & { resumed: number }>;
+  /**
+   * `lockin obligations check`, one task (the `index`-th of `count`, for its progress lines, which
+   * count seconds from `startedAtMs`): the acceptance tests on gold and the violations, each
+   * violation against the reference, the column swaps; the whole check written to `outFile`.
+   */
+  obligationsCheckTask: (req: { taskId: string; index: number; count: number; startedAtMs: number; scale: number; settings: SparkSettings; root: string; skipReference: boolean; swaps: boolean; workDir?: string; outFile: string }) => Promise<{ taskId: string; ok: boolean; file: string }>;
+  /** `lockin obligations check`, the end: the tasks' checks (their files, in task order), the totals and the labellers' merged accuracy as one JSON document in `outFile`. */
+  obligationsCheckSummary: (req: { scale: number; files: string[]; outFile: string }) => Promise<{ file: string; ok: boolean }>;
+  /** `lockin data variants`: the variant databases of the study database at `scale` (`variants`, default protocol/differential.ts VARIANT_NAMES; `seed`, default 1) and the references (`ids`, default the 33) on each; resumable. */
+  buildVariants: (req: { scale: number; seed?: number; variants?: string[]; settings: SparkSettings; ids?: string[] }) => Promise<BuildVariantsResult>;
+  /** `lockin data golden`: each reference compared with Spark's golden SF=1 answer (disagreements are findings). */
+  compareGolden: (req: { scale: number; settings: SparkSettings; ids?: string[] }) => Promise<GoldenResult>;
+  /** `lockin data verify`: every typed table file of the database at `scale` checked against its manifest.json. */
+  verifyDatabase: (req: { scale: number }) => Promise<VerifyResult>;
+  /** `lockin data queries`: the 103 query variants, the sha256 of each text and their source. */
+  listQueries: () => Promise<QueryList>;
+  /** `lockin obligations calibrate`: the labellers on the realistic faults of `tasks` (tasks/<id>/faults/) against their hand labels, written to `outFile`; `problems`: the tasks' problems counted. */
+  calibrateOnFaults: (req: { tasks: string[]; settings: SparkSettings; root: string; outFile: string }) => Promise<{ file: string; problems: number }>;
+}
+
+/**
  * Every activity a workflow may schedule; worker/activities.ts `satisfies` it, and checks that
  * each implementation reads exactly the input fields declared here.
  */
-export type WorkflowActivities = StudyActivities & DataActivities & CheckActivities & MutationActivities & MainJobActivities;
+export type WorkflowActivities = StudyActivities & DataActivities & CheckActivities & MutationActivities & MainJobActivities & CommandActivities;
 
 /** The input of activity `K` as the contract declares it: implementations type their parameter with it. */
 export type ActivityInput<K extends keyof WorkflowActivities> = Parameters<WorkflowActivities[K]>[0];

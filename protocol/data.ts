@@ -125,3 +125,9 @@ export const VariantsBuildResult = z.object({
   ),
 });
 export type VariantsBuildResult = z.infer<typeof VariantsBuildResult>;
+
+/** `lockin data variants` (activities/data/variants.ts buildVariants): per variant database, its build record and the references built on it. */
+export interface BuildVariantsResult {
+  seed: number;
+  variants: Array<VariantsBuildResult['variants'][number] & { references: Pick<BuildResult, 'built' | 'skipped' | 'failed' | 'count'> }>;
+}

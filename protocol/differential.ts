@@ -4,6 +4,9 @@
  */
 import type { DifferentialOutcome, DifferentialDatabase } from './records';
 
+/** The variant databases `lockin data variants` builds by default, in this order (seeded nulls, duplicated dimension rows, cross-channel rows). */
+export const VARIANT_NAMES = ['nulls', 'dupdims', 'crosschannel'] as const;
+
 /** Verdicts that do not count against differential agreement: nothing to compare with there. */
 const NOT_COMPARED: ReadonlyArray<DifferentialDatabase['verdict']> = ['reference-failed', 'no-reference', 'not-run'];
 

@@ -132,6 +132,14 @@ export interface PrepareProgress {
   done: string[];
 }
 
+/** One task of `lockin obligations check` that finished (the `obligationsCheckProgress` query): its place in the list, whether it passed, the file holding its check. */
+export interface ObligationsCheckDone {
+  index: number;
+  taskId: string;
+  ok: boolean;
+  file: string;
+}
+
 /** mutationAnalysis's progress (the `mutationProgress` query): tasks done and one line per finished part. */
 export interface MutationProgress {
   tasksTotal: number;

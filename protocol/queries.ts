@@ -4,7 +4,7 @@
  * once. Queries add nothing to a workflow's history.
  */
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { CallsUsed, ConditionResult, MainJobProgress, MutationProgress, PrepareProgress, StudyProgress } from './inputs';
+import type { CallsUsed, ConditionResult, MainJobProgress, MutationProgress, ObligationsCheckDone, PrepareProgress, StudyProgress } from './inputs';
 
 /** runStudy: tasks done, running and failed, calls used, the current step. */
 export const progressQuery = defineQuery<StudyProgress>('progress');
@@ -29,3 +29,6 @@ export const evaluateSignal = defineSignal('evaluate');
 
 /** mainJob: the steps started so far, their child workflows, times and report lines. */
 export const mainJobProgressQuery = defineQuery<MainJobProgress>('mainJobProgress');
+
+/** obligationsCheck (`lockin obligations check`): the tasks checked so far, in the order they finished. */
+export const obligationsCheckProgressQuery = defineQuery<ObligationsCheckDone[]>('obligationsCheckProgress');

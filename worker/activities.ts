@@ -3,18 +3,19 @@
  * (protocol/activities.ts WorkflowActivities), checked at compile time both ways: each has the
  * contract's signature, and nothing is registered that no workflow calls.
  */
-import type { WorkflowActivities } from '../protocol/activities';
+import type { ActivityOutput, WorkflowActivities } from '../protocol/activities';
 import { callModel } from '../activities/model';
 import { initStudy, prepareConditionDir, freezeArtifacts, sealContract, guardContract, classifyEdits, writeRunRecord, completedTasks, completedTaskCalls } from '../activities/store';
 import { evaluateRun, judgeRequest, labelRun } from '../activities/scoring';
 import { runPytest, smokeCheck, executeCandidate } from '../activities/execution';
 import { runEvaluatorControls } from '../activities/compare';
-import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences } from '../activities/data';
+import { generateTables, loadTables, analyzeQueries, buildReferences, reexecuteReferences, reproduceReferencesOnce, buildVariants, compareGolden, verifyDatabase, listQueries } from '../activities/data';
 import { executeOnVariants } from '../activities/data/differential';
 import { mutationTasks, mutationTask } from '../activities/mutation';
-import { finishModels, finishStudy, finishMutationAnalysis } from '../activities/report';
+import { finishModels, finishStudy, finishMutationAnalysis, writeStudyReport } from '../activities/report';
 import { labelByExecution, labellerAccuracy, labellerCalibration, labellerCheckTask } from '../activities/obligations';
 import { tasksWithReferences, checkStudyCorpus } from '../activities/tasks';
+import { obligationsCheckTask, obligationsCheckSummary, calibrateOnFaults } from '../activities/obligations/commands';
 
 /** Every registered activity, by the name workflows schedule it under. */
 export const ACTIVITIES = {
@@ -61,6 +62,16 @@ export const ACTIVITIES = {
   // the main job between its steps
   tasksWithReferences,
   checkStudyCorpus,
+  // the steps of single CLI commands (workflows/commands.ts)
+  writeStudyReport,
+  reproduceReferences: reproduceReferencesOnce,
+  buildVariants,
+  compareGolden,
+  verifyDatabase,
+  listQueries,
+  obligationsCheckTask,
+  obligationsCheckSummary,
+  calibrateOnFaults,
 } satisfies WorkflowActivities;
 
 /** Compile-time: an activity registered here that the contract does not name is an error. */
@@ -86,3 +97,20 @@ type InputDrift = {
 };
 const NO_INPUT_DRIFT: Record<keyof InputDrift, never> = {};
 void NO_INPUT_DRIFT;
+
+/** What an implementation's promise resolves to. */
+type ImplementationOutput<K extends keyof WorkflowActivities> = Awaited<ReturnType<(typeof ACTIVITIES)[K]>>;
+
+/**
+ * Compile-time: an implementation returns exactly what its contract declares (each type
+ * assignable to the other), so a field added to or dropped from a result on one side only is an
+ * error here; implementations are typed from ActivityInput/ActivityOutput of the contract.
+ */
+type OutputDrift = {
+  [K in keyof WorkflowActivities as [ActivityOutput<K>] extends [ImplementationOutput<K>] ? ([ImplementationOutput<K>] extends [ActivityOutput<K>] ? never : K) : K]: {
+    contract: ActivityOutput<K>;
+    implementation: ImplementationOutput<K>;
+  };
+};
+const NO_OUTPUT_DRIFT: Record<keyof OutputDrift, never> = {};
+void NO_OUTPUT_DRIFT;

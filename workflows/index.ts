@@ -9,3 +9,4 @@ export { prepareDatabase } from './prepare';
 export { evaluatorChecks } from './checks';
 export { mutationAnalysis } from './mutation';
 export { mainJob } from './mainJob';
+export { corpusCheck, studyReport, modelsReport, evaluatorControls, referenceReproduction, goldenComparison, variantDatabases, databaseVerification, queryList, obligationsCheck, labellerCalibrationCheck } from './commands';

@@ -46,3 +46,26 @@ export const SPARK_LONG: ActivityOptions = {
   heartbeatTimeout: '30s',
   retry: { maximumAttempts: 5, initialInterval: '10s' },
 };
+
+/**
+ * Error types a command's step is not retried for: its code threw, and running it again would
+ * throw again. When the CLI ran these steps itself, such an error ended the command at once; it
+ * still does (the workflow fails with it). A step whose worker went away (a heartbeat or
+ * start-to-close time-out, not an error type) is run once more.
+ */
+const COMMAND_STEP_ERRORS = ['Error', 'TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'SubprocessError', 'ZodError', 'TaskLoadError', 'ViolationError', 'HarnessError'];
+
+/**
+ * A step a CLI command runs on demand through its workflow (workflows/commands.ts: the report,
+ * the controls, the corpus check, the obligations checks): up to hours, heartbeated, on the
+ * default queue (a command's `--concurrency` is its own, not the Spark queue's).
+ */
+export const COMMAND_STEP: ActivityOptions = {
+  taskQueue: QUEUES.default,
+  startToCloseTimeout: '6 hours',
+  heartbeatTimeout: '30s',
+  retry: { maximumAttempts: 2, initialInterval: '2s', nonRetryableErrorTypes: COMMAND_STEP_ERRORS },
+};
+
+/** COMMAND_STEP on the Spark queue, for a command's JVM step (the re-execution of the references). */
+export const COMMAND_SPARK_STEP: ActivityOptions = { ...COMMAND_STEP, taskQueue: QUEUES.spark };

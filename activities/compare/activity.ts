@@ -13,6 +13,7 @@ import { analyzeTables, ComparisonDetails, jsonReplacer } from './analyze';
 import { ControlReference, controlsMarkdown, ControlsReport, runControls } from './controls';
 import { loadOutputFiles, OutputFiles, resolveOutput } from './load';
 import { Tolerance } from './tolerance';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 export { analyzeTables, jsonReplacer, type ComparisonDetails } from './analyze';
 
@@ -106,12 +107,7 @@ export async function loadReferenceInventory(dir: string, inventory: readonly st
 }
 
 /** Input of runEvaluatorControls. */
-export interface ControlsRequest {
-  scale?: number;
-  /** Overrides referencesDir(scale). */
-  referencesDir?: string;
-  outDir: string;
-}
+export type ControlsRequest = ActivityInput<'runEvaluatorControls'>;
 
 /**
  * Runs the evaluator controls (Table II) and writes `controls.json` and `controls.md` into outDir.
@@ -135,7 +131,7 @@ export async function runControlsOnDisk(req: ControlsRequest): Promise<{ report:
  * Activity: the evaluator controls (Table II) through the production comparator.
  * @returns counts and file paths (small)
  */
-export async function runEvaluatorControls(req: ControlsRequest): Promise<{ counts: ControlsReport['counts']; allAsExpected: boolean; controlsFile: string; markdownFile: string }> {
+export async function runEvaluatorControls(req: ControlsRequest): Promise<ActivityOutput<'runEvaluatorControls'>> {
   try {
     const { report, controlsFile, markdownFile } = await runControlsOnDisk(req);
     return { counts: report.counts, allAsExpected: report.allAsExpected, controlsFile, markdownFile };

@@ -5,32 +5,26 @@
  * itself when its outputs already match their record, so a killed run resumes.
  */
 import { databaseDir } from '../common/paths';
-import { PINNED, type SparkSettings } from '../../protocol/settings';
+import { PINNED } from '../../protocol/settings';
 import { checkScale, runDataScript, scaleArg, settingsArg } from './run';
 import { GenerateResult, LoadResult, VerifyResult } from '../../protocol/data';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 /** Input of generateTables. */
-export interface GenerateTablesInput {
-  /** TPC-DS scale factor (1 = the study's SF=1). */
-  scale: number;
-}
+export type GenerateTablesInput = ActivityInput<'generateTables'>;
 
 /**
  * Generates the 24 tables at `scale` into `<home>/cache/tpcgen/sf<S>/` (skipped when done).
  * @returns rows per table, generator name/version/flags, seconds, skipped.
  * @throws InputError when tpcgen-cli is missing, has another version than PINNED, or a file is corrupted.
  */
-export async function generateTables(input: GenerateTablesInput): Promise<GenerateResult> {
+export async function generateTables(input: GenerateTablesInput): Promise<ActivityOutput<'generateTables'>> {
   checkScale(input.scale);
   return runDataScript('tpcds_data.py', ['generate', '--scale', scaleArg(input.scale), '--expect-version', PINNED.tpcgenCli], GenerateResult);
 }
 
 /** Input of loadTables. */
-export interface LoadTablesInput {
-  scale: number;
-  /** The study's Spark settings (recorded in manifest.json). */
-  settings: SparkSettings;
-}
+export type LoadTablesInput = ActivityInput<'loadTables'>;
 
 /**
  * Loads the generated tables into Spark with the study's types and writes `databaseDir(S)/<table>/`
@@ -38,7 +32,7 @@ export interface LoadTablesInput {
  * @returns manifestHash, rows per table, seconds, skipped.
  * @throws InputError when the generator output is missing or a typed file is corrupted.
  */
-export async function loadTables(input: LoadTablesInput): Promise<LoadResult> {
+export async function loadTables(input: LoadTablesInput): Promise<ActivityOutput<'loadTables'>> {
   checkScale(input.scale);
   return runDataScript(
     'tpcds_data.py',
@@ -51,7 +45,7 @@ export async function loadTables(input: LoadTablesInput): Promise<LoadResult> {
  * Checks every typed file of `databaseDir(S)` against its manifest.
  * @returns {ok, manifestHash, rows}. @throws InputError naming the first missing or corrupted file.
  */
-export async function verifyDatabase(input: { scale: number }): Promise<VerifyResult> {
+export async function verifyDatabase(input: ActivityInput<'verifyDatabase'>): Promise<ActivityOutput<'verifyDatabase'>> {
   checkScale(input.scale);
   return runDataScript('tpcds_data.py', ['verify', '--scale', scaleArg(input.scale), '--db-dir', databaseDir(input.scale)], VerifyResult);
 }

@@ -9,31 +9,17 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import type { DifferentialOutcome, DifferentialDatabase } from '../../protocol/records';
 import { compareOutputs } from '../compare/activity';
 import { executeCandidate } from '../execution/execute';
 import { listVariants, variantReference, type VariantInfo } from './variants';
 import { studyDir } from '../common/layout';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 export { differentialAgreement } from '../../protocol/differential';
 
 /** Input of executeOnVariants. */
-export interface ExecuteOnVariantsInput {
-  taskId: string;
-  /** The frozen candidate's folder (solution.py). */
-  dir: string;
-  scale: number;
-  settings: SparkSettings;
-  /** The run's evaluation folder: outputs go to `<outDir>/variants/<variant>/`, the outcome to `<outDir>/variants/differential.json`. */
-  outDir: string;
-  timeoutMs: number;
-  memoryMb: number;
-  reuseScope?: string;
-  sparkMode?: SparkMode;
-  /** The candidate did not execute ok on the study database: every variant is `not-run`. */
-  skip?: boolean;
-}
+export type ExecuteOnVariantsInput = ActivityInput<'executeOnVariants'>;
 
 /** One variant database as study.json records it when the study starts. */
 export interface RecordedVariant {
@@ -79,7 +65,7 @@ export function variantsForRun(found: VariantInfo[], recorded: RecordedVariant[]
  * @returns {databases: [{database, manifestHash, verdict, summary}]} in listVariants order
  *   ([] when no variant was built: nothing recorded then).
  */
-export async function executeOnVariants(input: ExecuteOnVariantsInput): Promise<DifferentialOutcome> {
+export async function executeOnVariants(input: ExecuteOnVariantsInput): Promise<ActivityOutput<'executeOnVariants'>> {
   const studyId = input.reuseScope; // the study: its study.json fixes the variant set (variantDatabases)
   const chosen = variantsForRun(listVariants(input.scale), studyId ? studyVariantSet(studyId) : null);
   const databases: DifferentialDatabase[] = [];

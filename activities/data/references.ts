@@ -12,6 +12,7 @@ import type { SparkSettings } from '../../protocol/settings';
 import { REFERENCE_INVENTORY } from '../../protocol/corpus';
 import { checkScale, runDataScript, scaleArg, settingsArg, testsJar } from './run';
 import { BuildResult, GoldenResult, ReproduceResult } from '../../protocol/data';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 /** Input shared by the reference activities. */
 export interface ReferencesInput {
@@ -32,7 +33,7 @@ function args(cmd: string, input: ReferencesInput): string[] {
  * Builds (or resumes) the references under `referencesDir(S)/<taskId>/` and `references.json`.
  * @returns built/skipped/failed ids, count stored, manifestHash, seconds per variant.
  */
-export async function buildReferences(input: ReferencesInput): Promise<BuildResult> {
+export async function buildReferences(input: ActivityInput<'buildReferences'>): Promise<ActivityOutput<'buildReferences'>> {
   return runDataScript('references.py', args('build', input), BuildResult);
 }
 
@@ -116,23 +117,25 @@ export async function reproduceReferences(input: ReferencesInput & { resume?: Re
 }
 
 /**
+ * Activity of `lockin data reproduce` (workflows/commands.ts referenceReproduction): every
+ * reference re-executed in a fresh session and compared (reproduceReferences, in a temporary
+ * folder removed afterwards; nothing recorded, `resumed` is 0).
+ */
+export async function reproduceReferencesOnce(req: ActivityInput<'reproduceReferences'>): Promise<ActivityOutput<'reproduceReferences'>> {
+  return reproduceReferences({ scale: req.scale, settings: req.settings, ids: req.ids });
+}
+
+/**
  * Compares each variant's result with Spark's golden answer (tpcds-query-results/v1_4/, strings
  * right-trimmed). Disagreements are findings, not failures.
  * @returns {agree, total, results: [{id, agree, difference, schemaMatches}]}.
  */
-export async function compareGolden(input: ReferencesInput): Promise<GoldenResult> {
+export async function compareGolden(input: ActivityInput<'compareGolden'>): Promise<ActivityOutput<'compareGolden'>> {
   return runDataScript('references.py', args('golden', input), GoldenResult);
 }
 
 /** Input of reexecuteReferences. */
-export interface ReexecuteInput {
-  scale: number;
-  settings: SparkSettings;
-  /** Where the result is recorded (runs/<study>/reproduce.json). */
-  outFile: string;
-  /** Variant ids (default: REFERENCE_INVENTORY, the 33). */
-  ids?: string[];
-}
+export type ReexecuteInput = ActivityInput<'reexecuteReferences'>;
 
 /**
  * Activity: the SQL re-execution (docs/protocol.md §4; Table V's input), recorded in `outFile`
@@ -143,7 +146,7 @@ export interface ReexecuteInput {
  * folder is removed once `outFile` is written.
  * @returns reproduced/total, whether the result was recorded earlier, and how many variants were resumed.
  */
-export async function reexecuteReferences(input: ReexecuteInput): Promise<{ reproduced: number; total: number; recordedEarlier: boolean; resumed: number }> {
+export async function reexecuteReferences(input: ReexecuteInput): Promise<ActivityOutput<'reexecuteReferences'>> {
   const manifest = path.join(databaseDir(input.scale), 'manifest.json');
   const dbHash: string | null = fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, 'utf8')).manifestHash ?? null) : null;
   const prior = fs.existsSync(input.outFile) ? JSON.parse(fs.readFileSync(input.outFile, 'utf8')) : null;

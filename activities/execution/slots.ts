@@ -17,7 +17,7 @@
  * sees them at the same /lockin paths as the job), the working folder, the environment and the
  * Spark settings, so the JVM's view, working folder and environment (what its Python workers
  * inherit) are those of a cold run of that kind of job. The pool (one per worker process) holds
- * at most LOCKIN_SPARK_SLOTS slots (default defaultSlotCount: room for each kind of job a study
+ * at most LOCKIN_SPARK_SLOTS slots (default common/sparkMode.ts defaultSlotCount: room for each kind of job a study
  * runs concurrently, as memory allows),
  * starts them lazily, evicts the least recently used idle slot of another profile when full,
  * and stops them all when the worker stops (stopAllSlots); a killed worker takes its slots with
@@ -35,25 +35,24 @@
  * Warm mode needs bubblewrap and root (a job enters the slot's namespaces with nsenter);
  * elsewhere a job asked to run warm runs cold, and says why (`spark.coldBecause`).
  */
-import { spawn, spawnSync, type ChildProcess } from 'child_process';
+import { spawn, type ChildProcess } from 'child_process';
 import * as crypto from 'crypto';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { pythonDir, venvPython } from '../common/paths';
-import { sparkConcurrency } from '../common/sparkConcurrency';
 import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import type { SparkRun } from '../../protocol/types';
 import { sparkJitFromEnv, type SparkJit } from '../common/sparkJit';
-import { envChoice } from '../common/envChoice';
+import { dropPrivileges, namespaceArgs } from '../common/isolation';
+import { resolveSparkMode, warmSlotLimit } from '../common/sparkMode';
 import {
-  DEFAULT_PROCESSES, DEFAULT_SCRATCH_MB, SCRATCH_PREFIX, dropPrivileges, isolationMode, javaHome, killGroup, namespaceArgs, ownedTempDir, prlimit,
+  DEFAULT_PROCESSES, DEFAULT_SCRATCH_MB, SCRATCH_PREFIX, javaHome, killGroup, ownedTempDir, prlimit,
   runSandboxed, runtimeBinds, slotHostUid, treeRssKb, withTraversableParents, writeEtc, type SandboxRun, type SandboxSpec, type SandboxTalk,
 } from './sandbox';
 
 /** What a Spark job asks of runSparkJob besides its sandbox: the mode and the settings its JVM runs with. */
 export interface SparkJob {
-  /** Requested mode; undefined: LOCKIN_SPARK_MODE, else warm (sparkModeFromEnv). */
+  /** Requested mode; undefined: LOCKIN_SPARK_MODE, else warm (common/sparkMode.ts sparkModeFromEnv). */
   mode?: SparkMode;
   settings: SparkSettings;
   /** Mount names bound once into the slot (large, shared folders: the study database). */
@@ -62,38 +61,6 @@ export interface SparkJob {
 
 /** A SandboxRun with how Spark ran it. */
 export type SparkSandboxRun = SandboxRun & { spark: SparkRun };
-
-/**
- * The mode LOCKIN_SPARK_MODE names (warm | cold; default warm since the equivalence runs of issue
- * 22 found every verdict identical: README "Tests and benchmarks"; resolveSparkMode runs a warm
- * job cold, and says why, where warm slots are not possible). @throws Error naming the variable
- * for any other value.
- */
-export function sparkModeFromEnv(): SparkMode {
-  return envChoice<SparkMode>('LOCKIN_SPARK_MODE', ['warm', 'cold'], 'warm');
-}
-
-let nsenterOk: boolean | undefined;
-
-/**
- * Why a warm run is not possible here (null when it is): warm slots need bubblewrap, root (to
- * enter the slot's namespaces) and nsenter.
- */
-export function warmUnavailable(): string | null {
-  if (isolationMode() !== 'bwrap') return `isolation is ${isolationMode()}, warm slots need bubblewrap`;
-  if ((process.getuid?.() ?? 1) !== 0) return 'lockin does not run as root: a job cannot enter a slot\'s namespaces';
-  nsenterOk ??= spawnSync('sh', ['-c', 'command -v nsenter'], { stdio: 'ignore' }).status === 0;
-  if (!nsenterOk) return 'nsenter is not installed';
-  return null;
-}
-
-/** The mode a job runs in: the requested one, or cold (with the reason) when warm is not possible. */
-export function resolveSparkMode(requested?: SparkMode): { mode: SparkMode; coldBecause?: string } {
-  const mode = requested ?? sparkModeFromEnv();
-  if (mode === 'cold') return { mode };
-  const why = warmUnavailable();
-  return why ? { mode: 'cold', coldBecause: why } : { mode };
-}
 
 /** The profile of a slot: what its JVM sees and inherits (see the module comment). */
 interface Profile {
@@ -401,32 +368,6 @@ export function jvmStartCounts(): { slots: number; cold: number } {
 }
 let coldStarts = 0;
 
-/** Memory an idle slot is allowed for when sizing the pool, bytes (a slot's JVM idles at 0.6-2 GB on this project's jobs; 4 GiB leaves room for one that grew). */
-const SLOT_MEMORY_BYTES = 4 * 1024 ** 3;
-
-/**
- * The default number of warm slots: 2 × concurrency + 1, so the three kinds of job a study
- * interleaves (pytest, executions, suites), each up to `concurrency` at once, find their slot warm
- * instead of evicting each other; at most one slot per 4 GiB of the machine's memory, and never
- * fewer than concurrency + 1. Inputs: concurrency (Spark jobs at once), totalMemBytes.
- * Returns: a positive integer. Pure.
- */
-export function defaultSlotCount(concurrency: number, totalMemBytes: number): number {
-  const conc = Math.max(1, Number.isFinite(concurrency) ? Math.floor(concurrency) : 1);
-  return Math.max(conc + 1, Math.min(2 * conc + 1, Math.floor(totalMemBytes / SLOT_MEMORY_BYTES)));
-}
-
-/** The most warm slots one worker process keeps (LOCKIN_SPARK_SLOTS, else defaultSlotCount of the Spark concurrency and memory), for `lockin doctor`. */
-export function warmSlotLimit(): number {
-  return maxSlots();
-}
-
-function maxSlots(): number {
-  const env = Number(process.env.LOCKIN_SPARK_SLOTS);
-  if (Number.isInteger(env) && env > 0) return env;
-  return defaultSlotCount(sparkConcurrency('warm').jobs, os.totalmem());
-}
-
 function maxJobs(): number {
   const n = Number(process.env.LOCKIN_SLOT_MAX_JOBS ?? 40);
   return Number.isInteger(n) && n > 0 ? n : 40;
@@ -447,7 +388,7 @@ class SlotPool {
         idle.busy = true;
         return { slot: idle, started: false };
       }
-      if (this.slots.length + this.starting >= maxSlots()) {
+      if (this.slots.length + this.starting >= warmSlotLimit()) {
         const victim = this.slots.filter((s) => !s.busy).sort((a, b) => a.lastUsed - b.lastUsed)[0];
         if (victim) {
           victim.stop();

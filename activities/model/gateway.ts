@@ -43,6 +43,7 @@ import { loadTaskSpec, stageVars } from './stageInputs';
 import { ARTIFACT_STAGES, STAGES } from '../../protocol/stages';
 import type { Provenance } from '../../protocol/provenance';
 import { callRelPath } from '../../protocol/layout';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 export const CALL_FILE_SCHEMA_VERSION = 1;
 
@@ -167,7 +168,7 @@ interface Answer extends Answered {
  * @throws ApplicationFailure (non-retryable) on a leak, bad input, 400/401/403, a missing replay
  *   file; (retryable) when transient API errors outlast the retries.
  */
-export async function callModel(req: StageRequest): Promise<StageResult> {
+export async function callModel(req: ActivityInput<'callModel'>): Promise<ActivityOutput<'callModel'>> {
   const ctx = activityContext();
   const stopHeartbeat = startHeartbeat(ctx, { stage: req.stage, callIndex: req.callIndex });
   try {

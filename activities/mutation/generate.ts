@@ -21,7 +21,8 @@ import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkMode, type Spark
 import { activityHooks, throwIfCancelled } from '../execution/activityContext';
 import { databaseMounts } from '../execution/databases';
 import { ownedTempDir, toMiB } from '../execution/sandbox';
-import { resolveSparkMode, runSparkJob, type SparkSandboxRun } from '../execution/slots';
+import { runSparkJob, type SparkSandboxRun } from '../execution/slots';
+import { resolveSparkMode } from '../common/sparkMode';
 import { outputVariantsAtOnce } from '../common/sparkConcurrency';
 import { sessionStateUse } from './sharedState';
 import { forbiddenPrefixes } from '../execution/staging';

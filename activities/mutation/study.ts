@@ -24,6 +24,7 @@ import { runSuiteOnVariants, type VariantRun } from './suites';
 import { scoreSuite, type SuiteScore } from './score';
 import { confirmEquivalents } from './confirm';
 import { noteProgress } from '../common/progressBeat';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 export interface MutationStudyOptions {
   studyId: string;
@@ -252,19 +253,13 @@ export async function analyzeStudyMutation(opts: MutationStudyOptions): Promise<
 }
 
 /** One task of the durable analysis (workflows/mutation.ts): the study and the analysis options. */
-export interface MutationTaskRequest {
-  studyId: string;
-  taskId: string;
-  equivalenceScale?: number;
-  confirmScale?: number;
-  maxPerOperator?: number;
-}
+export type MutationTaskRequest = ActivityInput<'mutationTask'>;
 
 /**
  * Activity: the tasks of a study that have records, in record order (the analysis's work list).
  * @throws InputError when the study has no records.
  */
-export async function mutationTasks(req: { studyId: string; tasks?: string[] }): Promise<string[]> {
+export async function mutationTasks(req: ActivityInput<'mutationTasks'>): Promise<ActivityOutput<'mutationTasks'>> {
   studyBasics(req.studyId);
   return [...new Set(readRecords(req.studyId).map((x) => x.taskId))].filter((q) => !req.tasks || req.tasks.includes(q));
 }
@@ -277,7 +272,7 @@ export async function mutationTasks(req: { studyId: string; tasks?: string[] }):
  * @returns the progress lines, for the workflow's progress query; `skipped` when the task has no
  * gold solution or its mutants cannot be built (the reason is the line).
  */
-export async function mutationTask(req: MutationTaskRequest): Promise<{ taskId: string; lines: string[]; skipped: boolean }> {
+export async function mutationTask(req: MutationTaskRequest): Promise<ActivityOutput<'mutationTask'>> {
   const basics = studyBasics(req.studyId);
   const r = resolve(req);
   let eq: EquivalenceResult;

@@ -4,10 +4,9 @@
  */
 import { ZodError } from 'zod';
 import { InputError, nonRetryable } from '../common/errors';
-import type { SparkMode, SparkSettings } from '../../protocol/settings';
 import * as fs from 'fs';
 import * as path from 'path';
-import { scoredSuite, type ConditionId } from '../../protocol/conditions';
+import { scoredSuite } from '../../protocol/conditions';
 import { executableLabels } from './labels';
 import { studyLabellerAccuracy } from './studyAccuracy';
 import { calibrateLabellers } from './calibration';
@@ -16,7 +15,8 @@ import { readStudyBasics, type StudyBasics } from '../store/manifest';
 import { LabellerAccuracyFileSchema, LabellerCalibrationFileSchema } from '../../protocol/sideFiles';
 import { noteProgress } from '../common/progressBeat';
 import { sparkConcurrency } from '../common/sparkConcurrency';
-import { resolveSparkMode } from '../execution/slots';
+import { resolveSparkMode } from '../common/sparkMode';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 /** study.json's tasks and Spark settings. @throws InputError (non-retryable) naming the file and field when it is missing or malformed. */
 function studyBasicsOf(studyId: string): { dir: string; basics: StudyBasics } {
@@ -37,7 +37,7 @@ function studyBasicsOf(studyId: string): { dir: string; basics: StudyBasics } {
  * id, scale. Returns whether the check was already cached. A task not in the study is an
  * InputError (non-retryable); a check that fails is thrown, and labellerAccuracy meets it again.
  */
-export async function labellerCheckTask(req: { studyId: string; taskId: string; scale: number }): Promise<{ taskId: string; cached: boolean }> {
+export async function labellerCheckTask(req: ActivityInput<'labellerCheckTask'>): Promise<ActivityOutput<'labellerCheckTask'>> {
   const { basics } = studyBasicsOf(req.studyId);
   if (!basics.tasks.includes(req.taskId)) throw nonRetryable(new InputError(`task ${req.taskId} is not one of the study's tasks`, path.join(studyDir(req.studyId), 'study.json'), 'tasks'));
   let cached = false;
@@ -53,7 +53,7 @@ export async function labellerCheckTask(req: { studyId: string; taskId: string; 
  * Cached per task, so a resumed or second study reruns nothing whose forms did not change.
  * @throws InputError (non-retryable) when study.json is missing or malformed.
  */
-export async function labellerAccuracy(req: { studyId: string; scale: number }): Promise<{ file: string; line: string }> {
+export async function labellerAccuracy(req: ActivityInput<'labellerAccuracy'>): Promise<ActivityOutput<'labellerAccuracy'>> {
   const { dir, basics } = studyBasicsOf(req.studyId);
   const out = LabellerAccuracyFileSchema.parse(await studyLabellerAccuracy({ tasks: basics.tasks, scale: req.scale, settings: basics.settings, concurrency: sparkConcurrency(resolveSparkMode().mode).jobs }));
   const file = path.join(dir, 'labeller-accuracy.json');
@@ -72,7 +72,7 @@ export async function labellerAccuracy(req: { studyId: string; scale: number }):
  * Returns the file (null when no task of the study has faults) and one line for the terminal.
  * @throws InputError (non-retryable) when study.json is missing or malformed.
  */
-export async function labellerCalibration(req: { studyId: string }): Promise<{ file: string | null; line: string }> {
+export async function labellerCalibration(req: ActivityInput<'labellerCalibration'>): Promise<ActivityOutput<'labellerCalibration'>> {
   const { dir, basics } = studyBasicsOf(req.studyId);
   const out = LabellerCalibrationFileSchema.parse(await calibrateLabellers({ tasks: basics.tasks, settings: basics.settings, sparkMode: resolveSparkMode().mode, onProgress: (what) => noteProgress(`labellers on realistic faults: ${what}`) }));
   if (!out.tasks.length) return { file: null, line: 'labellers on realistic faults: none of the study\'s tasks has faults (tasks/<id>/faults/)' };
@@ -93,7 +93,7 @@ export async function labellerCalibration(req: { studyId: string }): Promise<{ f
  * as in histories from before it was passed).
  * Returns a small summary: the file and how many code and test labels it holds.
  */
-export async function labelByExecution(req: { taskId: string; conditionDir: string; condition?: ConditionId; settings: SparkSettings; sparkMode?: SparkMode; reuseScope?: string }): Promise<{ file: string; code: number; test: number; suitePassesGold: boolean }> {
+export async function labelByExecution(req: ActivityInput<'labelByExecution'>): Promise<ActivityOutput<'labelByExecution'>> {
   try {
     const { condition, ...rest } = req;
     const { file, labels } = await executableLabels({ ...rest, suite: scoredSuite(condition ?? 'one-pass') });

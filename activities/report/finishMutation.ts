@@ -8,19 +8,10 @@ import { writeReport } from './writeReport';
 import { studyDir } from '../common/layout';
 import { aggregateByCondition } from '../mutation/score';
 import { analyzeStudyMutation } from '../mutation/study';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 /** Input of finishMutationAnalysis (the analysis's options, as mutationTask had them). */
-export interface FinishMutationRequest {
-  studyId: string;
-  equivalenceScale?: number;
-  confirmScale?: number;
-  maxPerOperator?: number;
-  tasks?: string[];
-  /** Rewrite runs/<id>/report/ (default true). */
-  report?: boolean;
-  /** Seconds the analysis has taken so far (for the first line). */
-  seconds?: number;
-}
+export type FinishMutationRequest = ActivityInput<'finishMutationAnalysis'>;
 
 /**
  * Activity: writes runs/<id>/mutation.json (analyzeStudyMutation: every part is cached by then,
@@ -28,7 +19,7 @@ export interface FinishMutationRequest {
  * @returns lines for the terminal: per condition, suites, suites invalid on gold, killed/total
  * with the pooled and mean-per-suite mutation scores; the report path.
  */
-export async function finishMutationAnalysis(req: FinishMutationRequest): Promise<string> {
+export async function finishMutationAnalysis(req: FinishMutationRequest): Promise<ActivityOutput<'finishMutationAnalysis'>> {
   const res = await analyzeStudyMutation({ studyId: req.studyId, equivalenceScale: req.equivalenceScale, confirmScale: req.confirmScale, maxPerOperator: req.maxPerOperator, tasks: req.tasks });
   const took = req.seconds === undefined ? '' : `, ${req.seconds.toFixed(0)} s`;
   const lines = [`mutation analysis of ${req.studyId}: ${res.suites.length} suites${took}; ${path.join(studyDir(req.studyId), 'mutation.json')}`];

@@ -5,6 +5,7 @@ import * as path from 'path';
 import type { StudyFailure } from '../../protocol/inputs';
 import { writeRecordsJsonl } from '../store/records';
 import { studyDir } from '../common/layout';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 /**
  * Activity: gathers the run records into runs/<id>/records.jsonl, writes the runs that ended
@@ -13,7 +14,7 @@ import { studyDir } from '../common/layout';
  * @returns the report directory (null when `report` is false), the record
  * count and the path of records.jsonl.
  */
-export async function finishStudy(req: { studyId: string; report?: boolean; failed?: StudyFailure[] }): Promise<{ reportDir: string | null; records: number; recordsFile: string }> {
+export async function finishStudy(req: ActivityInput<'finishStudy'>): Promise<ActivityOutput<'finishStudy'>> {
   if (req.failed) writeFailures(req.studyId, req.failed);
   const records = writeRecordsJsonl(req.studyId);
   const recordsFile = path.join(studyDir(req.studyId), 'records.jsonl');

@@ -13,6 +13,7 @@ import { intervalAnalysis, renderIntervals, type IntervalAnalysis } from './inte
 import { readCorpusFile } from '../model/backends/replay';
 import { isReplaySpec, tryParseModelSpec } from '../../protocol/model';
 import { replayCorpusDir } from '../common/paths';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 /**
  * Per model with more than one sample: a warning when its samples cannot vary (a replay corpus
@@ -39,7 +40,7 @@ import { renderDeviations } from './deviations';
  * runs/<id>/report/report.md and intervals.json from the sub-studies' run records.
  * @returns the report directory (null when not written) and the number of records read.
  */
-export async function finishModels(req: { studyId: string; studies: { model: string; studyId: string }[]; report?: boolean }): Promise<{ reportDir: string | null; records: number }> {
+export async function finishModels(req: ActivityInput<'finishModels'>): Promise<ActivityOutput<'finishModels'>> {
   const dir = studyDir(req.studyId);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'models.json'), JSON.stringify({ studyId: req.studyId, studies: req.studies }, null, 2) + '\n');

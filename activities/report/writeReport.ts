@@ -33,6 +33,7 @@ import { readReplyProvenance, runReplyProvenance } from './provenance';
 import { readRepeats } from './repeats';
 import { isReplaySpec } from '../../protocol/model';
 import { inspectLogDir, writeInspectLogs, type InspectLogsOutcome } from './inspect/writeLogs';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 export interface WriteReportInput {
   studyId: string;
@@ -71,6 +72,15 @@ export function analyse(scored: ScoredRun[], tasks: string[], shown: readonly Co
     summary: perCondition(shown, (c) => summarizeCondition(scored, c, tasks)),
     paired: Object.fromEntries(branchesOf(shown).map((b) => [b, pairedForBranch(scored, b, tasks)])) as Partial<Record<ConditionId, ReturnType<typeof pairedForBranch>>>,
   };
+}
+
+/**
+ * Activity of `lockin report` (workflows/commands.ts studyReport): writeReport, then the report
+ * folder and how many files it holds (Table III's numbers are in its summary.json).
+ */
+export async function writeStudyReport(req: ActivityInput<'writeStudyReport'>): Promise<ActivityOutput<'writeStudyReport'>> {
+  const res = await writeReport({ studyId: req.studyId, runsDir: req.runsDir, sensitivity: req.sensitivity });
+  return { reportDir: res.reportDir, files: res.files.length };
 }
 
 /**

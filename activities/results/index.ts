@@ -12,3 +12,10 @@ export { readStudyBasics, type StudyBasics } from '../store/manifest';
 export { ledgerFile, ledgerRepeats, readLedger, type LedgerLine } from '../model/ledger';
 /** The task key and condition a failure's workflow id names (runs/<id>/failures.json). */
 export { parseFailureKey } from '../report/failures';
+/** The files the commands' workflows write (workflows/commands.ts): a report's summary.json, controls.json, an obligations check, a calibration. */
+export { readReportSummary, readControlsReport, readObligationsCheckTask, readObligationsCheck, readCalibration } from './commandFiles';
+/** The kinds of evaluator control, in Table II's order (controls.json lists its controls by them). */
+export { CONTROL_KINDS } from '../compare/controls';
+export type { TaskObligationsCheck } from '../obligations/check';
+export type { LabellerAccuracy } from '../obligations/accuracy';
+export type { CalibrationFile } from '../obligations/calibration';

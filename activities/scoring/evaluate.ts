@@ -11,7 +11,6 @@ import { STUDY_MODEL_PARAMS } from '../../protocol/settings';
 import { referencesDir } from '../common/paths';
 import { InputError, nonRetryable } from '../common/errors';
 import { loadEvaluationSpec } from '../tasks/evaluation';
-import type { ComparisonOutcome } from '../../protocol/types';
 import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 import { evaluationDir } from '../../protocol/layout';
 
@@ -33,7 +32,7 @@ export function robustnessKeys(taskId: string): string[] | undefined {
  * the reference of the task at the study's scale, writes comparison.json there, then labels the
  * obligations. @returns the small ComparisonOutcome.
  */
-export async function evaluateRun(req: EvaluateRunRequest): Promise<ComparisonOutcome> {
+export async function evaluateRun(req: EvaluateRunRequest): Promise<ActivityOutput<'evaluateRun'>> {
   const evalDir = evaluationDir(req.conditionDir, req.condition);
   let keys: string[] | undefined;
   try {

@@ -10,6 +10,7 @@ import * as path from 'path';
 import { ApplicationFailure } from '@temporalio/common';
 import { CONTRACT_SUITE } from '../../protocol/conditions';
 import { sha256File } from '../common/hash';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 /** The sealed copy of a condition directory's contract suite. */
 export function sealedContractPath(dir: string): string {
@@ -20,7 +21,7 @@ export function sealedContractPath(dir: string): string {
  * Activity: freezes the contract suite C-0 wrote into `dir`.
  * @returns its sha256, or null when C-0 wrote none (its reply broke the protocol).
  */
-export async function sealContract(req: { dir: string }): Promise<{ sha256: string | null }> {
+export async function sealContract(req: ActivityInput<'sealContract'>): Promise<ActivityOutput<'sealContract'>> {
   const file = path.join(req.dir, CONTRACT_SUITE);
   if (!fs.existsSync(file)) return { sha256: null };
   const sealed = sealedContractPath(req.dir);
@@ -40,7 +41,7 @@ export async function sealContract(req: { dir: string }): Promise<{ sha256: stri
  * @throws ApplicationFailure.nonRetryable ('ContractSealBroken') when the sealed copy itself is
  *   missing or differs from `sha256`: nothing trustworthy is left to restore.
  */
-export async function guardContract(req: { dir: string; sha256: string }): Promise<{ intact: boolean; foundSha256: string; restoredSha256: string }> {
+export async function guardContract(req: ActivityInput<'guardContract'>): Promise<ActivityOutput<'guardContract'>> {
   const file = path.join(req.dir, CONTRACT_SUITE);
   const found = fs.existsSync(file) ? sha256File(file) : 'missing';
   if (found === req.sha256) return { intact: true, foundSha256: found, restoredSha256: found };

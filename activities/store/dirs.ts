@@ -2,7 +2,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ARTIFACTS } from '../../protocol/corpus';
-import type { ActivityInput } from '../../protocol/activities';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 import { sha256File } from '../common/hash';
 import { taskDir } from '../common/layout';
 import { evaluationDir } from '../../protocol/layout';
@@ -14,7 +14,7 @@ import { evaluationDir } from '../../protocol/layout';
  * writable again. The snapshot's calls/ are not copied: each condition has its own context.
  * @returns the directory's absolute path.
  */
-export async function prepareConditionDir(req: ActivityInput<'prepareConditionDir'>): Promise<string> {
+export async function prepareConditionDir(req: ActivityInput<'prepareConditionDir'>): Promise<ActivityOutput<'prepareConditionDir'>> {
   const dir = path.join(taskDir(req.studyId, req.taskId, req.replicate, req.sample), req.condition);
   fs.rmSync(dir, { recursive: true, force: true });
   if (req.condition !== 'snapshot') fs.rmSync(evaluationDir(dir, req.condition), { recursive: true, force: true });
@@ -34,7 +34,7 @@ export async function prepareConditionDir(req: ActivityInput<'prepareConditionDi
  * Activity: freezes a directory's artifacts (read-only, mode 0444) and returns their hashes.
  * @returns { "plan.md": sha256, … } for the artifacts present; a missing artifact maps to "missing".
  */
-export async function freezeArtifacts(req: { dir: string }): Promise<Record<string, string>> {
+export async function freezeArtifacts(req: ActivityInput<'freezeArtifacts'>): Promise<ActivityOutput<'freezeArtifacts'>> {
   const out: Record<string, string> = {};
   for (const name of ARTIFACTS) {
     const file = path.join(req.dir, name);

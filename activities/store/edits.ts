@@ -18,6 +18,7 @@ import { BUDGETS, ConditionId } from '../../protocol/conditions';
 import { TEST_EDIT_KINDS, type PermissionDeviation, type TestEditKind } from '../../protocol/records';
 import { runPythonJson } from '../common/python';
 import { parseJunit, type JunitCase } from '../execution/junit';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 /** One test edit as test_edits.py reports it. */
 export const TestEdit = z.object({
@@ -160,7 +161,7 @@ export function refusedWrites(conditionDir: string): PermissionDeviation[] {
 }
 
 /** Activity: classifies the edits of one condition against the snapshot (see the header), and lists its refused writes (refusedWrites). */
-export async function classifyEdits(req: { snapshotDir: string; conditionDir: string; condition: ConditionId }): Promise<PermissionDeviation[]> {
+export async function classifyEdits(req: ActivityInput<'classifyEdits'>): Promise<ActivityOutput<'classifyEdits'>> {
   const names = ['plan.md', 'solution.py', 'test_solution.py'];
   const before = Object.fromEntries(names.map((n) => [n, read(req.snapshotDir, n)]));
   const after = Object.fromEntries(names.map((n) => [n, read(req.conditionDir, n)]));

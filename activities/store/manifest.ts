@@ -12,13 +12,14 @@ import { databaseDir, referencesDir, replayCorpusDir, REPO_ROOT, tasksRoot, refe
 import { z } from 'zod';
 import { PINNED, SparkJitSchema, SparkModeSchema, SparkSettingsSchema, type SparkJit, type SparkMode, type SparkSettings } from '../../protocol/settings';
 import { InputError } from '../common/errors';
-import type { StudyInput, StudyManifestSummary } from '../../protocol/inputs';
+import type { StudyInput } from '../../protocol/inputs';
 import { canonicalJson, legacyCanonicalJson, sha256, sha256File } from '../common/hash';
 import { PAPER_SENSITIVITY, type SensitivitySubset } from '../../protocol/sensitivity';
 import { studyDir } from '../common/layout';
 import { isReplaySpec, tryParseModelSpec } from '../../protocol/model';
 import { modelFileSha256, resolveLocalModel } from '../common/localModels';
 import { referenceRelPaths } from '../../protocol/layout';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 export interface StudyManifest {
   studyId: string;
@@ -109,7 +110,7 @@ function decisive(m: Omit<StudyManifest, 'manifestHash' | 'createdAt' | 'gitRevi
  * @returns the study dir, manifest hash and whether the model is replayed.
  * @throws InputError (non-retryable) naming each changed input when resuming a study whose inputs changed.
  */
-export async function initStudy(input: StudyInput): Promise<StudyManifestSummary> {
+export async function initStudy(input: ActivityInput<'initStudy'>): Promise<ActivityOutput<'initStudy'>> {
   const dir = studyDir(input.studyId);
   fs.mkdirSync(dir, { recursive: true });
   const body = {

@@ -6,6 +6,7 @@ import type { RunRecord } from '../../protocol/types';
 import { parseRunRecord } from '../../protocol/records';
 import { recordsDir, studyDir, taskKey } from '../common/layout';
 import { recordFileName } from '../../protocol/layout';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 function recordFile(r: { studyId: string; taskId: string; replicate?: string; sample?: number; condition: string }): string {
   return path.join(recordsDir(r.studyId), recordFileName(r.taskId, r.condition, r.replicate, r.sample));
@@ -15,7 +16,7 @@ function recordFile(r: { studyId: string; taskId: string; replicate?: string; sa
  * Activity: writes one run record (overwrites the same key: idempotent), checked against
  * RunRecordSchema first. @returns its path. @throws InputError naming the wrong field.
  */
-export async function writeRunRecord(record: RunRecord): Promise<string> {
+export async function writeRunRecord(record: ActivityInput<'writeRunRecord'>): Promise<ActivityOutput<'writeRunRecord'>> {
   const file = recordFile(record);
   parseRunRecord(record, { file });
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -45,7 +46,7 @@ export function readRunRecords(studyId: string): RunRecord[] {
  * Activity: the task keys ("q4", "q4@r1", "q4~s2"; layout.ts taskKey) whose records exist for every condition of the
  * study, so a resumed study skips them.
  */
-export async function completedTasks(req: { studyId: string }): Promise<string[]> {
+export async function completedTasks(req: ActivityInput<'completedTasks'>): Promise<ActivityOutput<'completedTasks'>> {
   const manifestFile = path.join(studyDir(req.studyId), 'study.json');
   if (!fs.existsSync(manifestFile)) return [];
   const conditions: string[] = JSON.parse(fs.readFileSync(manifestFile, 'utf8')).conditions;
@@ -64,7 +65,7 @@ export async function completedTasks(req: { studyId: string }): Promise<string[]
  * condition's own calls beyond it (workflows/task.ts), i.e. 1 + Σ (callsUsed − 1).
  * @returns {key: calls}; an empty object when the study has no manifest yet.
  */
-export async function completedTaskCalls(req: { studyId: string }): Promise<Record<string, number>> {
+export async function completedTaskCalls(req: ActivityInput<'completedTaskCalls'>): Promise<ActivityOutput<'completedTaskCalls'>> {
   const done = new Set(await completedTasks(req));
   const calls: Record<string, number> = {};
   for (const r of readRunRecords(req.studyId)) {

@@ -8,6 +8,7 @@ import { formatProblem } from './load';
 import { referencesDir, referencePaths } from '../common/paths';
 import * as fs from 'fs';
 import * as path from 'path';
+import type { ActivityInput, ActivityOutput } from '../../protocol/activities';
 
 async function boundary<T>(fn: () => Promise<T> | T): Promise<T> {
   try {
@@ -23,7 +24,7 @@ async function boundary<T>(fn: () => Promise<T> | T): Promise<T> {
  * exists at `scale` (`referencesDir(scale)/<taskId>/reference.arrow`) and those without (e.g. q12 at
  * SF=0.01, whose reference query divides by zero under ANSI), in the given order.
  */
-export async function tasksWithReferences(req: { scale: number; tasks: string[] }): Promise<{ kept: string[]; missing: string[] }> {
+export async function tasksWithReferences(req: ActivityInput<'tasksWithReferences'>): Promise<ActivityOutput<'tasksWithReferences'>> {
   const has = (q: string) => fs.existsSync(referencePaths(referencesDir(req.scale), q).data);
   return { kept: req.tasks.filter(has), missing: req.tasks.filter((q) => !has(q)) };
 }
@@ -33,7 +34,7 @@ export async function tasksWithReferences(req: { scale: number; tasks: string[] 
  * a study is about to run, before its first model call. @returns every problem as
  * "<taskId>: <file> <field>: <message>" (empty when the corpus is valid).
  */
-export async function checkStudyCorpus(req: { scale: number; tasks: string[] }): Promise<{ problems: string[] }> {
+export async function checkStudyCorpus(req: ActivityInput<'checkStudyCorpus'>): Promise<ActivityOutput<'checkStudyCorpus'>> {
   const rep = await boundary(() => checkCorpus({ scale: req.scale, ids: [...new Set(req.tasks)] }));
   return { problems: rep.tasks.filter((t) => !t.ok).flatMap((t) => t.problems.map((p) => `${t.taskId}: ${formatProblem(p)}`)) };
 }

@@ -2,15 +2,17 @@
  * `lockin controls run [--scale S] [--out DIR] [--references DIR]`: the evaluator controls of
  * Table II (docs/protocol.md §4) through the production comparator with row order ignored.
  * Reads the references from referencesDir(S) (`<taskId>/reference.arrow` + `schema.json`), writes
- * controls.json and controls.md, prints the Table II summary. Exit 0 when all 57 controls
+ * controls.json and controls.md (the evaluatorControls workflow), prints the Table II summary
+ * from controls.json. Exit 0 when all 57 controls
  * return the expected outcome with every perturbation verified, 1 otherwise, 2 for bad input.
  */
 import { Command } from 'commander';
 import * as path from 'path';
-import { runControlsOnDisk } from '../../activities/compare/activity';
-import { CONTROL_KINDS } from '../../activities/compare/controls';
 import { InputError } from '../../activities/common/errors';
 import { lockinHome, scaleTag } from '../../activities/common/paths';
+import { CONTROL_KINDS, readControlsReport } from '../../activities/results';
+import { evaluatorControls } from '../../workflows/commands';
+import { inputErrorMessage, runCommandWorkflow } from '../commandWorkflow';
 
 interface ControlsOpts {
   scale: string;
@@ -32,7 +34,9 @@ export function define(cmd: Command): void {
       try {
         if (!Number.isFinite(scale) || scale <= 0) throw new InputError(`"${opts.scale}" is not a positive number`, undefined, '--scale');
         const outDir = path.resolve(opts.out ?? path.join(lockinHome(), 'controls', scaleTag(scale)));
-        const { report, controlsFile, markdownFile, referencesDir } = await runControlsOnDisk({ scale, outDir, referencesDir: opts.references });
+        const { controlsFile, markdownFile } = await runCommandWorkflow(evaluatorControls, [{ scale, outDir, ...(opts.references ? { referencesDir: path.resolve(opts.references) } : {}) }], { name: `controls-${scaleTag(scale)}` });
+        const report = readControlsReport(controlsFile);
+        const { referencesDir } = report;
         const k = report.counts;
         const lines = [`references: ${referencesDir}`];
         for (const kind of CONTROL_KINDS) {
@@ -45,8 +49,9 @@ export function define(cmd: Command): void {
         process.stdout.write(`${lines.join('\n')}\n`);
         process.exitCode = report.allAsExpected ? 0 : 1;
       } catch (e) {
-        if (!(e instanceof InputError)) throw e;
-        process.stderr.write(`lockin controls: bad input: ${e.message}\n`);
+        const bad = e instanceof InputError ? e.message : inputErrorMessage(e);
+        if (bad === null) throw e;
+        process.stderr.write(`lockin controls: bad input: ${bad}\n`);
         process.exitCode = 2;
       }
     });

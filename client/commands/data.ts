@@ -1,8 +1,9 @@
 /**
  * `lockin data`: the study's TPC-DS database, query variants and references (docs/protocol.md §1, §4).
+ * Every sub-command starts a workflow (prepareDatabase, or one of workflows/commands.ts) and prints its result.
  *   lockin data prepare --scale S     generate + load + analysis check + 33 references (prepareDatabase workflow)
  *   lockin data queries               the 103 variants with the sha256 of each text and their source
- *   lockin data reproduce --scale S   re-execute the 33 in a fresh session; reproduced / not reproduced
+ *   lockin data reproduce --scale S   re-execute the 33 in a fresh session; reproduced / not reproduced (referenceReproduction workflow)
  *   lockin data golden --scale S      compare the 33 with Spark's golden SF=1 answers
  *   lockin data verify --scale S      check the typed files against manifest.json
  *   lockin data variants --scale S [--seed N] [--variants nulls,dupdims,crosschannel]
@@ -15,9 +16,11 @@ import { runEmbeddedWorkflow } from '../temporal';
 import { DEFAULT_SPARK_SETTINGS, SparkSettingsSchema, type SparkSettings } from '../../protocol/settings';
 import { InputError } from '../../activities/common/errors';
 import { prepareWorkflowId } from '../../protocol/layout';
-import * as data from '../../activities/data';
-import { VARIANT_NAMES } from '../../activities/data/variants';
+import { VARIANT_NAMES } from '../../protocol/differential';
 import { prepareDatabase, type PrepareDatabaseInput, type PrepareDatabaseResult } from '../../workflows/prepare';
+import { databaseVerification, goldenComparison, queryList, referenceReproduction, variantDatabases } from '../../workflows/commands';
+import { runCommandWorkflow } from '../commandWorkflow';
+import { scaleTag } from '../../activities/common/paths';
 
 interface SparkOpts {
   scale: string;
@@ -46,6 +49,11 @@ export function settingsFrom(opts: SparkOpts): SparkSettings {
  */
 export async function runPrepare(input: PrepareDatabaseInput): Promise<PrepareDatabaseResult> {
   return runEmbeddedWorkflow(prepareDatabase, [input], { workflowId: prepareWorkflowId(input.scale), ...(process.env.LOCKIN_DATA_QUIET === '1' ? {} : { relayProgress: (l: string) => process.stderr.write(`[data] ${l}\n`) }) });
+}
+
+/** The relay of a data workflow's progress lines from another process's worker ("[data] …"), unless LOCKIN_DATA_QUIET=1. */
+function dataRelay(): { relay?: string } {
+  return process.env.LOCKIN_DATA_QUIET === '1' ? {} : { relay: '[data] ' };
 }
 
 function sparkOptions(cmd: Command): Command {
@@ -92,7 +100,7 @@ export function define(cmd: Command): void {
     .description('list the 103 query variants, the sha256 of each text and the source')
     .option('--json', 'print the JSON result')
     .action(async (opts: { json?: boolean }) => {
-      const res = await data.listQueries();
+      const res = await runCommandWorkflow(queryList, [], { name: 'queries' });
       if (opts.json) return printJson(res);
       const t = newTable({ head: ['variant', 'sha256', 'source'] });
       for (const v of res.variants) t.push([v.id, v.sha256, v.source]);
@@ -101,7 +109,9 @@ export function define(cmd: Command): void {
 
   sparkOptions(group.command('reproduce').description('re-execute the references in a fresh session and compare schema + multiset'))
     .action(async (opts: SparkOpts) => {
-      const res = await data.reproduceReferences({ scale: parseScale(opts.scale), settings: settingsFrom(opts), ids: idsFrom(opts) });
+      const scale = parseScale(opts.scale);
+      const ids = idsFrom(opts);
+      const res = await runCommandWorkflow(referenceReproduction, [{ scale, settings: settingsFrom(opts), ...(ids ? { ids } : {}) }], { name: `reproduce-${scaleTag(scale)}`, ...dataRelay() });
       if (opts.json) printJson(res);
       else {
         const t = newTable({ head: ['variant', 'verdict', 'reason', 's'] });
@@ -113,7 +123,9 @@ export function define(cmd: Command): void {
 
   sparkOptions(group.command('golden').description("compare each reference variant with Spark's golden SF=1 answer"))
     .action(async (opts: SparkOpts) => {
-      const res = await data.compareGolden({ scale: parseScale(opts.scale), settings: settingsFrom(opts), ids: idsFrom(opts) });
+      const scale = parseScale(opts.scale);
+      const ids = idsFrom(opts);
+      const res = await runCommandWorkflow(goldenComparison, [{ scale, settings: settingsFrom(opts), ...(ids ? { ids } : {}) }], { name: `golden-${scaleTag(scale)}`, ...dataRelay() });
       if (opts.json) return printJson(res);
       const t = newTable({ head: ['variant', 'verdict', 'rows (ours/golden)', 'first difference'], colWidths: [9, 10, 19, 90], wordWrap: true });
       for (const r of res.results) t.push([r.id, r.agree ? 'agree' : 'DISAGREE', `${r.rows ?? '-'}/${r.goldenRows ?? '-'}`, r.difference + (r.schemaNote ? ` [schema: ${r.schemaNote}]` : '')]);
@@ -127,7 +139,9 @@ export function define(cmd: Command): void {
       const seed = Number(opts.seed);
       if (!Number.isInteger(seed) || seed < 0) throw new InputError(`"${opts.seed}" is not a non-negative integer`, undefined, '--seed');
       const variants = opts.variants ? opts.variants.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
-      const res = await data.buildVariants({ scale: parseScale(opts.scale), seed, variants, settings: settingsFrom(opts), ids: idsFrom(opts) });
+      const scale = parseScale(opts.scale);
+      const ids = idsFrom(opts);
+      const res = await runCommandWorkflow(variantDatabases, [{ scale, seed, ...(variants ? { variants } : {}), settings: settingsFrom(opts), ...(ids ? { ids } : {}) }], { name: `variants-${scaleTag(scale)}`, ...dataRelay() });
       if (opts.json) return printJson(res);
       const t = newTable({ head: ['variant', 'manifest', 'cells changed', 'references', 'failed SQL'] });
       for (const v of res.variants)
@@ -141,7 +155,8 @@ export function define(cmd: Command): void {
     .description('check every typed table file against manifest.json')
     .option('--scale <S>', 'TPC-DS scale factor', '1')
     .action(async (opts: { scale: string }) => {
-      const res = await data.verifyDatabase({ scale: parseScale(opts.scale) });
+      const scale = parseScale(opts.scale);
+      const res = await runCommandWorkflow(databaseVerification, [{ scale }], { name: `verify-${scaleTag(scale)}` });
       process.stdout.write(`ok: ${Object.keys(res.rows).length} tables match manifest ${res.manifestHash}\n`);
     });
 }

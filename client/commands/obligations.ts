@@ -1,7 +1,10 @@
 /**
  * `lockin obligations check [--scale S] [--tasks q3,q98] [--json]`: validates the executable
- * obligations of the corpus (activities/obligations/check.ts): a table per task, the labellers'
- * accuracy on known truth, totals; exit 1 on any failure.
+ * obligations of the corpus (activities/obligations/check.ts, run by the obligationsCheck
+ * workflow): a table per task, the labellers' accuracy on known truth, totals; exit 1 on any
+ * failure. `lockin obligations calibrate`: the labellers on the realistic faults (the
+ * labellerCalibrationCheck workflow). Both workflows write their results under
+ * `<lockin home>/commands/`, which this module reads and prints.
  * `lockin obligations diff <taskId> <Oid> <edited>` stores an edited copy of gold as the violation
  * `obligations/<Oid>/violation.diff`; `lockin obligations apply <taskId> <Oid>` prints (or writes)
  * the violation applied to gold, to edit it again (activities/tasks/violation.ts).
@@ -9,15 +12,15 @@
 import { Command } from 'commander';
 import * as fs from 'fs';
 import * as path from 'path';
+import type { WorkflowHandle } from '@temporalio/client';
 import { DEFAULT_SPARK_SETTINGS } from '../../protocol/settings';
+import { obligationsCheckProgressQuery } from '../../protocol/queries';
 import { databaseDir, tasksRoot } from '../../activities/common/paths';
-import { checkTaskObligations, type TaskObligationsCheck } from '../../activities/obligations/check';
-import { calibrateLabellers, type CalibrationFile } from '../../activities/obligations/calibration';
-import { startHeartbeat } from '../heartbeat';
-import { inLanes } from '../../protocol/pool';
-import { mergeAccuracy, type LabellerAccuracy } from '../../activities/obligations/accuracy';
+import { readCalibration, readObligationsCheck, readObligationsCheckTask, type CalibrationFile, type LabellerAccuracy, type TaskObligationsCheck } from '../../activities/results';
 import { listTaskIds, loadTask, displayPath } from '../../activities/tasks/load';
 import { applyViolation, GOLD_SOLUTION, parseViolationDiff, VIOLATION_FILE, violationDiff } from '../../activities/tasks/violation';
+import { labellerCalibrationCheck, obligationsCheck } from '../../workflows/commands';
+import { commandsDir, commandWorkflowId, runCommandWorkflow } from '../commandWorkflow';
 
 const yn = (b: boolean | null): string => (b === null ? '-' : b ? 'yes' : 'NO');
 
@@ -130,8 +133,11 @@ export function define(cmd: Command): void {
     .action(async (opts: { tasks?: string; root?: string; json?: boolean }) => {
       const root = opts.root ? path.resolve(opts.root) : tasksRoot();
       const ids = opts.tasks ? opts.tasks.split(',').map((s) => s.trim()).filter(Boolean) : listTaskIds(root).filter((id) => fs.existsSync(path.join(root, id, 'faults')));
-      const beat = startHeartbeat((what) => process.stderr.write(`[calibrate] ${what}\n`));
-      const c = await calibrateLabellers({ tasks: ids, settings: DEFAULT_SPARK_SETTINGS, root, onProgress: (w) => beat.say(w) }).finally(() => beat.stop());
+      // The labellerCalibrationCheck workflow runs the calibration ([calibrate] lines on stderr) and writes it to a file of its own.
+      const key = { tasks: ids, settings: DEFAULT_SPARK_SETTINGS, root };
+      const outFile = path.join(commandsDir(), commandWorkflowId('calibrate', key), 'calibration.json');
+      const r = await runCommandWorkflow(labellerCalibrationCheck, [{ ...key, outFile }], { name: 'calibrate', relay: '' });
+      const c = readCalibration(r.file);
       console.log(opts.json ? JSON.stringify(c, null, 2) : formatCalibration(c));
       if (c.tasks.some((t) => t.problems.length)) process.exitCode = 1;
     });
@@ -154,43 +160,37 @@ export function define(cmd: Command): void {
       const root = opts.root ? path.resolve(opts.root) : tasksRoot();
       const ids = opts.tasks ? opts.tasks.split(',').map((s) => s.trim()).filter(Boolean) : listTaskIds(root);
       const settings = { ...DEFAULT_SPARK_SETTINGS, driverMemory: opts.driverMemory };
-      const byIndex: TaskObligationsCheck[] = [];
-      const started = Date.now();
-      const since = (t: number) => `${((Date.now() - t) / 1000).toFixed(0)} s`;
-      const checkOne = async (i: number, taskId: string) => {
-        const t0 = Date.now();
-        // Progress on stderr (stdout stays the tables or the JSON document).
-        // A phase that runs for minutes without a line (the acceptance tests) is repeated each minute.
-        const beat = startHeartbeat((what) => process.stderr.write(`[obligations] ${taskId} (${i + 1}/${ids.length}, ${since(started)}): ${what}\n`));
-        const r = await checkTaskObligations({ taskId, scale, settings, root, skipReference: opts.skipReference, swaps: opts.swaps, onProgress: (what) => beat.say(what), ...(opts.keep ? { workDir: path.resolve(opts.keep, taskId) } : {}) }).finally(() => beat.stop());
-        beat.say(`${r.ok ? 'OK' : 'FAILED'} in ${since(t0)}`);
-        beat.stop();
-        byIndex[i] = r;
-        if (!opts.json) console.log(formatTaskCheck(r) + '\n');
+      // The obligationsCheck workflow checks the tasks ([obligations] lines on stderr, printed by
+      // the worker that runs each task); each table is printed as its task ends.
+      const key = { tasks: ids, scale, settings, root, skipReference: Boolean(opts.skipReference), swaps: opts.swaps, concurrency: opts.concurrency, ...(opts.keep ? { keep: path.resolve(opts.keep) } : {}) };
+      const outDir = path.join(commandsDir(), commandWorkflowId('obligations-check', key));
+      const printed = new Set<number>();
+      const printDone = (done: ReadonlyArray<{ index: number; file: string }>) => {
+        for (const d of done) {
+          if (printed.has(d.index)) continue;
+          printed.add(d.index);
+          if (!opts.json) console.log(formatTaskCheck(readObligationsCheckTask(d.file)) + '\n');
+        }
       };
-      // A pool of `concurrency` lanes over the tasks in order; tables print as tasks finish.
-      await inLanes(ids, opts.concurrency, (taskId, i) => checkOne(i, taskId));
-      const results = ids.map((_, i) => byIndex[i]);
-      const all = results.flatMap((r) => r.obligations);
-      const count = (f: string) => all.filter((o) => o.form === f).length;
-      const totals = {
-        tasks: results.length,
-        tasksOk: results.filter((r) => r.ok).length,
-        obligations: all.length,
-        executable: count('executable'),
-        notExecutable: count('not-executable'),
-        missing: count('missing'),
-        incomplete: count('incomplete'),
-        equivalent: all.filter((o) => o.reference === 'equivalent').length,
-        failures: all.reduce((s, o) => s + o.failures.length, 0) + results.reduce((s, r) => s + r.problems.length + r.goldFailures.length, 0),
-        executableShare: all.length ? count('executable') / all.length : 0,
+      const watch = (handle: WorkflowHandle<typeof obligationsCheck>) => {
+        let inFlight: Promise<void> = Promise.resolve();
+        const timer = setInterval(() => {
+          inFlight = inFlight.then(() => handle.query(obligationsCheckProgressQuery).then(printDone, () => undefined));
+        }, 1000);
+        return async () => {
+          clearInterval(timer);
+          await inFlight;
+        };
       };
-      const labellers = mergeAccuracy(results.map((r) => r.labellers));
-      if (opts.json) console.log(JSON.stringify({ scale, tasks: results, totals, labellers }, null, 2));
+      const res = await runCommandWorkflow(obligationsCheck, [{ ...key, outDir }], { name: 'obligations-check', relay: '', watch });
+      printDone(res.done);
+      const doc = readObligationsCheck(res.file);
+      const { totals, labellers } = doc;
+      if (opts.json) console.log(JSON.stringify(doc, null, 2));
       else {
         console.log(formatAccuracy(labellers));
         console.log(`\ntotals: ${totals.tasksOk}/${totals.tasks} tasks ok; ${totals.obligations} obligations: ${totals.executable} executable (${pct(totals.executable, totals.obligations)}), ${totals.notExecutable} with a reason, ${totals.missing} missing, ${totals.incomplete} incomplete; ${totals.equivalent} violation(s) equivalent at SF=${scale}; ${totals.failures} failure(s)`);
       }
-      if (results.some((r) => !r.ok)) process.exitCode = 1;
+      if (!res.ok) process.exitCode = 1;
     });
 }

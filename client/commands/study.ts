@@ -18,7 +18,7 @@ import { resolveLocalModel } from '../../activities/common/localModels';
 import { mainJobWorkflowId, modelStudyId } from '../../protocol/layout';
 import type { StudyInput } from '../../protocol/inputs';
 import { interruptedLine, readInterrupted } from '../interrupted';
-import { loadInput, printSummary, reportFailures, runStudyWorkflow, studyWorkflowId, whileServerAway } from '../studyRunner';
+import { loadInput, printSummary, reportFailures, runCorpusCheck, runStudyWorkflow, studyWorkflowId, whileServerAway } from '../studyRunner';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { connectClient } from '../temporal';
 import { serverStatus } from '../../infra/devServer';
@@ -125,7 +125,7 @@ export function define(cmd: Command): void {
       const noRef = [...input.tasks, ...(input.replicate?.tasks ?? [])].filter((q) => !fs.existsSync(referencePaths(referencesDir(scale), q).data));
       if (noRef.length)
         throw new Error(`no reference at scale ${scale} for ${[...new Set(noRef)].join(', ')} (looked in ${referencesDir(scale)}): run \`lockin data prepare --scale ${scale}\` first; a reference that fails to build there (q12 at SF=0.01 divides by zero under ANSI) cannot be evaluated at that scale`);
-      await assertCorpusValid(scale, [...input.tasks, ...(input.replicate?.tasks ?? [])]);
+      await assertCorpusValid(scale, [...input.tasks, ...(input.replicate?.tasks ?? [])], runCorpusCheck);
       process.stderr.write(`[lockin] study ${input.studyId}: ${input.tasks.length} task(s) × ${samples} sample(s) × ${input.conditions.length} condition(s), ${input.models ? `models ${input.models.join(', ')}` : `model ${model}`}${(input.models ?? [model]).some(isReplaySpec) ? ' (REPLAYED replies, no live model)' : ''}, scale ${scale}\n`);
       const res = await runStudyWorkflow(input);
       printStudySummary(input);

@@ -2,10 +2,9 @@
 import { Command } from 'commander';
 import { NativeConnection } from '@temporalio/worker';
 import { resolveTemporal } from '../temporal';
-import { createWorkers, installQuietRuntime } from '../../worker/createWorkers';
+import { createWorkers, installQuietRuntime, runWorkersDuring } from '../../worker/createWorkers';
 import { ALL_QUEUES, parseQueueSelection } from '../../worker/queueSelection';
 import { InputError } from '../../activities/common/errors';
-import { stopAllSlots } from '../../activities/execution/slots';
 
 /** Defines the options, arguments, sub-commands and actions of `lockin worker` on its command (client/cli.ts names and describes it). */
 export function define(cmd: Command): void {
@@ -23,14 +22,11 @@ export function define(cmd: Command): void {
       const connection = await NativeConnection.connect({ address: target.address });
       const workers = await createWorkers({ connection, namespace: target.namespace, queues });
       process.stdout.write(`lockin worker ${process.pid} on ${target.address} (namespace ${target.namespace}), queues: ${queues.join(', ')}${queues.length < ALL_QUEUES.length ? ` (not served here: ${ALL_QUEUES.filter((q) => !queues.includes(q)).join(', ')})` : ''}\n`);
-      const stop = () => workers.forEach((w) => w.getState() === 'RUNNING' && w.shutdown());
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      try {
-        await Promise.all(workers.map((w) => w.run()));
-      } finally {
-        await stopAllSlots(); // the warm Spark slots die with the worker (activities/execution/slots.ts)
-      }
+      // Until Ctrl-C or SIGTERM; the warm Spark slots die with the workers (runWorkersDuring).
+      await runWorkersDuring(workers, () => new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      }));
       await connection.close();
     });
 }

@@ -1,4 +1,4 @@
-import { startHeartbeat, stillWorkingLine } from '../../client/heartbeat';
+import { startHeartbeat, stillWorkingLine } from '../../activities/common/heartbeat';
 
 test('stillWorkingLine: minutes and zero-padded seconds since the phase began', () => {
   expect(stillWorkingLine('q12: acceptance tests on gold and 12 violation(s)', 125_400)).toBe('q12: acceptance tests on gold and 12 violation(s) (still working, for 2m05s)');

@@ -12,7 +12,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { venvPython, variantsDir } from '../../activities/common/paths';
 import { buildVariantDatabases } from '../../activities/data';
-import { listVariants, variantReference, VARIANT_NAMES } from '../../activities/data/variants';
+import { listVariants, variantReference } from '../../activities/data/variants';
+import { VARIANT_NAMES } from '../../protocol/differential';
 
 const SCALE = 0.5;
 /** Totals for seed 7 on the fixture (see the first test). */

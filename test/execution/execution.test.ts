@@ -11,7 +11,7 @@ import * as path from 'path';
 import { tableFromIPC } from 'apache-arrow';
 import { executeCandidate, smokeCheck } from '../../activities/execution/execute';
 import { runPytest } from '../../activities/execution/pytest';
-import { isolationMode } from '../../activities/execution/sandbox';
+import { isolationMode } from '../../activities/common/isolation';
 import { referencesDir, venvPython } from '../../activities/common/paths';
 import { DEFAULT_SPARK_SETTINGS, type SparkSettings } from '../../protocol/settings';
 

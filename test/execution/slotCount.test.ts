@@ -1,5 +1,6 @@
-/** defaultSlotCount (activities/execution/slots.ts): the warm pool's default size, worked examples; isWorkerDaemon: which processes a slot's reset lets leave. */
-import { defaultSlotCount, isWorkerDaemon } from '../../activities/execution/slots';
+/** defaultSlotCount (activities/common/sparkMode.ts): the warm pool's default size, worked examples; isWorkerDaemon (activities/execution/slots.ts): which processes a slot's reset lets leave. */
+import { isWorkerDaemon } from '../../activities/execution/slots';
+import { defaultSlotCount } from '../../activities/common/sparkMode';
 
 const GiB = 1024 ** 3;
 

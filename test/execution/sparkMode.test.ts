@@ -3,7 +3,7 @@
  * says cold (the default since the equivalence runs of the warm Spark slots), and cold, with the reason, wherever
  * warm slots are not possible.
  */
-import { resolveSparkMode, sparkModeFromEnv } from '../../activities/execution/slots';
+import { resolveSparkMode, sparkModeFromEnv } from '../../activities/common/sparkMode';
 
 const saved = { mode: process.env.LOCKIN_SPARK_MODE, isolation: process.env.LOCKIN_ISOLATION };
 afterEach(() => {

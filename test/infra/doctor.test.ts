@@ -4,7 +4,7 @@ import * as net from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import { machineLines } from '../../client/commands/doctor';
-import { defaultSlotCount } from '../../activities/execution/slots';
+import { defaultSlotCount } from '../../activities/common/sparkMode';
 
 const KEYS = ['LOCKIN_HOME', 'LOCKIN_SPARK_SLOTS', 'LOCKIN_SPARK_CONCURRENCY', 'LOCKIN_MODEL_CONCURRENCY', 'LOCKIN_ISOLATION', 'LOCKIN_TEMPORAL_PORT', 'LOCKIN_TEMPORAL_UI_PORT', 'TEMPORAL_ADDRESS', 'LOCKIN_SPARK_MODE', 'LOCKIN_SUITE_PROCESSES', 'LOCKIN_SPARK_JIT'];
 const saved: Record<string, string | undefined> = {};
