@@ -1,7 +1,7 @@
 /**
  * Benchmark (a script, not a test): a suite over many variants in one job against two jobs at once
- * (runSuiteOnVariants `processes`: since issue 47 two lanes, each its own sandbox and JVM taking
- * variants from one queue; until then two processes on one JVM, issue 22 "Speed";
+ * (runSuiteOnVariants `processes`: since the blind variants two lanes, each its own sandbox and JVM taking
+ * variants from one queue; until then two processes on one JVM, for speed;
  * docs/protocol.md §7 "How a suite meets its variants").
  *
  *   npm run build && node dist/bench/suiteProcesses.js [--task q36] [--copies 4] [--rounds 2] [--mode warm|cold]

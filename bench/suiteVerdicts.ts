@@ -1,6 +1,6 @@
 /**
  * Benchmark (a script, not a test): what a suite job over gold and its variants costs, for the
- * before/after figures of issue 47 (docs/verdicts.md "Cost"). Two jobs per round, each timed:
+ * before/after figures of the blind variants (docs/verdicts.md "Cost"). Two jobs per round, each timed:
  *
  * - "labels": the task's gold test_solution.py (an honest suite standing in for a candidate's)
  *   on gold and every obligation violation, every test recorded (`full`, as the test labels of

@@ -1,5 +1,5 @@
 /**
- * Screenshots of a study's run view (issue 50), taken by a headless Chromium: `lockin view` serves
+ * Screenshots of a study's run view, taken by a headless Chromium: `lockin view` serves
  * the study's Inspect logs, and the browser opens the list of logs, one condition's sample grid,
  * a sample's transcript and its scoring, checking on each page that the text a reader needs is
  * there (the calls, the frozen artifacts, pytest, the comparison with the reference). A check a

@@ -1,6 +1,6 @@
 /**
  * Steps 2 and 3 on a terminal: one progress bar per phase of the data scripts (generate, load,
- * analyze, references, reproduce, …) instead of a line per table and query (issue 50: step 2
+ * analyze, references, reproduce, …) instead of a line per table and query (step 2
  * printed ~50 row-count lines, then nothing while the references were built). The bars are drawn
  * from the scripts' own progress lines (activities/python/tables.py `progress`); a line that is
  * no step forward (a failure, Spark's log, anything unknown) is printed above the bars. Off a

@@ -1,5 +1,5 @@
 /**
- * The mark a CLI leaves when Ctrl-C stops it while its workflow runs on (issue 47: after Ctrl-C
+ * The mark a CLI leaves when Ctrl-C stops it while its workflow runs on (after Ctrl-C
  * `lockin study status` said RUNNING and nothing else). The workflow itself stays on the Temporal
  * server, durable; what stopped is the worker inside the CLI that ran its activities. The mark,
  * `runs/<study>/interrupted.json`, says when, which process, and the command that resumes it;

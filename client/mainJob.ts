@@ -251,7 +251,7 @@ export async function runMainJob(o: MainJobOptions): Promise<Record<number, numb
     const ui = studyUiUrl(target, studyId);
     if (ui) process.stderr.write(`[lockin]   this study's workflows: ${ui}\n`);
     const onSigint = () => {
-      // The progress display hid the cursor: put the terminal back before the last lines (issue 50).
+      // The progress display hid the cursor: put the terminal back before the last lines.
       restoreTerminal();
       const resume = mainResumeCommand(o, defaultModel(), studyId);
       markInterrupted(sdir, { at: new Date().toISOString(), pid: process.pid, host: os.hostname(), workflowId: mainJobWorkflowId(studyId), resume });

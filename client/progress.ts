@@ -1,7 +1,7 @@
 /**
  * The study's live progress, fed by polling the workflow's `progress` query: on a terminal a
  * header line (tasks ended, calls, step, elapsed) and one line per running task, each fitted to
- * the terminal's width (issue 50: one line holding every task was wider than a 160-column
+ * the terminal's width (one line holding every task was wider than a 160-column
  * terminal and hid the elapsed time); elsewhere (a file, a pipe, CI) a line per change.
  */
 import { MultiBar, type SingleBar } from 'cli-progress';

@@ -128,7 +128,7 @@ export async function runStudyWith(client: Client, target: TemporalTarget, input
   const stop = showProgress(handle, 2000, input.conditions);
   const onSigint = () => {
     void stop();
-    // The progress display hid the cursor: put the terminal back before the last lines (issue 50).
+    // The progress display hid the cursor: put the terminal back before the last lines.
     restoreTerminal();
     markInterrupted(studyDir(input.studyId), { at: new Date().toISOString(), pid: process.pid, host: os.hostname(), workflowId, resume: `npx lockin study resume ${input.studyId}` });
     process.stderr.write(`\n[lockin] interrupted: study ${input.studyId} stays resumable (run the same command again). Resume with:\n  npx lockin study resume ${input.studyId}\n`);

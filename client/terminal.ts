@@ -1,5 +1,5 @@
 /**
- * The terminal as the CLI leaves it, and lines that fit it (issue 50: a progress line wider than
+ * The terminal as the CLI leaves it, and lines that fit it (a progress line wider than
  * a 160-column terminal hid the elapsed time; Ctrl-C left line wrapping off, so the resume command
  * printed cut and the next tables had broken borders).
  */

@@ -144,7 +144,7 @@ export function smallReferencesNote(refs: { count: number; failed: { id: string;
  * per task"; new-user finding). Input: prepareDatabase's `references` and the study's tasks. Pure.
  */
 export function referencesLine(refs: { count: number; failed: { id: string; error: string }[]; empty?: string[] }, studyTasks: readonly string[], scale?: number): string {
-  // Expected at a small scale (issue 50: worded as expected, not as an error): see expectedReferenceFailure.
+  // Expected at a small scale (worded as expected, not as an error): see expectedReferenceFailure.
   const expected = scale === undefined ? [] : refs.failed.filter((f) => expectedReferenceFailure(f.error, scale) !== null);
   const unexpected = refs.failed.filter((f) => !expected.includes(f));
   const failed = unexpected.length ? `, ${unexpected.length} FAILED (${unexpected.map((f) => `${f.id}: ${f.error.split(/[.\n]/)[0]}`).join('; ')}; left out of the study at this scale)` : '';

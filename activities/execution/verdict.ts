@@ -1,7 +1,7 @@
 /**
  * The verdict of a suite run, decided here, outside every process that runs candidate code
- * (docs/verdicts.md "Layer 2"; docs/protocol.md §4 "Test outcome"; issue 21's checks and issue
- * 47's). Input: the channel text the run's runner (activities/python/verdict_runner.py and its
+ * (docs/verdicts.md "Layer 2"; docs/protocol.md §4 "Test outcome"; the earlier checks and the
+ * verdict runner's). Input: the channel text the run's runner (activities/python/verdict_runner.py and its
  * plugin pytest_harness.py) wrote, the run's token, the test functions the reach check enumerated
  * from the file before the run, and how the process ended. Pure functions.
  */

@@ -1,6 +1,6 @@
 /**
- * What a program's text reaches of the state the sessions of one JVM share. Until issue 47 this
- * decided whether a suite's variants could run two at a time on one JVM (issue 22's
+ * What a program's text reaches of the state the sessions of one JVM share. Until the blind variants this
+ * decided whether a suite's variants could run two at a time on one JVM (the earlier
  * suite_mutants.py --processes); since then a suite job runs its variants one at a time, each in
  * a child process of its own, with the JVM reset and checked between them (docs/verdicts.md
  * "Blindness"), and two variants side by side are in two jobs with two JVMs, so suites no longer

@@ -167,7 +167,7 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
   }
   const suiteSha = sha256File(suiteFile);
   // v3: a suite that fails gold is not run on the mutants, and gold's first failure is kept
-  // (runs cached before that are not reused). v4-blind (issue 47): variants blind, verdicts
+  // (runs cached before that are not reused). v4-blind: variants blind, verdicts
   // decided outside the suite's process (docs/verdicts.md); runs cached before are not reused.
   // A warm run is cached apart from a cold one (so the equivalence run of bench/study.ts measures both).
   const key = crypto.createHash('sha256').update(JSON.stringify(['v4-blind', suiteSha, eq.goldSha, killable.map((x) => x.id), basics.settings, ...(basics.sparkMode === 'warm' ? ['warm'] : [])])).digest('hex').slice(0, 24);
@@ -199,7 +199,7 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
     inFlight.set(key, runs);
   }
   const row: SuiteScore = { ...scoreSuite(taskId, rec.condition, suiteSha, eq.mutants, await runs), ran };
-  // A suite that rejects gold is a finding about the suite, worded as one (issue 50), not as an error.
+  // A suite that rejects gold is a finding about the suite, worded as one, not as an error.
   return { row, line: `${label}: ${row.validOnGold ? `valid on gold, killed ${row.killed}/${row.total}` : `rejects the gold solution, so its mutation score and test labels are not counted (a finding): ${row.goldFailure}`}${reused}` };
 }
 

@@ -1,7 +1,7 @@
 /**
  * Runs one frozen test suite against the gold solution and its variants (mutants, obligation
  * violations, column swaps), sandboxed: the measurement behind the test-suite validity, the
- * mutation score, the test labels and the labeller checks. Since issue 47 (docs/verdicts.md
+ * mutation score, the test labels and the labeller checks. Since the blind variants (docs/verdicts.md
  * "Blindness") the variants are blind: one sandboxed job per attempt runs a trusted zygote
  * (activities/python/suite_zygote.py) that forks ONE CHILD PER VARIANT, each with only its own
  * files under a random folder in /tmp, in a random order drawn per run; the variants are never
@@ -294,7 +294,7 @@ export async function runSuiteOnVariants(input: RunSuiteInput): Promise<VariantR
     }
   };
   // Jobs at once: each its own sandbox and JVM, so two variants side by side never share a file
-  // view or a JVM (issue 22's two processes on one JVM could read each other's files).
+  // view or a JVM (two processes on one JVM, as before the blind variants, could read each other's files).
   const lanes = Math.max(1, Math.min(input.processes ?? suiteProcesses(resolveSparkMode(input.sparkMode).mode), Math.floor(order.length / 2)));
   try {
     await Promise.all(Array.from({ length: lanes }, (_, i) => lane(i + 1)));

@@ -40,7 +40,7 @@ def main() -> None:
                     ax.scatter([x], [y], marker="x", color="tab:red", s=28, zorder=3)
         ax.axhline(90, linestyle="--", color="grey", linewidth=0.8)
         ax.set_xticks(range(len(conds)))
-        # Condition names on two lines ("PlanAudit-Guided / Revision"): four one-line names overlap (issue 50).
+        # Condition names on two lines ("PlanAudit-Guided / Revision"): four one-line names overlap.
         ax.set_xticklabels([textwrap.fill(c["name"], 16) for c in conds], fontsize=8)
         ax.set_ylim(-5, 105)
         ax.set_ylabel(label)
@@ -52,7 +52,7 @@ def main() -> None:
         Line2D([], [], marker="x", color="tab:red", linestyle="", label="no reference agreement"),
     ]
     axes[1].tick_params(labelleft=True)
-    # The legend below both panels, outside the axes, so it never covers a point (issue 50).
+    # The legend below both panels, outside the axes, so it never covers a point.
     fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=8, frameon=False)
     fig.suptitle(spec.get("title", "Figure 1"), fontsize=10)
     fig.tight_layout(rect=(0, 0.06, 1, 1))

@@ -1,4 +1,4 @@
-"""Write a study's runs as Inspect AI eval logs with inspect_ai's own writer (issue 50).
+"""Write a study's runs as Inspect AI eval logs with inspect_ai's own writer.
 
 Usage: python inspect_logs.py SPEC_JSON
 SPEC_JSON (built by activities/report/inspect/spec.ts, whose zod schema documents every field):

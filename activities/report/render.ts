@@ -105,7 +105,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
   const out: string[] = [];
   out.push(`# lockin report: ${studyId}`, '');
   out.push(`${replayedStudy ? '> **REPLAYED**: ' : ''}${provenanceParagraph(a.provenance, model)}`, '');
-  // The headline first (issue 50): Table III with its intervals, then Figure 1; settings and provenance after.
+  // The headline first: Table III with its intervals, then Figure 1; settings and provenance after.
   const missingNote = missing.length
     ? ` ${missing.length} assigned run(s) have no record (${missing.join(', ')}): here each counts in every denominator as a run that neither passed, executed nor matched, and scores zero on every dimension; "Samples and intervals" below leaves them out, so its rates are over the runs with a record.`
     : ' Every assigned run has a record, so "Samples and intervals" below has the same denominators.';

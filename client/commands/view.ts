@@ -2,7 +2,7 @@
  * `lockin view <study>`: opens a study's runs in Inspect AI's log viewer (`inspect view` from the
  * project's venv, on the study's Inspect logs, runs/<id>/report/logs/, written with its report).
  * Per run: the prompt, every call's reply, the artifacts, pytest's output, the comparison with the
- * reference, the obligation labels with their labeller, and the scores (issue 50).
+ * reference, the obligation labels with their labeller, and the scores.
  * `lockin view <study> --bundle DIR` writes a static site of the same (`inspect view bundle`),
  * which any web server (or a GitHub page) can serve.
  */

@@ -1,4 +1,4 @@
-/** After Ctrl-C the study's status says it was interrupted and how to resume it (issue 47; client/interrupted.ts). */
+/** After Ctrl-C the study's status says it was interrupted and how to resume it (client/interrupted.ts). */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';

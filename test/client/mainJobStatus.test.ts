@@ -57,7 +57,7 @@ test("step 2's references line names the failed and the empty references, markin
   expect(referencesLine({ count: 32, failed: [{ id: 'q12', error: '[DIVIDE_BY_ZERO] Division by zero. Use try_divide' }], empty: ['q78', 'q23b', 'q54', 'q85'] }, ['q3', 'q12', 'q78'])).toBe(
     '32 references stored, 1 FAILED (q12: [DIVIDE_BY_ZERO] Division by zero; left out of the study at this scale), 4 empty at this scale (q78 (study task), q23b, q54, q85: an empty output agrees with them; the report\'s discrimination table flags them)',
   );
-  // With the scale: a division by zero below SF=1 is expected (issue 50), any other failure is not.
+  // With the scale: a division by zero below SF=1 is expected, any other failure is not.
   expect(referencesLine({ count: 32, failed: [{ id: 'q12', error: '[DIVIDE_BY_ZERO] Division by zero. Use try_divide' }], empty: ['q78'] }, ['q3'], 0.01)).toBe(
     '32 references stored; q12 has no reference at SF=0.01 (division by zero under ANSI): expected, left out of the study at this scale; 1 empty at this scale (q78: an empty output agrees with them; the report\'s discrimination table flags them)',
   );

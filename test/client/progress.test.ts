@@ -1,4 +1,4 @@
-/** The progress display fits the terminal (issue 50): header, one line per running task, the plain line; and the main job's resume command. */
+/** The progress display fits the terminal: header, one line per running task, the plain line; and the main job's resume command. */
 import { headerLine, plainLine, taskLine, type LiveTask } from '../../client/progress';
 import { fitWidth, firstThatFits, RESTORE_TERMINAL } from '../../client/terminal';
 import { mainResumeCommand } from '../../client/mainJob';

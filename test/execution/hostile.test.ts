@@ -1,5 +1,5 @@
 /**
- * Hostile candidates (issues 21 and 47), each written the way it was found: suites that fake a
+ * Hostile candidates, each written the way it was found: suites that fake a
  * pass (a JUnit file then os._exit, a report hook registered at import, pytest_plugins, an
  * all-skipped suite; the harness's own messages written on its descriptor then os._exit; the
  * harness patched at import; exits with any code; a pickle that resolves an exit), and code that
@@ -7,7 +7,7 @@
  * (docs/verdicts.md layer 1: never run, the reason recorded); each is then run with the check
  * off (`reachCheck: false`, tests only) to show the layers behind it (the token, the accounting,
  * the runtime guard) still make it "not passed". None of the suites here uses Spark, so each
- * pytest run takes a few seconds. Every case runs in both Spark modes (issue 22): cold, and as a
+ * pytest run takes a few seconds. Every case runs in both Spark modes: cold, and as a
  * job of a warm slot (activities/execution/slots.ts).
  */
 import * as fs from 'fs';

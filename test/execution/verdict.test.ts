@@ -59,7 +59,7 @@ test('a run ended by a signal or by the memory watchdog says so (a file past the
   expect(mem.notPassedBecause).not.toContain('SIGKILL');
 });
 
-describe('issue 47: the token, the accounting and the independent count', () => {
+describe('the token, the accounting and the independent count', () => {
   const T = 'a'.repeat(64);
   const tok = (...msgs: object[]) => lines(...msgs.map((m) => ({ ...m, t: T })));
   const honest = [start, { event: 'collected', ids: ['t.py::test_a'] }, ...passing('t.py::test_a')];

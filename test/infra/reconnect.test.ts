@@ -39,7 +39,7 @@ test("the workflow's own failure is not retried", async () => {
   expect(calls).toBe(1);
 });
 
-// Issue 47: the main job's wait failed on "4 DEADLINE_EXCEEDED" on a loaded machine.
+// On a loaded machine the main job's wait failed on "4 DEADLINE_EXCEEDED".
 const slow = () => Object.assign(new Error('Failed to get Workflow execution history: 4 DEADLINE_EXCEEDED: Deadline exceeded'), { code: 4 });
 
 test('a slow server (DEADLINE_EXCEEDED) is waited for beyond the reconnect budget, with one line, then the result', async () => {

@@ -35,7 +35,7 @@ describe('discrimination per task', () => {
     ]);
   });
 
-  test('variant databases (issue 23): the empty check per database, one column each; q78 empty everywhere is flagged, a task empty on the study database but not on a variant is told where it discriminates', () => {
+  test('variant databases: the empty check per database, one column each; q78 empty everywhere is flagged, a task empty on the study database but not on a variant is told where it discriminates', () => {
     const q78 = withVariantDatabases(taskDiscrimination('q78', EMPTY, null), { nulls: EMPTY, dupdims: EMPTY });
     expect(q78.databases).toEqual({ nulls: { referenceRows: 0, emptyDisagrees: false }, dupdims: { referenceRows: 0, emptyDisagrees: false } });
     expect(q78.discriminates).toBe(false);

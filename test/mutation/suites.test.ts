@@ -1,9 +1,9 @@
 /**
  * The suite-vs-variants runner (activities/mutation/suites.ts, activities/python/suite_zygote.py)
  * on a fixture whose answers are known: one suite, gold, a mutant it kills, a mutant it cannot
- * see, a mutant that ends its own process (a crash of that variant alone: since issue 47 each
+ * see, a mutant that ends its own process (a crash of that variant alone: since the blind variants each
  * variant is a child process of its own); a second suite that fails gold (invalid). The hostile
- * suites of issue 47 (docs/verdicts.md "Blindness"), in cold and warm Spark modes
+ * suites (docs/verdicts.md "Blindness"), in cold and warm Spark modes
  * (MODES_UNDER_TEST): one asserting its folder is named gold (it fails gold: invalid), one that
  * looks for other variants' files through the JVM and /tmp, and for a marker an earlier variant
  * left (it sees only its own, on every variant), one the reach check refuses (never run). A
@@ -129,7 +129,7 @@ test('a suite that fails gold is invalid: what comes after gold is not run, noth
   expect(score.mutants.map((m) => [m.detected, m.killed])).toEqual([[false, false], [true, false]]);
 }, 600_000);
 
-describe.each(MODES_UNDER_TEST)('hostile suites, %s Spark (issue 47)', (mode) => {
+describe.each(MODES_UNDER_TEST)('hostile suites, %s Spark', (mode) => {
   const three = () => variants().filter((v) => v.id !== 'crash-1');
   const suite = (name: string, text: string) => {
     const f = path.join(dir, `${mode}-${name}`, 'test_solution.py');

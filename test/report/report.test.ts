@@ -38,7 +38,7 @@ test('writes every file', () => {
   expect(fs.readFileSync(path.join(reportDir, 'figure1.png')).subarray(1, 4).toString()).toBe('PNG');
 });
 
-test('report.md opens with the headline (Table III, Figure 1, the run view), then settings; the settings JSON is settings.json (issue 50)', () => {
+test('report.md opens with the headline (Table III, Figure 1, the run view), then settings; the settings JSON is settings.json', () => {
   const md = fs.readFileSync(path.join(reportDir, 'report.md'), 'utf8');
   const at = (s: string) => md.indexOf(s);
   expect(at('## Table III.')).toBeGreaterThan(0);

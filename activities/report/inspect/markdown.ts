@@ -1,5 +1,5 @@
 /**
- * The Markdown a run's Inspect sample shows (issue 50): the comparison with the reference (which
+ * The Markdown a run's Inspect sample shows: the comparison with the reference (which
  * columns, types and rows differ, with a sample of the differing rows), the obligation labels
  * with the labeller that produced each, pytest's outcome and output, and the frozen artifacts.
  * Pure functions over parsed values; the Inspect viewer renders these strings as Markdown in a

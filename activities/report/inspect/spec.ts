@@ -1,6 +1,6 @@
 /**
  * A study's runs as the input of activities/python/inspect_logs.py, which writes them as Inspect
- * AI eval logs with inspect_ai's own writer (issue 50), so `inspect view` (`lockin view`),
+ * AI eval logs with inspect_ai's own writer, so `inspect view` (`lockin view`),
  * `read_eval_log` and `samples_df` read a lockin study unchanged.
  *
  * Grouping: one log per model × condition, as Inspect groups one task (here: the condition, the
