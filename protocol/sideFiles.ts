@@ -71,13 +71,15 @@ export const SuiteScoreSchema = z.looseObject({
   goldFailure: z.string().optional(),
   /** Non-equivalent mutants the suite ran against. */
   total: z.number().int(),
-  /** Of those, how many count as killed (0 for a suite invalid on gold). */
+  /** Of those, how many count as killed (0 for a suite invalid on gold not measured through valid tests). */
   killed: z.number().int(),
   equivalent: z.number().int(),
   undecided: z.number().int(),
   score: z.number().nullable(),
   mutants: z.array(z.looseObject({ id: z.string(), operator: z.string(), detected: z.boolean().nullable(), killed: z.boolean().nullable(), status: z.string() })),
   survivorsByOperator: z.record(z.string(), z.number()),
+  /** A suite that fails gold, measured through the tests that pass gold: valid of tests. */
+  validTests: z.object({ valid: z.number().int(), tests: z.number().int() }).optional(),
   /** Where its runs came from: run for this study, copied from an identical earlier run, or shared with an identical suite (absent before it was recorded). */
   ran: z.enum(['here', 'cache', 'same-suite']).optional(),
 });

@@ -170,7 +170,8 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
   // (runs cached before that are not reused). v4-blind: variants blind, verdicts
   // decided outside the suite's process (docs/verdicts.md); runs cached before are not reused.
   // A warm run is cached apart from a cold one (so the equivalence run of bench/study.ts measures both).
-  const key = crypto.createHash('sha256').update(JSON.stringify(['v4-blind', suiteSha, eq.goldSha, killable.map((x) => x.id), basics.settings, ...(basics.sparkMode === 'warm' ? ['warm'] : [])])).digest('hex').slice(0, 24);
+  // v5-valid-tests: a suite that fails gold is run on the mutants with its valid tests only.
+  const key = crypto.createHash('sha256').update(JSON.stringify(['v5-valid-tests', suiteSha, eq.goldSha, killable.map((x) => x.id), basics.settings, ...(basics.sparkMode === 'warm' ? ['warm'] : [])])).digest('hex').slice(0, 24);
   const cache = suiteRunCache(key);
   const outDir = path.join(basics.sdir, 'mutation', taskId, rec.replicate ? `${rec.condition}-${rec.replicate}` : rec.condition);
   let runs: Promise<VariantRun[]>;
@@ -185,12 +186,20 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
     reused = ' (same suite as another condition: one run)';
     ran = suiteRunOrigin({ cached: false, shared: true, resultsInStudy: false });
   } else {
+    const mutantVariants = (only?: string[]) => killable.map((x) => ({ id: x.id, solutionFile: path.join(eq.dir, x.id, 'solution.py'), ...(only ? { only } : {}) }));
     runs = runSuiteOnVariants({
       suiteFile,
-      variants: [{ id: 'gold', solutionFile: path.join(eq.dir, 'gold', 'solution.py') }, ...killable.map((x) => ({ id: x.id, solutionFile: path.join(eq.dir, x.id, 'solution.py') }))],
+      variants: [{ id: 'gold', solutionFile: path.join(eq.dir, 'gold', 'solution.py') }, ...mutantVariants()],
       settings: basics.settings,
       sparkMode: basics.sparkMode,
       outDir,
+    }).then(async (r) => {
+      // Per-test validity: a suite that fails gold runs once more, on the mutants only, with the
+      // tests that pass gold (each mutant stops at the first of them that fails).
+      const valid = validTestsOf(r);
+      if (!valid || killable.length === 0) return r;
+      const again = await runSuiteOnVariants({ suiteFile, variants: mutantVariants(valid), settings: basics.settings, sparkMode: basics.sparkMode, outDir: path.join(outDir, 'valid-tests') });
+      return [r.find((x) => x.variant === 'gold')!, ...again];
     }).then((r) => {
       fs.mkdirSync(path.dirname(cache), { recursive: true });
       fs.writeFileSync(cache, JSON.stringify(r));
@@ -198,9 +207,36 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
     });
     inFlight.set(key, runs);
   }
-  const row: SuiteScore = { ...scoreSuite(taskId, rec.condition, suiteSha, eq.mutants, await runs), ran };
-  // A suite that rejects gold is a finding about the suite, worded as one, not as an error.
-  return { row, line: `${label}: ${row.validOnGold ? `valid on gold, killed ${row.killed}/${row.total}` : `rejects the gold solution, so its mutation score and test labels are not counted (a finding): ${row.goldFailure}`}${reused}` };
+  const done = await runs;
+  const valid = validTestsOf(done);
+  const ranWithValid = !!valid && killable.every((x) => done.find((r) => r.variant === x.id)?.status !== 'not-run');
+  const row: SuiteScore = { ...scoreSuite(taskId, rec.condition, suiteSha, eq.mutants, done, ranWithValid ? valid : undefined), ran };
+  return { row, line: `${label}: ${suiteLine(row)}${reused}` };
+}
+
+/**
+ * The tests a suite that fails gold is measured through (score.ts, per-test validity): the names
+ * of those that passed in gold's run, when gold completed without passing and at least one test
+ * passed; undefined otherwise (a valid suite, or none to measure through). Pure.
+ */
+export function validTestsOf(runs: readonly VariantRun[]): string[] | undefined {
+  const gold = runs.find((r) => r.variant === 'gold');
+  if (!gold || gold.passed || gold.status !== 'completed') return undefined;
+  const valid = (gold.tests ?? []).filter((t) => t.outcome === 'passed').map((t) => t.name);
+  return valid.length ? valid : undefined;
+}
+
+/**
+ * A suite's progress line: its kills, or why it counts none. A suite that rejects gold is a
+ * finding about the suite, worded as one, not as an error. Pure.
+ */
+export function suiteLine(row: SuiteScore): string {
+  if (row.validOnGold) return `valid on gold, killed ${row.killed}/${row.total}`;
+  if (row.validTests) {
+    const failing = row.validTests.tests - row.validTests.valid;
+    return `${failing} of its ${row.validTests.tests} tests reject the gold solution (a finding: ${row.goldFailure}); measured through the other ${row.validTests.valid}: killed ${row.killed}/${row.total}`;
+  }
+  return `rejects the gold solution, so its mutation score and test labels are not counted (a finding): ${row.goldFailure}`;
 }
 
 /**

@@ -28,7 +28,7 @@ export async function finishMutationAnalysis(req: FinishMutationRequest): Promis
     const a = agg.get(c);
     if (!a) continue;
     const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
-    lines.push(`  ${BUDGETS[c].name.padEnd(26)} suites ${a.suites}, invalid on gold ${a.invalidSuites}, killed ${a.killed}/${a.total} (pooled ${pct(a.pooledScore)}, mean per suite ${pct(a.meanScore)})`);
+    lines.push(`  ${BUDGETS[c].name.padEnd(26)} suites ${a.suites}, invalid on gold ${a.invalidSuites}${a.measuredThroughValidTests ? ` (${a.measuredThroughValidTests} measured through their valid tests)` : ''}, killed ${a.killed}/${a.total} (pooled ${pct(a.pooledScore)}, mean per suite ${pct(a.meanScore)})`);
   }
   if (req.report !== false) {
     const rep = await writeReport({ studyId: req.studyId });

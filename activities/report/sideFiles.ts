@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { InputError } from '../common/errors';
 import { ControlsFileSchema, MutationFileSchema, ReproduceFileSchema } from '../../protocol/sideFiles';
 import { FAILURE_CATEGORIES, type FailureCategory } from '../../protocol/records';
+import { countsKills } from '../mutation/score';
 
 /** One evaluator control: category, task id (the reference variant), expected and observed outcome. */
 export interface ControlRow {
@@ -60,13 +61,15 @@ export interface MutationRow {
   killed: number;
   total: number;
   validOnGold: boolean | null;
+  /** A suite that fails gold, measured through its valid tests (mutation/score.ts): valid of tests. */
+  validTests?: { valid: number; tests: number };
   /** Mutants dropped as equivalent (agree with the reference). */
   equivalent: number | null;
   /** Surviving non-equivalent mutants per operator (valid suites). */
   survivorsByOperator: Record<string, number>;
-  /** Per operator, killed and non-equivalent mutants of a valid suite (from its per-mutant rows); {} for an invalid suite. */
+  /** Per operator, killed and non-equivalent mutants of a counted suite (from its per-mutant rows); {} for a suite whose kills do not count. */
   byOperator: Record<string, { killed: number; total: number }>;
-  /** The suite's per-mutant rows (the non-equivalent mutants it was run on); [] for an invalid suite. */
+  /** The suite's per-mutant rows (the non-equivalent mutants it was run on); [] for a suite whose kills do not count. */
   mutants?: { id: string; operator: string; killed: boolean | null }[];
 }
 
@@ -78,10 +81,11 @@ export function parseMutation(json: unknown, file = 'mutation.json'): MutationRo
     killed: r.killed,
     total: r.total,
     validOnGold: r.validOnGold,
+    ...(r.validTests ? { validTests: r.validTests } : {}),
     equivalent: r.equivalent,
     survivorsByOperator: r.survivorsByOperator,
-    byOperator: r.validOnGold === true ? operatorCounts(r.mutants) : {},
-    mutants: r.validOnGold === true ? r.mutants.map((m) => ({ id: m.id, operator: m.operator, killed: m.killed })) : [],
+    byOperator: countsKills(r) ? operatorCounts(r.mutants) : {},
+    mutants: countsKills(r) ? r.mutants.map((m) => ({ id: m.id, operator: m.operator, killed: m.killed })) : [],
   }));
 }
 

@@ -9,7 +9,7 @@ import type { ConditionSummary } from '../scoring/analysis';
 import type { PairedSummary, TaskScores, Trajectory, mechanisms } from '../scoring/scores';
 import { TRAJECTORIES } from '../scoring/scores';
 import type { ControlRow, ReproduceRow, MutationRow, MutantVerdict } from './sideFiles';
-import { aggregateByCondition } from '../mutation/score';
+import { aggregateByCondition, countsKills } from '../mutation/score';
 import type { FailureCategory } from '../../protocol/types';
 import type { DifferentialOutcome } from '../../protocol/records';
 import { FAILURE_CATEGORIES } from '../../protocol/types';
@@ -256,19 +256,20 @@ export function tableTrajectories(tab: Partial<Record<ConditionId, Record<Trajec
 }
 
 /**
- * Mutation scores per condition (activities/mutation/score.ts aggregateByCondition: kills of
- * suites that fail gold are not counted), or "not run". Columns: suites, suites invalid on gold,
- * killed/non-equivalent mutants over valid suites, pooled score, mean per-suite score.
+ * Mutation scores per condition (activities/mutation/score.ts aggregateByCondition: a suite that
+ * fails gold counts through its valid tests, or not at all), or "not run". Columns: suites, suites
+ * invalid on gold (of them measured through their valid tests), killed/non-equivalent mutants over
+ * the counted suites, pooled score, mean per-suite score.
  */
 export function tableMutation(rows: MutationRow[] | null, shown?: readonly ConditionId[]): string {
   if (!rows) return '_Mutation scores: not run (no mutation.json in the study folder)._';
   const agg = new Map(aggregateByCondition(rows).map((a) => [a.condition, a]));
   return mdTable(
-    ['Condition', 'Suites', 'Suites invalid on gold', 'Mutants killed (valid suites)', 'Mutation score (pooled)', 'Mean per-suite score'],
+    ['Condition', 'Suites', 'Suites invalid on gold (measured through their valid tests)', 'Mutants killed (counted suites)', 'Mutation score (pooled)', 'Mean per-suite score'],
     (shown ?? reportedConditions(agg.keys())).map((c) => {
       const a = agg.get(c);
-      if (!a) return [NAME(c), 0, 0, '0/0', '—', '—'];
-      return [NAME(c), a.suites, a.invalidSuites, `${a.killed}/${a.total}`, a.pooledScore === null ? '—' : pct(a.pooledScore), a.meanScore === null ? '—' : pct(a.meanScore)];
+      if (!a) return [NAME(c), 0, '0 (0)', '0/0', '—', '—'];
+      return [NAME(c), a.suites, `${a.invalidSuites} (${a.measuredThroughValidTests})`, `${a.killed}/${a.total}`, a.pooledScore === null ? '—' : pct(a.pooledScore), a.meanScore === null ? '—' : pct(a.meanScore)];
     }),
   );
 }
@@ -320,7 +321,7 @@ export function tableViolationKills(runs: ViolationKillRun[], shown?: readonly C
  */
 export function tableMutationPerSuite(rows: MutationRow[], tasks: string[], conditions?: readonly ConditionId[]): string {
   const shown = conditions ?? reportedConditions(rows.map((r) => r.condition));
-  const cell = (r: MutationRow | undefined) => (!r ? '—' : r.validOnGold === false ? 'invalid on gold' : `${r.killed}/${r.total}`);
+  const cell = (r: MutationRow | undefined) => (!r ? '—' : !countsKills(r) ? 'invalid on gold' : r.validTests ? `${r.killed}/${r.total} (${r.validTests.valid} of ${r.validTests.tests} tests valid)` : `${r.killed}/${r.total}`);
   const body = tasks
     .filter((t) => rows.some((r) => r.task === t))
     .map((t) => {
@@ -362,11 +363,11 @@ export function tableFalsePassMutants(runs: FalsePassRun[], suites: MutationRow[
     const sameWay = (verdicts[r.taskId] ?? []).filter((m) => m.verdict === 'killable' && (kind ? m.categories.includes(kind) : false));
     const killedIds = new Set((suite?.mutants ?? []).filter((m) => m.killed === true).map((m) => m.id));
     const killed = sameWay.filter((m) => killedIds.has(m.id));
-    const score = !suite ? '—' : suite.validOnGold === false ? 'invalid on gold' : `${suite.killed}/${suite.total}`;
-    const mutants = !suite || suite.validOnGold === false ? '—' : sameWay.length === 0 ? 'none' : killed.length === sameWay.length ? `${killed.length}/${sameWay.length} killed (${sameWay.map((m) => m.id).join(', ')})` : `${killed.length}/${sameWay.length} killed; survived: ${sameWay.filter((m) => !killedIds.has(m.id)).map((m) => m.id).join(', ')}`;
+    const score = !suite ? '—' : !countsKills(suite) ? 'invalid on gold' : `${suite.killed}/${suite.total}${suite.validTests ? ` (${suite.validTests.valid} of ${suite.validTests.tests} tests valid)` : ''}`;
+    const mutants = !suite || !countsKills(suite) ? '—' : sameWay.length === 0 ? 'none' : killed.length === sameWay.length ? `${killed.length}/${sameWay.length} killed (${sameWay.map((m) => m.id).join(', ')})` : `${killed.length}/${sameWay.length} killed; survived: ${sameWay.filter((m) => !killedIds.has(m.id)).map((m) => m.id).join(', ')}`;
     let why: string;
     if (!suite) why = 'no mutation result for this suite';
-    else if (suite.validOnGold === false) why = 'its suite fails gold, so it was not run on the mutants';
+    else if (!countsKills(suite)) why = 'no test of its suite passes gold, so it counts no kill';
     else if (!kind) why = 'the comparison recorded no failure category';
     else if (sameWay.length === 0) why = `no mutant of gold differs from the reference by ${kind}: the mutation score cannot see this kind of fault`;
     else if (killed.length === sameWay.length) why = `its suite kills gold's ${kind} mutants but passed this candidate: the candidate's ${kind} fault is another one than the mutants'`;

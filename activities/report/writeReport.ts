@@ -11,6 +11,7 @@ import { referencesDir, runsRoot, tasksRoot } from '../common/paths';
 import { loadOutput } from '../compare/load';
 import type { PlainTable } from '../compare/table';
 import { taskDiscrimination, withVariantDatabases, type TaskDiscrimination, type VariantReferenceInput } from '../mutation/discrimination';
+import { countsKills } from '../mutation/score';
 import { listVariants, variantReference } from '../data/variants';
 import { variantsForRun, type RecordedVariant } from '../data/differential';
 import { loadEvaluationSpec } from '../tasks/evaluation';
@@ -256,14 +257,15 @@ export async function writeReport(input: WriteReportInput): Promise<WriteReportR
  * Figure 2's cells: one per suite row of mutation.json (primary runs only), with whether that
  * task and condition's run was a false pass (its record's falsePass). Pure.
  * Input: the study's primary runs ({taskId, condition, record?}) and the parsed mutation rows.
- * Output: [{task, condition, valid (null: unknown), killed, total, falsePass}].
+ * Output: [{task, condition, valid (its kills count: valid on gold or measured through its valid
+ * tests, mutation/score.ts countsKills; null: unknown), killed, total, falsePass}].
  */
 export function mutationFigureCells(
   runs: { taskId: string; condition: string; record?: { falsePass?: boolean } | null }[],
   mutation: MutationRow[],
 ): { task: string; condition: string; valid: boolean | null; killed: number; total: number; falsePass: boolean }[] {
   const falsePass = new Set(runs.filter((r) => r.record?.falsePass).map((r) => `${r.taskId}/${r.condition}`));
-  return mutation.map((m) => ({ task: m.task, condition: m.condition, valid: m.validOnGold, killed: m.killed, total: m.total, falsePass: falsePass.has(`${m.task}/${m.condition}`) }));
+  return mutation.map((m) => ({ task: m.task, condition: m.condition, valid: m.validOnGold === null ? null : countsKills(m), killed: m.killed, total: m.total, falsePass: falsePass.has(`${m.task}/${m.condition}`) }));
 }
 
 /**

@@ -50,7 +50,7 @@ test('per false pass: its suite, the gold mutants that differ the same way, and 
     '| q3 | Frozen One-Pass | alias-mismatch | 2/2 | none | no mutant of gold differs from the reference by alias-mismatch: the mutation score cannot see this kind of fault |',
     "| q36 | Test-Guided Revision | values (also row-count) | 3/4 | 2/2 killed (price-column-1, price-column-2) | its suite kills gold's values mutants but passed this candidate: the candidate's values fault is another one than the mutants'; violated obligations its suite does not cover: O2, O7 |",
     '| q51 | Contract-First Revision | precision | 1/2 | 1/2 killed; survived: aggregate-function-1 | 1 of 2 precision mutants survived its suite too: the suite does not check this kind of fault |',
-    '| q69 | PlanAudit-Guided Revision | row-count | invalid on gold | — | its suite fails gold, so it was not run on the mutants; violated obligations its suite does not cover: O1 |',
+    '| q69 | PlanAudit-Guided Revision | row-count | invalid on gold | — | no test of its suite passes gold, so it counts no kill; violated obligations its suite does not cover: O1 |',
   ]);
   expect(tableFalsePassMutants([], suites, verdicts)).toBe('_No false pass: nothing for the mutants to have missed._');
 });

@@ -48,9 +48,9 @@ test('reproduce.json as reexecuteReferences writes it ({scale, reproduced, total
 test('mutation.json: per suite killed/total, aggregated per condition; a suite invalid on gold counts nothing', () => {
   const suite = (task: string, validOnGold: boolean, killed: number, total: number) => ({ task, condition: 'one-pass', suiteSha: 's', validOnGold, goldExitCode: validOnGold ? 0 : 1, total, killed, equivalent: 1, undecided: 0, score: validOnGold ? killed / total : null, mutants: [], survivorsByOperator: {} });
   const rows = parseMutation({ studyId: 'x', equivalenceScale: 0.01, confirmScale: null, maxPerOperator: 2, suites: [suite('q1', true, 3, 8), suite('q3', false, 0, 8)], mutants: {} });
-  expect(tableMutation(rows)).toContain('| Frozen One-Pass | 2 | 1 | 3/8 | 37.50% | 37.50% |');
+  expect(tableMutation(rows)).toContain('| Frozen One-Pass | 2 | 1 (0) | 3/8 | 37.50% | 37.50% |');
   // A condition of the study without a suite gets a row of zeros; without the study's list only the rows' conditions show.
-  expect(tableMutation(rows, ['one-pass', 'test-guided'])).toContain('| Test-Guided Revision | 0 | 0 | 0/0 | — | — |');
+  expect(tableMutation(rows, ['one-pass', 'test-guided'])).toContain('| Test-Guided Revision | 0 | 0 (0) | 0/0 | — | — |');
   expect(tableMutation(rows)).not.toContain('Test-Guided');
   expect(tableMutation(null)).toContain('not run');
   expect(() => parseMutation({ suites: [{ task: 'q1', killed: 1, mutants: 8 }] }, 'm.json')).toThrow(/m\.json/);
