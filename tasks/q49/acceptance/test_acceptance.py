@@ -49,13 +49,13 @@ def line(channel, order, item, qty=4, ret_qty=1, ret_amt="20000.00", paid="40000
     return channel, sale, ret
 
 
-def run(spark, lines, extra_returns=()):
+def run(spark, lines, extra_returns=(), vary=()):
     data = {"date_dim": DATES}
     for name, (sales, returns, _, _) in CHANNELS.items():
         data[sales] = [s for ch, s, _ in lines if ch == name]
         data[returns] = [r for ch, _, r in lines if ch == name and r is not None]
         data[returns] += [r for ch, r in extra_returns if ch == name]
-    return solve(spark, T.all(spark, **data))
+    return solve(spark, T.all(spark, vary=vary, **data))
 
 
 def channel_of(label):
@@ -97,9 +97,15 @@ def test_return_matches_sale_on_order_and_item(spark):
 
 @pytest.mark.obligation("O3")
 def test_only_returns_above_10000(spark):
-    out = run(spark, [line("store", 1, 1, ret_amt="10000.00"), line("store", 2, 2, ret_amt="10000.01"),
-                      line("store", 3, 3, returned=False)])
-    assert got(out) == [("store", 2, D("0.25"), 1, 1)]
+    # In every channel: item 1 returned for exactly 10000 (dropped), item 2 for 10000.01 (kept),
+    # item 3 not returned (dropped). Any other amount column of the returns holds another value
+    # (above 10000 for item 1), so reading it in place of the return amount keeps item 1.
+    lines = []
+    for n, ch in enumerate(CHANNELS):
+        lines += [line(ch, 10 * n + 1, 1, ret_amt="10000.00"), line(ch, 10 * n + 2, 2, ret_amt="10000.01"),
+                  line(ch, 10 * n + 3, 3, returned=False)]
+    out = run(spark, lines)
+    assert got(out) == [(ch, 2, D("0.25"), 1, 1) for ch in ("catalog", "store", "web")]
 
 
 @pytest.mark.obligation("O4")
@@ -142,10 +148,13 @@ def test_return_ratio_is_a_ratio_of_sums(spark):
 
 @pytest.mark.obligation("O5")
 def test_currency_ratio_divides_by_net_paid(spark):
-    # Item 1: 20000 / net paid 40000 = 0.5 (over the extended sales price 80000 it would be 0.25);
-    # item 2: 20000 / 50000 = 0.4. So item 2 has currency rank 1, item 1 rank 2.
-    out = run(spark, [line("catalog", 1, 1, qty=4, ret_qty=1, paid="40000.00", ext="80000.00"),
-                      line("catalog", 2, 2, qty=4, ret_qty=2, paid="50000.00", ext="50000.00")])
+    # Item 1: 10500 / net paid 13000 = 0.8077 (over the extended sales price 26000 it would be 0.4038);
+    # item 2: 40000 / 50000 = 0.8. So item 2 has currency rank 1, item 1 rank 2. The sale's other
+    # money columns (net paid with tax or shipping, ...) each differ from the net paid by 1000 or
+    # more, which puts item 1 first (10500 / 14000 = 0.75 < 40000 / 51000 = 0.784).
+    out = run(spark, [line("catalog", 1, 1, qty=4, ret_qty=1, ret_amt="10500.00", paid="13000.00", ext="26000.00"),
+                      line("catalog", 2, 2, qty=4, ret_qty=2, ret_amt="40000.00", paid="50000.00", ext="50000.00")],
+              vary=("cs_net_paid",))
     assert got(out) == [("catalog", 1, D("0.25"), 1, 2), ("catalog", 2, D("0.5"), 2, 1)]
 
 
