@@ -77,9 +77,10 @@ def test_columns_are_the_declared_seven_in_order(plain):
 @pytest.mark.obligation("O2")
 def test_demographics_come_from_the_sales_own_demographics_key(spark):
     # Item A's sale has the required demographics on ss_cdemo_sk (a female household key elsewhere);
-    # item B's sale is the other way round: only A is counted.
-    sales = [sale(1, qty=3, cdemo=OK, hdemo=FEMALE), sale(2, qty=5, cdemo=FEMALE, hdemo=OK)]
-    out = run(spark, items("A", "B"), sales)
+    # item B's sale is the other way round: only A is counted. A's item key (2) is the female
+    # demographics key and B's (1) the required one, so matching on the item key counts B instead.
+    sales = [sale(2, qty=3, cdemo=OK, hdemo=FEMALE), sale(1, qty=5, cdemo=FEMALE, hdemo=OK)]
+    out = run(spark, items("B", "A"), sales)
     assert [r[:3] for r in detail(out)] == [("A", "TN", 3.0)]
 
 
