@@ -43,7 +43,7 @@ export function viewLogDir(target: string): string {
     }
   }
   const has = fs.existsSync(logs) && fs.readdirSync(logs).some((f) => f.endsWith('.eval'));
-  if (!has) throw new Error(`no Inspect logs in ${logs}: a study writes them with its report; for a study reported before they existed, run \`npx lockin report ${path.basename(dir)}\` first`);
+  if (!has) throw new Error(`no Inspect logs in ${logs}: a study writes them with its report (at the end of step 4 of \`lockin study main\`, at the end of \`study run\`): a study still running has none yet; for a study reported before the logs existed, run \`npx lockin report ${path.basename(dir)}\` first`);
   return logs;
 }
 
