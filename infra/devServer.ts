@@ -66,7 +66,19 @@ export async function serverStatus(): Promise<ServerInfo | null> {
 }
 
 /**
- * Starts the embedded server unless one is running (then returns it).
+ * The warning for a command that asked for gRPC port `asked` (undefined: none asked) in lockin
+ * home `home` but reuses `running`, the home's server on another port; null when the ports agree.
+ * Commands in one home share its server and serve each other's work (docs/running-a-study.md,
+ * step 1), so a second port alone does not isolate them.
+ */
+export function reusedServerWarning(running: Pick<ServerInfo, 'port' | 'pid'>, asked: number | undefined, home: string): string | null {
+  if (asked === undefined || asked === running.port) return null;
+  return `LOCKIN_TEMPORAL_PORT=${asked} is ignored: the Temporal server of ${home} already runs on port ${running.port} (pid ${running.pid}), and this command uses it; its worker and the other commands' workers serve each other's work, and one that ends cuts what it was running for the others. To run commands side by side, give each its own LOCKIN_HOME (and ports).`;
+}
+
+/**
+ * Starts the embedded server unless one is running (then returns it, with a warning on stderr
+ * when the port asked for is not the one it runs on: reusedServerWarning).
  * @param opts.port gRPC port (default LOCKIN_TEMPORAL_PORT or 7233); opts.uiPort (default
  *   LOCKIN_TEMPORAL_UI_PORT or 8233).
  * @throws Error when the binary is missing (names `npm run setup`) or the server does not
@@ -74,7 +86,12 @@ export async function serverStatus(): Promise<ServerInfo | null> {
  */
 export async function startServer(opts: { port?: number; uiPort?: number } = {}): Promise<ServerInfo> {
   const running = await serverStatus();
-  if (running) return running;
+  if (running) {
+    const asked = opts.port ?? (process.env.LOCKIN_TEMPORAL_PORT ? Number(process.env.LOCKIN_TEMPORAL_PORT) : undefined);
+    const warning = reusedServerWarning(running, asked, lockinHome());
+    if (warning) process.stderr.write(`[lockin] ${warning}\n`);
+    return running;
+  }
   const bin = temporalBinary();
   if (!fs.existsSync(bin)) throw new Error(`Temporal CLI not found at ${bin}: run \`npm run setup\``);
   const port = opts.port ?? Number(process.env.LOCKIN_TEMPORAL_PORT ?? 7233);

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as http from 'http';
-import { portOpen, serverStatus, startServer, stopServer } from '../../infra/devServer';
+import { portOpen, reusedServerWarning, serverStatus, startServer, stopServer } from '../../infra/devServer';
 
 function httpStatus(url: string): Promise<number> {
   return new Promise((resolve, reject) => http.get(url, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', reject));
@@ -39,3 +39,12 @@ test('start twice reuses one server; stop ends it', async () => {
   expect(await serverStatus()).toBeNull();
   expect(await stopServer()).toBe(false);
 }, 120_000);
+
+test('a command asking for another port in the same lockin home is told it shares that home\'s server', () => {
+  const running = { port: 7233, pid: 4242 };
+  expect(reusedServerWarning(running, undefined, '/h/.lockin')).toBeNull();
+  expect(reusedServerWarning(running, 7233, '/h/.lockin')).toBeNull();
+  expect(reusedServerWarning(running, 7620, '/h/.lockin')).toBe(
+    'LOCKIN_TEMPORAL_PORT=7620 is ignored: the Temporal server of /h/.lockin already runs on port 7233 (pid 4242), and this command uses it; its worker and the other commands\' workers serve each other\'s work, and one that ends cuts what it was running for the others. To run commands side by side, give each its own LOCKIN_HOME (and ports).',
+  );
+});
