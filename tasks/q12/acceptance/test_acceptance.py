@@ -127,6 +127,23 @@ def test_ratio_is_the_share_of_the_class_across_categories(spark):
     ]
 
 
+@pytest.mark.obligation("O13")
+def test_item_revenue_is_the_sum_of_the_extended_sales_price(spark):
+    # Item A has two web sales (4.00 and 6.00), B one of 30.00, C (Sports, class golf) one of
+    # 12.50: revenues 10.00, 30.00 and 12.50. In this test every other money column of web_sales
+    # differs from ws_ext_sales_price (TaskTables varies the family of a column O13 names), so
+    # summing the list price, the unit sales price or net paid changes every revenue. Each class
+    # sits in one category, so the ratio's partition (O10) does not decide anything here: 25 and 75
+    # of fiction's 40, 100 of golf's 12.50.
+    items = [item(1, "A", "x"), item(2, "B", "y"), item(3, "C", "z", "Sports", "golf")]
+    out = run(spark, items, [sale(1, "4.00"), sale(1, "6.00"), sale(2, "30.00"), sale(3, "12.50")])
+    assert declared_bag(out, DECLARED) == [
+        row("x", "Books", "fiction", "9.99", "10.00", "25"),
+        row("y", "Books", "fiction", "9.99", "30.00", "75"),
+        row("z", "Sports", "golf", "9.99", "12.50", "100"),
+    ]
+
+
 @pytest.mark.obligation("O11")
 def test_order_category_class_item_id_description_ratio(spark):
     # Books/art (D) first; then Books/fiction by item id, A (zzz) before B (aaa); then Sports.
