@@ -85,10 +85,12 @@ def test_returned_lines_are_dropped_by_number_and_item(spark):
 
 @pytest.mark.obligation("O3")
 def test_one_row_per_item_and_customer_by_bill_customer(spark):
-    # Item 1: customer 1 (store 2; web and catalog billed to 1, shipped to 9) and customer 2 (store 4, web 2, catalog 2).
-    stores = [store(1, 2, cust=1), store(1, 4, cust=2)]
-    webs = [web(1, 1, cust=1, ship=9), web(1, 2, cust=2)]
-    catalogs = [catalog(1, 1, cust=1, ship=9), catalog(1, 2, cust=2)]
+    # Item 1: customer 11 (store 2; web and catalog billed to 11, shipped to 9) and customer 12 (store 4, web 2,
+    # catalog 2). No customer key equals a quantity, so grouping by another int column of the sale (the
+    # quantity) instead of the bill customer matches no store total.
+    stores = [store(1, 2, cust=11), store(1, 4, cust=12)]
+    webs = [web(1, 1, cust=11, ship=9), web(1, 2, cust=12)]
+    catalogs = [catalog(1, 1, cust=11, ship=9), catalog(1, 2, cust=12)]
     out = run(spark, stores, webs, catalogs)
     assert declared_bag(out, DECLARED) == [out_row(1.0, 2, "1.00", "2.00", 2, "2.00", "4.00"),
                                           out_row(1.0, 4, "1.00", "2.00", 4, "2.00", "4.00")]
