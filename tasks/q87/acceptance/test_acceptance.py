@@ -24,9 +24,10 @@ M1199, M1200, M1205, M1205B, M1211, M1212 = 1, 2, 3, 4, 5, 6
 DATES = [{"d_date_sk": k, "d_date": d, "d_month_seq": m} for k, (d, m) in MONTHS.items()]
 
 
-def customers(*pairs):
-    """Customers 1.. with the (last name, first name) pairs given."""
-    return [{"c_customer_sk": k, "c_last_name": last, "c_first_name": first} for k, (last, first) in enumerate(pairs, start=1)]
+def customers(*pairs, keys=None):
+    """Customers 1.. (or the keys given) with the (last name, first name) pairs given."""
+    keys = range(1, len(pairs) + 1) if keys is None else keys
+    return [{"c_customer_sk": k, "c_last_name": last, "c_first_name": first} for k, (last, first) in zip(keys, pairs)]
 
 
 def ss(customer, date=M1205):
@@ -90,13 +91,22 @@ def test_count_is_bigint(plain):
 
 
 @pytest.mark.obligation("O4")
-def test_web_customer_is_the_billed_one(spark):
-    # Customers 1 (Lee, Ann) and 3 (Fox, Cy) buy in store; a web sale on the same date is billed
-    # to 1 and shipped to 2 (Ray, Bob). The billed customer removes (Lee, Ann): 1 left. The
-    # shipped-to customer would remove (Ray, Bob), which is not in the store set: 2.
-    people = customers(("Lee", "Ann"), ("Ray", "Bob"), ("Fox", "Cy"))
-    sales = [ss(1), ss(3), ws(1, ship=2)]
-    assert count_of(run(spark, people, sales)) == 1
+def test_each_channel_takes_its_own_customer_key(spark):
+    # Customers 11 (Lee, Ann), 12 (Ray, Bob), 3 (Fox, Cy) and 14 (Kim, Di). Store: Lee on date 4,
+    # Fox and Kim on date 3. A web sale on date 4 is billed to Lee and shipped to Ray: the billed
+    # customer removes (Lee, date 4). A catalog sale on date 3 is billed to Ray (no store
+    # combination) and every other int column of it, its ship-to customer included, holds 3 (Fox):
+    # the billed customer removes nothing. Left: Fox and Kim, 2.
+    # The web's ship-to customer would keep Lee (3); any other int column of the catalog sale read
+    # as its customer would remove Fox (1); the store's sale date key read as its customer (date 4
+    # is no customer, date 3 is Fox) leaves only Fox (1), any other store int column no one (0).
+    # Catalog alone removes nothing here, so a program that never subtracts the catalog (O8's
+    # mistake) still gives 2.
+    people = customers(("Lee", "Ann"), ("Ray", "Bob"), ("Fox", "Cy"), ("Kim", "Di"), keys=(11, 12, 3, 14))
+    catalog_row = {c["name"]: 3 for c in T.tables["catalog_sales"] if c["type"] == "int"}
+    catalog_row.update({"cs_bill_customer_sk": 12, "cs_sold_date_sk": M1205})
+    sales = [ss(11, M1205B), ss(3), ss(14), ws(11, M1205B, ship=12), ("catalog_sales", catalog_row)]
+    assert count_of(run(spark, people, sales)) == 2
 
 
 @pytest.mark.obligation("O5")
@@ -110,11 +120,13 @@ def test_months_1200_to_1211_inclusive(spark):
 @pytest.mark.obligation("O6")
 def test_combinations_compare_names_not_customer_keys(spark):
     # Customers 1 and 2 are both (Lee, Ann): 1 buys in store, 2 in catalog and on the web, on the
-    # same date; 3 (Fox, Cy) buys in store only. By name (Lee, Ann) leaves the store set: 1 (by
-    # customer key it would stay: 2).
-    people = customers(("Lee", "Ann"), ("Lee", "Ann"), ("Fox", "Cy"))
-    sales = [ss(1), ss(3)] + elsewhere(2)
-    assert count_of(run(spark, people, sales)) == 1
+    # same date; 3 (Fox, Cy), 4 (Ray, Ann) and 5 (Lee, Bo) buy in store only. By name (Lee, Ann)
+    # leaves the store set: 3 (by customer key it would stay: 4). Every name pair shares one name
+    # with another, so a combination missing the last name, or the first, or reading another
+    # column in its place, loses one of them (2).
+    people = customers(("Lee", "Ann"), ("Lee", "Ann"), ("Fox", "Cy"), ("Ray", "Ann"), ("Lee", "Bo"))
+    sales = [ss(1), ss(3), ss(4), ss(5)] + elsewhere(2)
+    assert count_of(run(spark, people, sales)) == 3
 
 
 @pytest.mark.obligation("O7")
