@@ -22,6 +22,7 @@ import * as fs from 'fs';
 import * as http from 'http';
 import * as path from 'path';
 import type { AddressInfo } from 'net';
+import { STANDIN_MODEL_PREFIX } from '../protocol/model';
 
 /** A content block of an assistant turn. */
 export type Block = { type: 'text'; text: string } | { type: 'tool_use'; id?: string; name: string; input: Record<string, unknown> };
@@ -303,7 +304,7 @@ async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..', '..');
   const outside = path.join(process.env.LOCKIN_HOME ?? path.join(root, '.lockin'), 'data', 'references');
   // Replies name the model `standin-<model>`: the call files, the provenance and the (absent) price say no model answered.
-  const s = await startStandin(studyScript(path.join(root, 'replay'), outside), { port, log: (l) => process.stdout.write(`${l}\n`), replyModel: (m) => `standin-${m}` });
+  const s = await startStandin(studyScript(path.join(root, 'replay'), outside), { port, log: (l) => process.stdout.write(`${l}\n`), replyModel: (m) => `${STANDIN_MODEL_PREFIX}${m}` });
   process.stdout.write(`Messages API stand-in at ${s.url} (ANTHROPIC_BASE_URL=${s.url} ANTHROPIC_API_KEY=standin)\n`);
 }
 

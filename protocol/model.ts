@@ -55,6 +55,9 @@ export interface ModelParams {
 /** The model the paper sampled, and the default model id of the `anthropic` provider. */
 export const PAPER_MODEL_ID = 'claude-sonnet-4-6';
 
+/** The prefix lockin's Messages API stand-in (infra/messagesStandin.ts) puts before the model name of every reply it scripts, so call files and reports can say no model answered. */
+export const STANDIN_MODEL_PREFIX = 'standin-';
+
 /** The name of the local test model `npm run setup` installs (infra/setup.js): Gemma 3 270M, a base model, Q4_K_M. */
 export const LOCAL_TEST_MODEL = 'gemma3-270m';
 

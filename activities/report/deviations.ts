@@ -6,7 +6,7 @@
  */
 import type { StudyFailure } from '../../protocol/inputs';
 import { failureDeviation } from './failures';
-import { isLocalSpec, isReplaySpec } from '../../protocol/model';
+import { isLocalSpec, isReplaySpec, STANDIN_MODEL_PREFIX } from '../../protocol/model';
 import { localTestModelCaveat } from './provenance';
 
 /** One deviation: what the paper did, what lockin does, and why. */
@@ -98,8 +98,10 @@ export const DEVIATIONS: readonly Deviation[] = [
  * The study-specific deviations of one study (its model, its task list, its scale, and its task
  * runs that failed without a record: `failed`, from runs/<id>/failures.json). Pure.
  */
-export function studyDeviations(opts: { model: string; tasks: readonly string[]; studyTaskCount: number; scale?: number; failed?: readonly StudyFailure[] }): string[] {
+export function studyDeviations(opts: { model: string; tasks: readonly string[]; studyTaskCount: number; scale?: number; failed?: readonly StudyFailure[]; replyModels?: readonly string[] }): string[] {
   const out: string[] = [];
+  const standin = (opts.replyModels ?? []).filter((m) => m.startsWith(STANDIN_MODEL_PREFIX));
+  if (standin.length) out.push(`This study's replies came from lockin's Messages API stand-in (${standin.map((m) => `\`${m}\``).join(', ')}), which scripts the calls from the replay corpus: it checks lockin's path, not any model.`);
   if (isReplaySpec(opts.model)) out.push(`This study's replies were replayed from \`${opts.model}\`, not sampled from claude-sonnet-4-6 (see the first paragraph for their provenance).`);
   else if (isLocalSpec(opts.model)) out.push(`This study's model is \`${opts.model}\`, a local GGUF model run on the worker's machine (node-llama-cpp), not the paper's claude-sonnet-4-6.${localTestModelCaveat(opts.model) ? ' It is the 270M base test model: the study checks the path, not lock-in.' : ''}`);
   else if (!/claude-sonnet-4-6/.test(opts.model)) out.push(`This study's model is \`${opts.model}\`, not the paper's claude-sonnet-4-6.`);

@@ -13,7 +13,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { z } from 'zod';
 import { InputError } from '../common/errors';
-import { LOCAL_TEST_MODEL, tryParseModelSpec } from '../../protocol/model';
+import { LOCAL_TEST_MODEL, STANDIN_MODEL_PREFIX, tryParseModelSpec } from '../../protocol/model';
 import { PROVENANCE_KINDS, PROVENANCE_WORDS, Provenance, isModelEvidence, type ProvenanceKind } from '../../protocol/provenance';
 
 /** The call-file fields this module reads. */
@@ -168,6 +168,8 @@ export function provenanceParagraph(p: ReplyProvenance, model: string): string {
   } else if (evidence > 0) out.push(`Every reply came from ${p.models.length === 1 ? 'the model' : 'the models'} ${p.models.join(', ')}.`);
   const caveat = localTestModelCaveat(model);
   if (caveat) out.push(caveat);
+  const standin = standinCaveat(p.models);
+  if (standin) out.push(standin);
   return out.join(' ');
 }
 
@@ -182,6 +184,19 @@ export function localTestModelCaveat(model: string): string | null {
   return `These replies came from ${LOCAL_TEST_MODEL}, Gemma 3 270M: a 270-million-parameter base model (not instruction tuned, no chat template) run on this machine, which rarely if ever writes the three files a reply must hold. This study is a check of lockin's path with a real model (generation, cache, ledger, budgets, evaluation, report), not a measurement of lock-in: its rates say nothing about the paper's question.`;
 }
 
+/**
+ * What a report must say when replies came from lockin's Messages API stand-in (their model name
+ * starts with STANDIN_MODEL_PREFIX, protocol/model.ts; docs/models.md "A stand-in"): they were
+ * scripted, not sampled, so the study checks lockin's path and is no evidence about any model.
+ * Input: the reply models of ReplyProvenance.models. Null when none is a stand-in's. Pure.
+ */
+export function standinCaveat(models: readonly string[]): string | null {
+  const s = models.filter((m) => m.startsWith(STANDIN_MODEL_PREFIX));
+  if (!s.length) return null;
+  const names = s.map((m) => `\`${m}\``).join(', ');
+  return `${names} ${s.length === 1 ? 'is the name' : 'are the names'} lockin's Messages API stand-in (infra/messagesStandin.ts) gives the replies it scripts from the project's replay corpus: ${s.length === models.length ? 'every one of these replies was' : 'those replies were'} written by the stand-in, not sampled from any model. A stand-in study checks lockin's path (sessions, permissions, budgets, transcripts, report); it is no evidence about any model.`;
+}
+
 /** The short form for Table III's caption. Pure. */
 export function provenanceCaption(p: ReplyProvenance): string {
   if (p.total === 0) return 'Provenance of the replies: unknown (no call files).';
@@ -190,5 +205,6 @@ export function provenanceCaption(p: ReplyProvenance): string {
   if (p.unstated) parts.push(`${pct(p.unstated, p.total)} of unstated provenance`);
   const evidence = PROVENANCE_KINDS.filter(isModelEvidence).reduce((n, k) => n + p.byKind[k], 0);
   const tail = evidence === p.total ? '' : evidence === 0 ? ' These outcomes describe the replay corpus and are no evidence about any model.' : ' Only the generated and recorded replies are evidence about a model.';
-  return `Replies behind these outcomes (${p.total}): ${parts.join('; ')}.${tail}`;
+  const standin = p.models.some((m) => m.startsWith(STANDIN_MODEL_PREFIX)) ? ` Replies named \`${STANDIN_MODEL_PREFIX}…\` were scripted by lockin's Messages API stand-in: no evidence about any model.` : '';
+  return `Replies behind these outcomes (${p.total}): ${parts.join('; ')}.${tail}${standin}`;
 }

@@ -256,7 +256,7 @@ export function renderReport(study: LoadedStudy, replayedStudy: boolean, a: Repo
     deviations.length ? T.mdTable(['Task', 'Condition', 'Artifact', 'Change', 'Allowed', 'Detail'], deviations) : '_None recorded._',
     '',
   );
-  out.push('## Deviations from the paper', '', renderDeviations(studyDeviations({ model, tasks: study.tasks, studyTaskCount: STUDY_TASKS.length, scale: typeof scale === 'number' ? scale : undefined, failed: study.failures })), '');
+  out.push('## Deviations from the paper', '', renderDeviations(studyDeviations({ model, tasks: study.tasks, studyTaskCount: STUDY_TASKS.length, scale: typeof scale === 'number' ? scale : undefined, failed: study.failures, replyModels: a.provenance.models })), '');
   out.push('## Exports', '', 'runs.csv/.parquet (one row per run), labels.csv/.parquet (automated and final labels per obligation), scores.csv/.parquet (one row per task × condition), trajectories.csv/.parquet, mutation.csv/.parquet (when the mutation analysis ran), summary.json. See README.md for how to recompute every table cell with pandas.', '');
   return out.join('\n');
 }
