@@ -53,6 +53,29 @@ export function obligationColumns(ob: Pick<Obligation, 'statement'> & { columns?
   return found.sort((a, b) => a.at - b.at).map((f) => f.name);
 }
 
+/**
+ * The columns an executable obligation names that gold never names as a whole word, so the
+ * discrimination check cannot swap them (swapColumn replaces whole words: a column built by an
+ * f-string, `f"{p}_list_price"`, or one the statement names only as the wrong alternative, is out
+ * of its reach and the obligation would pass the check without a swap). Fix by naming the column
+ * literally in gold or by giving the obligation a `columns:` list (tasks/README.md
+ * "Discriminating fixtures").
+ * Inputs: the obligations (those with `executable: false` are skipped), the task's tables,
+ * gold/solution.py's text. Returns one entry per (obligation, column), in obligation order. Pure.
+ */
+export function unswappableColumns(
+  obligations: ReadonlyArray<Pick<Obligation, 'id' | 'statement'> & { columns?: string[]; executable?: boolean }>,
+  task: Pick<TaskSpec, 'tables'>,
+  goldText: string,
+): { id: string; column: string }[] {
+  const out: { id: string; column: string }[] = [];
+  for (const ob of obligations) {
+    if (ob.executable === false) continue;
+    for (const column of obligationColumns(ob, task)) if (swapColumn(goldText, column, column) === null) out.push({ id: ob.id, column });
+  }
+  return out;
+}
+
 /** The role suffixes whose columns form a family within one table (after the money columns). */
 const KEY_ROLES = ['_date_sk', '_time_sk', '_customer_sk', '_cdemo_sk', '_hdemo_sk', '_addr_sk'] as const;
 

@@ -21,6 +21,8 @@ import {
 import YAML from 'yaml';
 import { eligibilitySummary, loadEligibility } from './eligibility';
 import { readTaskForms } from './executable';
+import { unswappableColumns } from './columns';
+import { GOLD_SOLUTION } from './violation';
 import { displayPath, listTaskIds, loadTaskFolder, TaskLoadError, type LoadedTask, type TaskProblem } from './load';
 import { readQueryTexts } from './queryTexts';
 import { checkEvaluationKeys, evaluationFile, loadEvaluationSpec } from './evaluation';
@@ -28,6 +30,19 @@ import { OBLIGATION_CLASSES, OBLIGATION_KINDS } from '../../protocol/corpus';
 import { conventionNullable, manifestTables, structColumns, TPCDS_PRIMARY_KEYS, type ColumnType } from './sparkTypes';
 
 /** The verdict of one task. */
+
+/** The problems of unswappableColumns for a loaded task (none without a gold solution), naming obligations.yaml and the obligation's field. */
+function swapReachProblems(t: LoadedTask): TaskProblem[] {
+  const gold = path.join(t.dir, GOLD_SOLUTION);
+  if (!fs.existsSync(gold)) return [];
+  const index = new Map(t.obligations.obligations.map((o, i) => [o.id, i]));
+  return unswappableColumns(t.obligations.obligations, t.task, fs.readFileSync(gold, 'utf8')).map(({ id, column }) => ({
+    file: t.obligationsFile,
+    field: `obligations[${index.get(id)}].statement`,
+    message: `${id} names ${column}, which ${GOLD_SOLUTION} never names as a whole word, so the discrimination check cannot swap it: name the column literally in gold, or give ${id} a \`columns:\` list of the columns it is about`,
+  }));
+}
+
 export interface TaskCheckResult {
   taskId: string;
   ok: boolean;
@@ -150,7 +165,7 @@ export async function checkCorpus(opts: { scale: number; ids?: string[]; root?: 
       results.push({ taskId, ok: false, problems, obligations: 0, checked });
       continue;
     }
-    const problems = [...checkTaskSelf(loaded), ...checkConventionNullability(loaded), ...readTaskForms(loaded.dir, taskId, loaded.obligations.obligations, loaded.obligationsFile).problems];
+    const problems = [...checkTaskSelf(loaded), ...checkConventionNullability(loaded), ...readTaskForms(loaded.dir, taskId, loaded.obligations.obligations, loaded.obligationsFile).problems, ...swapReachProblems(loaded)];
     if (manifest) {
       checked.manifest = true;
       problems.push(...checkTablesAgainstManifest(loaded, manifest, manifestHasNullability));

@@ -4,7 +4,7 @@
  * Expectations written from the definitions in tasks/README.md "Discriminating fixtures".
  */
 import * as path from 'path';
-import { alternatives, columnFamilies, familyKey, obligationColumns, swapColumn, taskSwaps } from '../../activities/tasks/columns';
+import { alternatives, columnFamilies, familyKey, obligationColumns, swapColumn, taskSwaps, unswappableColumns } from '../../activities/tasks/columns';
 import { loadTask } from '../../activities/tasks/load';
 
 const q3 = loadTask('q3', path.join(__dirname, '..', '..', 'tasks'));
@@ -64,6 +64,21 @@ test('a swap replaces whole-word uses only, and is null when gold does not read 
   const gold = 'F.sum("cs_ext_sales_price") + F.col("cs_ext_sales_price_x") # cs_ext_sales_price';
   expect(swapColumn(gold, 'cs_ext_sales_price', 'cs_net_profit')).toBe('F.sum("cs_net_profit") + F.col("cs_ext_sales_price_x") # cs_net_profit');
   expect(swapColumn(gold, 'cs_sales_price', 'cs_net_profit')).toBeNull();
+});
+
+test('an obligation naming a column gold builds by an f-string (or never reads) is out of the swaps\' reach, unless its columns: list leaves it out', () => {
+  const task = { tables: [{ name: 'store_sales', columns: [{ name: 'ss_list_price', type: 'decimal(7,2)', nullable: true }, { name: 'ss_quantity', type: 'int', nullable: true }, { name: 'ss_sales_price', type: 'decimal(7,2)', nullable: true }] }] } as unknown as Parameters<typeof unswappableColumns>[1];
+  const gold = 'p = "ss"\nF.sum(F.col(f"{p}_quantity") * F.col("ss_list_price"))';
+  const obligations = [
+    { id: 'O1', statement: 'sales value = sum(ss_quantity x ss_list_price)' },
+    { id: 'O2', statement: 'the unit price ss_list_price, not ss_sales_price' },
+    { id: 'O3', statement: 'the unit price ss_list_price, not ss_sales_price', columns: ['ss_list_price'] },
+    { id: 'O4', statement: 'ss_sales_price is never read', executable: false },
+  ];
+  expect(unswappableColumns(obligations, task, gold)).toEqual([
+    { id: 'O1', column: 'ss_quantity' },
+    { id: 'O2', column: 'ss_sales_price' },
+  ]);
 });
 
 test("q3's swaps: one per (column, alternative) gold reads, naming every obligation that names the column", () => {

@@ -1,10 +1,12 @@
 """Acceptance tests for q11 (issue 17): one discriminating fixture per obligation, written from
 task.yaml and the query's meaning (the preferred-customer flags of customers whose web growth
 2001 -> 2002 beats their store growth). Every customer gets its four yearly totals from one sale
-per channel and year; a plain sale has no discount, its extended sales price equals its extended
-list price and its ship-to customer is the billed one. Unless a test says otherwise, customer k's
+per channel and year; a plain sale has no discount, every other money column of it holds half its
+list price (sale's `mid`), and its ship-to customer is the billed one. Unless a test says otherwise, customer k's
 flag is its own marker "F<k>", so the output flags name the customers who qualify. Results are read
 as the values of the single output column, never by alias, except in the alias test."""
+from decimal import Decimal
+
 import pytest
 
 from lockin_acceptance import TaskTables, bag, column, names
@@ -28,18 +30,26 @@ def customer(k, **attrs):
     return row
 
 
-def sale(ch, cust, date, total=None, lst=None, disc=0, sales=None, ship=None):
+def sale(ch, cust, date, total=None, lst=None, disc=0, sales=None, ship=None, mid=True):
     """One sale of channel `ch` ("s" or "w"): (table, row). Extended list price `lst` (default
-    `total`), extended discount `disc`, extended sales price `sales` (default lst - disc); ship =
-    the ship-to customer of a web sale, default the billed one."""
+    `total`), extended discount `disc`; ship = the ship-to customer of a web sale, default the
+    billed one. With `mid` (the default) every other money column of the row, the extended sales
+    price included unless `sales` is given, holds the midpoint (lst + disc) / 2: a program that
+    reads any of them for the list price or for the discount gets half of every total, so every
+    growth ratio, sign and tie stays as it is, and only the tests of O1 and O2 (which pass
+    mid=False and let the fill rule make the other money columns differ) see the substitution."""
     lst = total if lst is None else lst
-    sales = lst - disc if sales is None else sales
-    if ch == "s":
-        return "store_sales", {"ss_item_sk": 1, "ss_sold_date_sk": date, "ss_customer_sk": cust, "ss_quantity": 1,
-                               "ss_ext_list_price": lst, "ss_ext_discount_amt": disc, "ss_ext_sales_price": sales}
-    return "web_sales", {"ws_item_sk": 1, "ws_sold_date_sk": date, "ws_bill_customer_sk": cust,
-                         "ws_ship_customer_sk": cust if ship is None else ship, "ws_quantity": 1,
-                         "ws_ext_list_price": lst, "ws_ext_discount_amt": disc, "ws_ext_sales_price": sales}
+    table, p, key = ("store_sales", "ss", "ss_customer_sk") if ch == "s" else ("web_sales", "ws", "ws_bill_customer_sk")
+    row = {f"{p}_item_sk": 1, f"{p}_sold_date_sk": date, key: cust, f"{p}_quantity": 1,
+           f"{p}_ext_list_price": lst, f"{p}_ext_discount_amt": disc}
+    if ch == "w":
+        row["ws_ship_customer_sk"] = cust if ship is None else ship
+    if mid:
+        half = Decimal(lst + disc) / 2
+        row.update({c["name"]: half for c in T.tables[table] if c["type"].startswith("decimal") and c["name"] not in row})
+    if sales is not None:
+        row[f"{p}_ext_sales_price"] = sales
+    return table, row
 
 
 def four(cust, s, w):
@@ -74,20 +84,26 @@ def test_store_total_is_list_price_minus_discount(spark):
     # Web 10 -> 20 (2x) for A and B.
     # A's store: 2001 30 - 20 = 10, 2002 25 - 0 = 25: 2.5x, does not qualify (list prices alone: 30 -> 25).
     # B's store: 2001 10 - 0 = 10, 2002 40 - 25 = 15: 1.5x, qualifies (list prices alone: 10 -> 40).
+    # The extended sales prices (A 25 and 8, B 10 and 15) in place of the list price give A 5 -> 8
+    # and B 10 -> -10, so A qualifies too; in place of the discount, A 5 -> 17 and B a zero 2001
+    # total, so no one does. The store's other money columns differ by the fill rule.
     sales = four(A, (None, None), (10, 20)) + four(B, (None, None), (10, 20)) + [
-        sale("s", A, Y2001, lst=30, disc=20), sale("s", A, Y2002, lst=25),
-        sale("s", B, Y2001, lst=10), sale("s", B, Y2002, lst=40, disc=25)]
+        sale("s", A, Y2001, lst=30, disc=20, sales=25, mid=False), sale("s", A, Y2002, lst=25, sales=8, mid=False),
+        sale("s", B, Y2001, lst=10, sales=10, mid=False), sale("s", B, Y2002, lst=40, disc=25, sales=15, mid=False)]
     assert flags(run(spark, sales)) == [flag(B)]
 
 
 @pytest.mark.obligation("O2")
 def test_web_total_is_list_price_minus_discount(spark):
     # Store 10 -> 20 (2x) for A and B.
-    # A's web: 2001 15 - 5 = 10, 2002 30 - 0 = 30: 3x, qualifies (sales prices 10 -> 10, list prices 15 -> 30).
-    # B's web: 2001 10, 2002 10: 1x, does not (sales prices 10 -> 40).
+    # A's web: 2001 15 - 5 = 10, 2002 30 - 0 = 30: 3x, qualifies (list prices alone 15 -> 30).
+    # B's web: 2001 10, 2002 10: 1x, does not. The extended sales prices (A 10 and 28, B 10 and 40)
+    # less the discount give A 5 -> 28 and B 10 -> 40, both qualify; the list price less the sales
+    # price instead of the discount gives A 5 -> 2 and B a zero 2001 total, no one qualifies. The
+    # web's other money columns differ by the fill rule.
     sales = four(A, (10, 20), (None, None)) + four(B, (10, 20), (None, None)) + [
-        sale("w", A, Y2001, lst=15, disc=5, sales=10), sale("w", A, Y2002, lst=30, sales=10),
-        sale("w", B, Y2001, lst=10, sales=10), sale("w", B, Y2002, lst=10, sales=40)]
+        sale("w", A, Y2001, lst=15, disc=5, sales=10, mid=False), sale("w", A, Y2002, lst=30, sales=28, mid=False),
+        sale("w", B, Y2001, lst=10, sales=10, mid=False), sale("w", B, Y2002, lst=10, sales=40, mid=False)]
     assert flags(run(spark, sales)) == [flag(A)]
 
 

@@ -7,18 +7,21 @@ ATTRS = [
     ("c_birth_country", "customer_birth_country"), ("c_login", "customer_login"),
     ("c_email_address", "customer_email_address"),
 ]
-CHANNELS = {"s": ("store_sales", "ss", "ss_customer_sk"), "w": ("web_sales", "ws", "ws_bill_customer_sk")}
+CHANNELS = {  # table, prefix, customer key, list price, discount (named in full, as the task names them)
+    "s": ("store_sales", "ss", "ss_customer_sk", "ss_ext_list_price", "ss_ext_discount_amt"),
+    "w": ("web_sales", "ws", "ws_bill_customer_sk", "ws_ext_list_price", "ws_ext_discount_amt"),
+}
 
 
 def _year_total(tables, channel: str) -> DataFrame:
     """Per customer (attributes) and year: sum of (ext_list_price - ext_discount_amt)."""
-    table, p, cust_key = CHANNELS[channel]
+    table, p, cust_key, list_price, discount = CHANNELS[channel]
     sales, cust = tables[table], tables["customer"]
     dates = tables["date_dim"].select("d_date_sk", "d_year")
     j = (sales.join(cust, sales[cust_key] == cust["c_customer_sk"])
          .join(dates, sales[f"{p}_sold_date_sk"] == dates["d_date_sk"]))
     g = j.groupBy(*[F.col(src).alias(dst) for src, dst in ATTRS], F.col("d_year").alias("dyear"))
-    return g.agg(F.sum(F.col(f"{p}_ext_list_price") - F.col(f"{p}_ext_discount_amt")).alias("year_total"))
+    return g.agg(F.sum(F.col(list_price) - F.col(discount)).alias("year_total"))
 
 
 def _pick(total: DataFrame, year: int, tag: str) -> DataFrame:
