@@ -170,8 +170,9 @@ async function suiteScoreOf(studyId: string, basics: StudyBasics, rec: RecordRef
   // (runs cached before that are not reused). v4-blind: variants blind, verdicts
   // decided outside the suite's process (docs/verdicts.md); runs cached before are not reused.
   // A warm run is cached apart from a cold one (so the equivalence run of bench/study.ts measures both).
-  // v5-valid-tests: a suite that fails gold is run on the mutants with its valid tests only.
-  const key = crypto.createHash('sha256').update(JSON.stringify(['v5-valid-tests', suiteSha, eq.goldSha, killable.map((x) => x.id), basics.settings, ...(basics.sparkMode === 'warm' ? ['warm'] : [])])).digest('hex').slice(0, 24);
+  // v5-valid-tests: a suite that fails gold is run on the mutants with its valid tests only;
+  // v6: gold's run records its tests' outcomes (before it, none were, so no suite was measured so).
+  const key = crypto.createHash('sha256').update(JSON.stringify(['v6-gold-tests', suiteSha, eq.goldSha, killable.map((x) => x.id), basics.settings, ...(basics.sparkMode === 'warm' ? ['warm'] : [])])).digest('hex').slice(0, 24);
   const cache = suiteRunCache(key);
   const outDir = path.join(basics.sdir, 'mutation', taskId, rec.replicate ? `${rec.condition}-${rec.replicate}` : rec.condition);
   let runs: Promise<VariantRun[]>;
